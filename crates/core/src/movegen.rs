@@ -1,0 +1,333 @@
+//! Legal move generation. Moves are produced per piece as a set of target squares ([`PieceMoves`]), which lets
+//! perft count leaves by popcount ("bulk counting") and lets the engine restrict targets (captures only, …).
+//!
+//! Legality is decided while generating, not afterwards: checkers and pins are computed once, king moves avoid
+//! every attacked square, castling checks all of the conditions of Article 3.8.2, and en passant is tried on the
+//! board (it may expose the king along the rank).
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::mv::{Move, MoveList};
+use crate::position::Position;
+use crate::types::{Color, Rank, Role, Square};
+
+/// What kind of moves a [`PieceMoves`] stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MovesKind {
+    /// One ordinary move to each target square.
+    Normal,
+    /// A pawn reaching the last rank: four moves (=Q, =R, =B, =N) per target square.
+    Promotion,
+    /// A single en-passant capture; the target is the square the pawn moves to.
+    EnPassant,
+    /// A single castling move; the target is the castling rook's square.
+    Castle,
+}
+
+/// All legal moves of one piece, of one kind.
+#[derive(Copy, Clone, Debug)]
+pub struct PieceMoves {
+    pub from: Square,
+    pub role: Role,
+    pub targets: Bitboard,
+    pub kind: MovesKind,
+}
+
+impl PieceMoves {
+    /// How many moves this stands for.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match self.kind {
+            MovesKind::Promotion => self.targets.count() as usize * 4,
+            _ => self.targets.count() as usize,
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Expands into single moves.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(Move)) {
+        for to in self.targets {
+            match self.kind {
+                MovesKind::Normal => f(Move::normal(self.from, to)),
+                MovesKind::Promotion => {
+                    for r in Role::PROMOTIONS {
+                        f(Move::promotion(self.from, to, r));
+                    }
+                }
+                MovesKind::EnPassant => f(Move::en_passant(self.from, to)),
+                MovesKind::Castle => f(Move::castle(self.from, to)),
+            }
+        }
+    }
+}
+
+impl Position {
+    /// Generates the legal moves whose destination lies in `target` (for castling: always included when
+    /// `castles` is true; for en passant: included when the captured pawn's square lies in `target` or the
+    /// destination does). Calls `f` once per piece with a non-empty set.
+    #[inline]
+    pub fn generate(&self, target: Bitboard, castles: bool, mut f: impl FnMut(PieceMoves)) {
+        let us = self.turn;
+        let them = !us;
+        let ours = self.by_color[us.index()];
+        let theirs = self.by_color[them.index()];
+        let occ = self.occupied;
+        let king = self.king(us);
+
+        // King moves: never onto a square the enemy attacks once the king has left its square.
+        let king_targets = attacks::king_attacks(king) & !ours & target;
+        if king_targets.any() {
+            let occ_wo_king = occ ^ king;
+            let mut safe = Bitboard::EMPTY;
+            for to in king_targets {
+                if self.attackers_to(to, them, occ_wo_king).is_empty() {
+                    safe |= to;
+                }
+            }
+            if safe.any() {
+                f(PieceMoves { from: king, role: Role::King, targets: safe, kind: MovesKind::Normal });
+            }
+        }
+
+        let checkers = self.checkers;
+        if checkers.more_than_one() {
+            return; // double check: only the king may move
+        }
+        let check_mask = match checkers.first() {
+            Some(c) => attacks::between(king, c) | c,
+            None => Bitboard::FULL,
+        };
+        let mask = target & check_mask & !ours;
+        let pinned = self.pinned(us);
+
+        // Knights: a pinned knight can never move.
+        for from in self.pieces(us, Role::Knight) & !pinned {
+            let t = attacks::knight_attacks(from) & mask;
+            if t.any() {
+                f(PieceMoves { from, role: Role::Knight, targets: t, kind: MovesKind::Normal });
+            }
+        }
+        let bq = self.pieces(us, Role::Bishop) | self.pieces(us, Role::Queen);
+        for from in bq {
+            let mut t = attacks::bishop_attacks(from, occ) & mask;
+            if pinned.contains(from) {
+                t &= attacks::line(king, from);
+            }
+            if t.any() {
+                let role = if self.by_role[Role::Queen.index()].contains(from) {
+                    Role::Queen
+                } else {
+                    Role::Bishop
+                };
+                f(PieceMoves { from, role, targets: t, kind: MovesKind::Normal });
+            }
+        }
+        let rq = self.pieces(us, Role::Rook) | self.pieces(us, Role::Queen);
+        for from in rq {
+            let mut t = attacks::rook_attacks(from, occ) & mask;
+            if pinned.contains(from) {
+                t &= attacks::line(king, from);
+            }
+            if t.any() {
+                let role = if self.by_role[Role::Queen.index()].contains(from) {
+                    Role::Queen
+                } else {
+                    Role::Rook
+                };
+                f(PieceMoves { from, role, targets: t, kind: MovesKind::Normal });
+            }
+        }
+
+        // Pawns.
+        let promo_rank = Bitboard::from_rank(us.promotion_rank());
+        let start_rank = Bitboard::from_rank(Rank::Third.relative(us));
+        let empty = !occ;
+        for from in self.pieces(us, Role::Pawn) {
+            let one = match us {
+                Color::White => Bitboard::from_square(from).north(),
+                Color::Black => Bitboard::from_square(from).south(),
+            } & empty;
+            let two = match us {
+                Color::White => (one & start_rank).north(),
+                Color::Black => (one & start_rank).south(),
+            } & empty;
+            let mut t = ((one | two) | (attacks::pawn_attacks(us, from) & theirs)) & mask;
+            if pinned.contains(from) {
+                t &= attacks::line(king, from);
+            }
+            if t.any() {
+                if (t & promo_rank).any() {
+                    f(PieceMoves { from, role: Role::Pawn, targets: t, kind: MovesKind::Promotion });
+                } else {
+                    f(PieceMoves { from, role: Role::Pawn, targets: t, kind: MovesKind::Normal });
+                }
+            }
+        }
+
+        if let Some(ep) = self.ep_square {
+            let victim = Square::new(if us == Color::White { ep.index() - 8 } else { ep.index() + 8 } as u32);
+            // In check, en passant helps only if it captures the checker (or blocks, which it cannot as the
+            // checker is then a slider and ep lands between): the general test below handles both.
+            if target.contains(ep) || target.contains(victim) {
+                for from in attacks::pawn_attacks(them, ep) & self.pieces(us, Role::Pawn) {
+                    let occ2 = (occ ^ from ^ victim) | ep;
+                    if (self.attackers_to(king, them, occ2) & !Bitboard::from_square(victim)).is_empty() {
+                        f(PieceMoves {
+                            from,
+                            role: Role::Pawn,
+                            targets: Bitboard::from_square(ep),
+                            kind: MovesKind::EnPassant,
+                        });
+                    }
+                }
+            }
+        }
+
+        if castles && checkers.is_empty() {
+            for rook in self.castling_rooks_of(us) {
+                if self.castle_is_legal(king, rook) {
+                    f(PieceMoves {
+                        from: king,
+                        role: Role::King,
+                        targets: Bitboard::from_square(rook),
+                        kind: MovesKind::Castle,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Castling with the rook on `rook`, given the king on `king`, the rights held and no check: the squares both
+    /// pieces cross must be empty (but for the two of them), and the king must not pass through or land on an
+    /// attacked square (Article 3.8.2).
+    pub(crate) fn castle_is_legal(&self, king: Square, rook: Square) -> bool {
+        let m = Move::castle(king, rook);
+        let king_to = m.king_to();
+        let rook_to = m.castle_rook_to();
+        let occ = self.occupied ^ king ^ rook;
+        let king_path = attacks::between(king, king_to) | king_to;
+        let rook_path = attacks::between(rook, rook_to) | rook_to;
+        if ((king_path | rook_path) & occ).any() {
+            return false;
+        }
+        let them = !self.turn;
+        !Iterator::any(&mut king_path.into_iter(), |sq| self.attackers_to(sq, them, occ).any())
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(Bitboard::FULL, true, |pm| pm.for_each(|m| list.push(m)));
+        list
+    }
+
+    /// Legal moves from one square.
+    pub fn legal_moves_from(&self, from: Square) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(Bitboard::FULL, true, |pm| {
+            if pm.from == from {
+                pm.for_each(|m| list.push(m))
+            }
+        });
+        list
+    }
+
+    /// Legal captures (en passant included) and promotions.
+    pub fn capture_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let theirs = self.by_color(!self.turn);
+        let promo = Bitboard::from_rank(self.turn.promotion_rank());
+        self.generate(theirs | promo, false, |pm| pm.for_each(|m| list.push(m)));
+        list
+    }
+
+    /// Number of legal moves, without building a list.
+    #[inline]
+    pub fn count_legal(&self) -> usize {
+        let mut n = 0;
+        self.generate(Bitboard::FULL, true, |pm| n += pm.len());
+        n
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        // Generation is cheap enough; early exit is not worth a second code path.
+        self.count_legal() > 0
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let from = m.from();
+        if !self.by_color[self.turn.index()].contains(from) {
+            return false;
+        }
+        let mut found = false;
+        let dest = if m.is_castle() || m.is_en_passant() { Bitboard::FULL } else { Bitboard::from_square(m.to()) };
+        self.generate(dest, m.is_castle(), |pm| {
+            if pm.from == from && !found {
+                pm.for_each(|x| found |= x == m);
+            }
+        });
+        found
+    }
+
+    /// Checkmate: in check with no legal move (Article 5.1).
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_move()
+    }
+
+    /// Stalemate: not in check and no legal move (Article 5.2.1).
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_move()
+    }
+}
+
+/// Counts the leaves of the legal move tree to `depth` (bulk-counting the last ply).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal() as u64,
+        _ => {
+            let mut n = 0;
+            pos.generate(Bitboard::FULL, true, |pm| {
+                pm.for_each(|m| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    n += perft(&child, depth - 1);
+                })
+            });
+            n
+        }
+    }
+}
+
+/// Like [`perft`], but makes every leaf move instead of counting them (the "full" perft).
+pub fn perft_full(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut n = 0;
+    pos.generate(Bitboard::FULL, true, |pm| {
+        pm.for_each(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            n += perft_full(&child, depth - 1);
+        })
+    });
+    n
+}
+
+/// Perft split by first move: `(move, leaves)` pairs in generation order.
+pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut out = Vec::new();
+    for &m in pos.legal_moves().iter() {
+        let child = pos.after(m);
+        out.push((m, if depth <= 1 { 1 } else { perft(&child, depth - 1) }));
+    }
+    out
+}
