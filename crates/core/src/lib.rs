@@ -13,16 +13,21 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod explain;
 pub mod fen;
+pub mod lang;
 pub mod movegen;
 pub mod mv;
+pub mod outcome;
 pub mod position;
+pub mod san;
 pub mod suite;
 pub mod types;
 pub mod uci;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use lang::{Lang, Text};
 pub use fen::{CastlingMode, FenError, ParseFenError, PositionError, STARTING_FEN, Setup, SetupProblem, Validation};
 pub use movegen::{MovesKind, PieceMoves, perft, perft_divide, perft_full};
 pub use mv::{MAX_MOVES, Move, MoveList};
