@@ -299,9 +299,7 @@ impl Clock {
     /// side has, with the side it applies to.
     fn live_charge(&self, now: Timestamp) -> Option<(Side, u64)> {
         let (side, elapsed) = self.turn(now)?;
-        let charge = self
-            .charge(side, elapsed)
-            .min(self.side(side).remaining_ms);
+        let charge = self.charge(side, elapsed).min(self.side(side).remaining_ms);
         Some((side, charge))
     }
 

@@ -138,14 +138,20 @@ fn describe_periods(periods: &Periods, lang: Lang) -> String {
     let shared = list.iter().all(|p| p.bonus == first_bonus);
     let (then, open, close, comma) = match lang {
         Lang::En => (", then ", " (", ")", ", "),
-        Lang::Zh => ("，之后 ", "（", "）", "，"),
+        Lang::Zh => ("，之后", "（", "）", "，"),
     };
     let mut out = String::new();
     for (i, p) in list.iter().enumerate() {
+        let phrase = period_phrase(p, i + 1 == list.len(), lang);
         if i > 0 {
             out.push_str(then);
+            // Chinese text spaces CJK from digits ("之后 30 分钟") but not
+            // from CJK ("之后每 20 步").
+            if lang == Lang::Zh && phrase.starts_with(|c: char| c.is_ascii_digit()) {
+                out.push(' ');
+            }
         }
-        out.push_str(&period_phrase(p, i + 1 == list.len(), lang));
+        out.push_str(&phrase);
         if !shared && let Some(b) = bonus_phrase(p.bonus, lang) {
             out.push_str(open);
             out.push_str(&b);

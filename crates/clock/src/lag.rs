@@ -49,9 +49,7 @@ impl LagReserve {
     pub fn for_time_control(control: &TimeControl) -> LagReserve {
         let gain = control
             .estimated_seconds()
-            .map_or(MAX_GAIN_MS, |s| {
-                s.saturating_mul(5).saturating_add(100)
-            })
+            .map_or(MAX_GAIN_MS, |s| s.saturating_mul(5).saturating_add(100))
             .clamp(MIN_GAIN_MS, MAX_GAIN_MS);
         LagReserve::new(gain * INITIAL_GAINS, gain, gain * CAP_GAINS)
     }

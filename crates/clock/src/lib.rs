@@ -22,6 +22,22 @@
 //! Durations are `u64` milliseconds throughout the clock (`*_ms` names);
 //! time controls are stated in whole seconds (days for correspondence)
 //! because that is what the PGN tag can express exactly.
+//!
+//! ```
+//! use guoxiang_clock::{Clock, Lang, Side, TimeControl, Timestamp};
+//!
+//! let tc = TimeControl::from_pgn("300+2").unwrap();
+//! assert_eq!(tc.to_string(), "5+2");
+//! assert_eq!(tc.describe(Lang::En), "5 min, +2 s per move");
+//!
+//! let mut clock = Clock::new(tc);
+//! clock.start(Timestamp(0)).unwrap();
+//! // White moves after 10 s; 150 ms of it is forgiven as network lag.
+//! let press = clock.press(Side::White, Timestamp(10_000), 150).unwrap();
+//! assert_eq!(press.remaining_ms, Some(300_000 - 9_850 + 2_000));
+//! assert_eq!(clock.running(), Some(Side::Black));
+//! assert_eq!(clock.flag_fall(Timestamp(310_000)), Some(Side::Black));
+//! ```
 
 #![forbid(unsafe_code)]
 
@@ -32,9 +48,7 @@ pub mod lag;
 pub mod pgn;
 
 pub use clock::{Clock, ClockError, ClockState, PeriodStatus, Press, Timestamp};
-pub use control::{
-    Bonus, Correspondence, Period, Periods, Speed, TimeControl, TimeControlError,
-};
+pub use control::{Bonus, Correspondence, Period, Periods, Speed, TimeControl, TimeControlError};
 pub use describe::Lang;
 pub use lag::LagReserve;
 pub use pgn::{ParseErrorKind, ParseTimeControlError, TimeControlTag};

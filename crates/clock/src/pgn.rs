@@ -237,10 +237,9 @@ impl fmt::Display for ParseTimeControlError {
             ParseErrorKind::ZeroDays => {
                 write!(f, "days per move at column {col} must be at least 1")
             }
-            ParseErrorKind::MaxBelowAllowance => write!(
-                f,
-                "maximum at column {col} is less than the days per move"
-            ),
+            ParseErrorKind::MaxBelowAllowance => {
+                write!(f, "maximum at column {col} is less than the days per move")
+            }
             ParseErrorKind::UnknownNotAllowed => write!(
                 f,
                 "'?' at column {col} means unknown, which cannot be used as a time control"

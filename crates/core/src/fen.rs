@@ -461,7 +461,6 @@ impl Position {
         if p.is_attacked(p.king(them), us) {
             problems.push(SetupProblem::OppositeCheck);
         }
-        p.checkers = p.attackers_to(p.king(us), them, p.occupied);
 
         // En passant: the square behind a pawn that has just stepped two squares.
         if let Some(ep) = setup.ep_square {
@@ -488,7 +487,7 @@ impl Position {
             }
         }
 
-        if strict && p.checkers.any() && !check_is_possible(&p, setup.ep_square) {
+        if strict && p.is_check() && !check_is_possible(&p, setup.ep_square) {
             problems.push(SetupProblem::ImpossibleCheck);
         }
 
@@ -632,7 +631,7 @@ fn files_above(f: File) -> Bitboard {
 
 /// Whether the checks on the side to move could have been given by the opponent's last move.
 fn check_is_possible(p: &Position, ep: Option<Square>) -> bool {
-    let checkers = p.checkers;
+    let checkers = p.checkers();
     let king = p.king(p.turn);
     if checkers.count() > 2 {
         return false;

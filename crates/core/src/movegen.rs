@@ -22,9 +22,13 @@ pub enum MovesKind {
     EnPassant,
     /// A single castling move; the target is the castling rook's square.
     Castle,
+    /// Pawn moves of several pawns at once: each target `to` comes from `to - delta` (`from` is meaningless).
+    PawnSet(i8),
+    /// Like `PawnSet`, reaching the last rank: four promotions per target.
+    PawnPromotionSet(i8),
 }
 
-/// All legal moves of one piece, of one kind.
+/// Legal moves of one kind: of one piece (`from`), or for the pawn sets, of several pawns (see [`MovesKind`]).
 #[derive(Copy, Clone, Debug)]
 pub struct PieceMoves {
     pub from: Square,
@@ -38,7 +42,7 @@ impl PieceMoves {
     #[inline]
     pub fn len(&self) -> usize {
         match self.kind {
-            MovesKind::Promotion => self.targets.count() as usize * 4,
+            MovesKind::Promotion | MovesKind::PawnPromotionSet(_) => self.targets.count() as usize * 4,
             _ => self.targets.count() as usize,
         }
     }
@@ -61,6 +65,13 @@ impl PieceMoves {
                 }
                 MovesKind::EnPassant => f(Move::en_passant(self.from, to)),
                 MovesKind::Castle => f(Move::castle(self.from, to)),
+                MovesKind::PawnSet(d) => f(Move::normal(Square::new((to.index() as i32 - d as i32) as u32), to)),
+                MovesKind::PawnPromotionSet(d) => {
+                    let from = Square::new((to.index() as i32 - d as i32) as u32);
+                    for r in Role::PROMOTIONS {
+                        f(Move::promotion(from, to, r));
+                    }
+                }
             }
         }
     }
@@ -78,6 +89,7 @@ impl Position {
         let theirs = self.by_color[them.index()];
         let occ = self.occupied;
         let king = self.king(us);
+        let checkers = self.attackers_to(king, them, occ);
 
         // King moves: never onto a square the enemy attacks once the king has left its square.
         let king_targets = attacks::king_attacks(king) & !ours & target;
@@ -94,7 +106,6 @@ impl Position {
             }
         }
 
-        let checkers = self.checkers;
         if checkers.more_than_one() {
             return; // double check: only the king may move
         }
@@ -143,29 +154,55 @@ impl Position {
             }
         }
 
-        // Pawns.
+        // Pawns. Unpinned pawns move set-wise, one set per direction; pinned pawns one by one along their line.
+        let pawns = self.pieces(us, Role::Pawn);
         let promo_rank = Bitboard::from_rank(us.promotion_rank());
-        let start_rank = Bitboard::from_rank(Rank::Third.relative(us));
+        let third_rank = Bitboard::from_rank(Rank::Third.relative(us));
         let empty = !occ;
-        for from in self.pieces(us, Role::Pawn) {
+        let free = pawns & !pinned;
+        let not_a = !Bitboard::from_file(crate::File::A);
+        let not_h = !Bitboard::from_file(crate::File::H);
+        let (single, double, west, east, d_single, d_west, d_east) = match us {
+            Color::White => {
+                let single = free.north() & empty;
+                let double = (single & third_rank).north() & empty;
+                (single, double, Bitboard((free & not_a).0 << 7), Bitboard((free & not_h).0 << 9), 8, 7, 9)
+            }
+            Color::Black => {
+                let single = free.south() & empty;
+                let double = (single & third_rank).south() & empty;
+                (single, double, Bitboard((free & not_a).0 >> 9), Bitboard((free & not_h).0 >> 7), -8, -9, -7)
+            }
+        };
+        let sets = [
+            (single & mask, d_single),
+            (double & mask, 2 * d_single),
+            (west & theirs & mask, d_west),
+            (east & theirs & mask, d_east),
+        ];
+        for (set, delta) in sets {
+            let quiet = set & !promo_rank;
+            if quiet.any() {
+                f(PieceMoves { from: king, role: Role::Pawn, targets: quiet, kind: MovesKind::PawnSet(delta) });
+            }
+            let promos = set & promo_rank;
+            if promos.any() {
+                f(PieceMoves { from: king, role: Role::Pawn, targets: promos, kind: MovesKind::PawnPromotionSet(delta) });
+            }
+        }
+        for from in pawns & pinned {
             let one = match us {
                 Color::White => Bitboard::from_square(from).north(),
                 Color::Black => Bitboard::from_square(from).south(),
             } & empty;
             let two = match us {
-                Color::White => (one & start_rank).north(),
-                Color::Black => (one & start_rank).south(),
+                Color::White => (one & third_rank).north(),
+                Color::Black => (one & third_rank).south(),
             } & empty;
-            let mut t = ((one | two) | (attacks::pawn_attacks(us, from) & theirs)) & mask;
-            if pinned.contains(from) {
-                t &= attacks::line(king, from);
-            }
+            let t = ((one | two) | (attacks::pawn_attacks(us, from) & theirs)) & mask & attacks::line(king, from);
             if t.any() {
-                if (t & promo_rank).any() {
-                    f(PieceMoves { from, role: Role::Pawn, targets: t, kind: MovesKind::Promotion });
-                } else {
-                    f(PieceMoves { from, role: Role::Pawn, targets: t, kind: MovesKind::Normal });
-                }
+                let kind = if (t & promo_rank).any() { MovesKind::Promotion } else { MovesKind::Normal };
+                f(PieceMoves { from, role: Role::Pawn, targets: t, kind });
             }
         }
 
@@ -230,9 +267,11 @@ impl Position {
     pub fn legal_moves_from(&self, from: Square) -> MoveList {
         let mut list = MoveList::new();
         self.generate(Bitboard::FULL, true, |pm| {
-            if pm.from == from {
-                pm.for_each(|m| list.push(m))
-            }
+            pm.for_each(|m| {
+                if m.from() == from {
+                    list.push(m)
+                }
+            })
         });
         list
     }
@@ -269,7 +308,7 @@ impl Position {
         let mut found = false;
         let dest = if m.is_castle() || m.is_en_passant() { Bitboard::FULL } else { Bitboard::from_square(m.to()) };
         self.generate(dest, m.is_castle(), |pm| {
-            if pm.from == from && !found {
+            if !found {
                 pm.for_each(|x| found |= x == m);
             }
         });

@@ -16,7 +16,8 @@ use core::fmt;
 /// Invariants, established by the FEN validator and kept by every move: exactly one king per side; the side not to
 /// move is not in check; `castles` holds only rooks on their back rank with their king on the same rank;
 /// `ep_square` is set only when an en-passant capture is actually legal (so it takes part in position identity
-/// exactly as Article 9.2 of the Laws requires); `hash` equals [`Position::hash_from_scratch`].
+/// exactly as Article 9.2 of the Laws requires); `hash` equals [`Position::hash_from_scratch`]. Checkers are not
+/// stored: they are computed when asked for, so that making a move stays cheap.
 #[derive(Clone)]
 pub struct Position {
     pub(crate) by_role: [Bitboard; 6],
@@ -29,7 +30,6 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) hash: u64,
-    pub(crate) checkers: Bitboard,
     pub(crate) chess960: bool,
 }
 
@@ -114,7 +114,6 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             hash: 0,
-            checkers: Bitboard::EMPTY,
             chess960: false,
         }
     }
@@ -246,12 +245,13 @@ impl Position {
     /// Pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        // Computed on demand: storing it would cost every made move, including perft and search leaves.
+        self.attackers_to(self.king(self.turn), !self.turn, self.occupied)
     }
 
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers.any()
+        self.checkers().any()
     }
 
     /// Pieces of `attacker` that attack `sq`, with the given occupancy.
@@ -409,7 +409,6 @@ impl Position {
         if us == Color::Black {
             self.fullmoves += 1;
         }
-        self.checkers = self.attackers_to(self.king(them), us, self.occupied);
 
         if let Some(ep) = self.ep_square {
             if self.ep_capture_is_legal(ep) {
@@ -461,7 +460,6 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = !self.turn;
-        self.checkers = self.attackers_to(self.king(self.turn), !self.turn, self.occupied);
         self.hash = hash;
     }
 
