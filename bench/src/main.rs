@@ -145,9 +145,16 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("perft") => perft_bench(reps),
         Some("pgn") => pgn::bench(reps),
+        Some("profile-full") => profile_full(),
         _ => {
             perft_bench(reps);
             pgn::bench(reps);
         }
     }
+}
+
+#[allow(dead_code)]
+pub fn profile_full() {
+    let p = guoxiang_core::Position::new();
+    println!("{}", guoxiang_core::perft_full(&p, 5));
 }

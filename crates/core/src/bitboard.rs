@@ -57,31 +57,19 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(self.0.trailing_zeros()))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros())) }
     }
 
     /// The highest square, if any.
     #[inline]
     pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(63 - self.0.leading_zeros()))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(63 - self.0.leading_zeros())) }
     }
 
     /// The only square, when there is exactly one.
     #[inline]
     pub const fn single(self) -> Option<Square> {
-        if self.0 != 0 && !self.more_than_one() {
-            self.first()
-        } else {
-            None
-        }
+        if self.0 != 0 && !self.more_than_one() { self.first() } else { None }
     }
 
     #[inline]

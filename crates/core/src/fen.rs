@@ -112,7 +112,10 @@ impl Setup {
             return Err(err(
                 FenField::Whole,
                 trimmed,
-                format!("{} fields, expected at most 6 (placement, side, castling, en passant, halfmove, fullmove)", fields.len()),
+                format!(
+                    "{} fields, expected at most 6 (placement, side, castling, en passant, halfmove, fullmove)",
+                    fields.len()
+                ),
             ));
         }
         let board = parse_placement(fields[0])?;
@@ -171,7 +174,11 @@ fn parse_placement(t: &str) -> Result<[Option<Piece>; 64], FenError> {
         for c in rank_text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if d == 0 || d > 8 {
-                    return Err(err(FenField::Placement, t, format!("rank {}: '{c}' is not a count of 1–8 empty squares", rank + 1)));
+                    return Err(err(
+                        FenField::Placement,
+                        t,
+                        format!("rank {}: '{c}' is not a count of 1–8 empty squares", rank + 1),
+                    ));
                 }
                 if prev_digit {
                     return Err(err(FenField::Placement, t, format!("rank {}: two digits in a row", rank + 1)));
@@ -269,8 +276,12 @@ impl fmt::Display for SetupProblem {
             SetupProblem::TooManyKings(c) => write!(f, "more than one {} king", c.name()),
             SetupProblem::OppositeCheck => write!(f, "side not to move is in check"),
             SetupProblem::PawnsOnBackRank => write!(f, "pawns on the first or last rank"),
-            SetupProblem::TooManyPieces(c) => write!(f, "too many {} pieces (at most 16, of which at most 8 pawns)", c.name()),
-            SetupProblem::ImpossibleCheck => write!(f, "impossible check (no legal move gives check by these pieces at once)"),
+            SetupProblem::TooManyPieces(c) => {
+                write!(f, "too many {} pieces (at most 16, of which at most 8 pawns)", c.name())
+            }
+            SetupProblem::ImpossibleCheck => {
+                write!(f, "impossible check (no legal move gives check by these pieces at once)")
+            }
             SetupProblem::BadCastlingRights(s) => write!(f, "field 3 (castling): {s}"),
             SetupProblem::BadEnPassant(s) => write!(f, "field 4 (en passant): {s}"),
             SetupProblem::NeedsChess960(s) => write!(f, "field 3 (castling): {s} — this needs Chess960 mode"),
@@ -427,9 +438,8 @@ impl Position {
             CastlingMode::Standard => {
                 if chess960_needed {
                     if strict {
-                        problems.push(SetupProblem::NeedsChess960(
-                            "king or rook not on its standard square".to_string(),
-                        ));
+                        problems
+                            .push(SetupProblem::NeedsChess960("king or rook not on its standard square".to_string()));
                     } else {
                         // Relaxed: keep only the rights that standard chess can express.
                         for r in p.castles {
@@ -641,9 +651,9 @@ fn check_is_possible(p: &Position, ep: Option<Square>) -> bool {
         let pushed = ep.offset(if p.turn == Color::White { -8 } else { 8 });
         let origin = ep.offset(if p.turn == Color::White { 8 } else { -8 });
         return match (pushed, origin) {
-            (Some(pushed), Some(origin)) => checkers.into_iter().all(|c| {
-                c == pushed || (attacks::between(king, c).contains(origin) && checkers.count() == 1)
-            }),
+            (Some(pushed), Some(origin)) => checkers
+                .into_iter()
+                .all(|c| c == pushed || (attacks::between(king, c).contains(origin) && checkers.count() == 1)),
             _ => false,
         };
     }
@@ -653,7 +663,9 @@ fn check_is_possible(p: &Position, ep: Option<Square>) -> bool {
         if let (Some(a), Some(b)) = (a, b) {
             // Two checkers on one line through the king cannot both be new, and two pawns or two knights
             // (or a pawn and a knight... only after promotion/discovery) need a discovered check by a slider.
-            if attacks::aligned(king, a, b) && attacks::between(king, a).contains(b) == attacks::between(king, b).contains(a) {
+            if attacks::aligned(king, a, b)
+                && attacks::between(king, a).contains(b) == attacks::between(king, b).contains(a)
+            {
                 return false;
             }
             let sliders = p.by_role(Role::Bishop) | p.by_role(Role::Rook) | p.by_role(Role::Queen);

@@ -52,27 +52,28 @@ impl PieceMoves {
         self.targets.is_empty()
     }
 
-    /// Expands into single moves.
+    /// Expands into single moves. The kind is matched once, outside the loop over targets.
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(Move)) {
-        for to in self.targets {
-            match self.kind {
-                MovesKind::Normal => f(Move::normal(self.from, to)),
-                MovesKind::Promotion => {
-                    for r in Role::PROMOTIONS {
-                        f(Move::promotion(self.from, to, r));
-                    }
-                }
-                MovesKind::EnPassant => f(Move::en_passant(self.from, to)),
-                MovesKind::Castle => f(Move::castle(self.from, to)),
-                MovesKind::PawnSet(d) => f(Move::normal(Square::new((to.index() as i32 - d as i32) as u32), to)),
-                MovesKind::PawnPromotionSet(d) => {
-                    let from = Square::new((to.index() as i32 - d as i32) as u32);
-                    for r in Role::PROMOTIONS {
-                        f(Move::promotion(from, to, r));
-                    }
-                }
+        let from = self.from;
+        match self.kind {
+            MovesKind::Normal => self.targets.for_each(|to| f(Move::normal(from, to))),
+            MovesKind::PawnSet(d) => {
+                self.targets.for_each(|to| f(Move::normal(Square::new((to.index() as i32 - d as i32) as u32), to)))
             }
+            MovesKind::Promotion => self.targets.for_each(|to| {
+                for r in Role::PROMOTIONS {
+                    f(Move::promotion(from, to, r));
+                }
+            }),
+            MovesKind::PawnPromotionSet(d) => self.targets.for_each(|to| {
+                let from = Square::new((to.index() as i32 - d as i32) as u32);
+                for r in Role::PROMOTIONS {
+                    f(Move::promotion(from, to, r));
+                }
+            }),
+            MovesKind::EnPassant => self.targets.for_each(|to| f(Move::en_passant(from, to))),
+            MovesKind::Castle => self.targets.for_each(|to| f(Move::castle(from, to))),
         }
     }
 }
@@ -130,11 +131,7 @@ impl Position {
                 t &= attacks::line(king, from);
             }
             if t.any() {
-                let role = if self.by_role[Role::Queen.index()].contains(from) {
-                    Role::Queen
-                } else {
-                    Role::Bishop
-                };
+                let role = if self.by_role[Role::Queen.index()].contains(from) { Role::Queen } else { Role::Bishop };
                 f(PieceMoves { from, role, targets: t, kind: MovesKind::Normal });
             }
         }
@@ -145,11 +142,7 @@ impl Position {
                 t &= attacks::line(king, from);
             }
             if t.any() {
-                let role = if self.by_role[Role::Queen.index()].contains(from) {
-                    Role::Queen
-                } else {
-                    Role::Rook
-                };
+                let role = if self.by_role[Role::Queen.index()].contains(from) { Role::Queen } else { Role::Rook };
                 f(PieceMoves { from, role, targets: t, kind: MovesKind::Normal });
             }
         }
@@ -187,7 +180,12 @@ impl Position {
             }
             let promos = set & promo_rank;
             if promos.any() {
-                f(PieceMoves { from: king, role: Role::Pawn, targets: promos, kind: MovesKind::PawnPromotionSet(delta) });
+                f(PieceMoves {
+                    from: king,
+                    role: Role::Pawn,
+                    targets: promos,
+                    kind: MovesKind::PawnPromotionSet(delta),
+                });
             }
         }
         for from in pawns & pinned {
@@ -336,7 +334,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             pos.generate(Bitboard::FULL, true, |pm| {
                 pm.for_each(|m| {
                     let mut child = pos.clone();
-                    child.play_unchecked(m);
+                    child.play_unchecked_role(m, pm.role);
                     n += perft(&child, depth - 1);
                 })
             });
@@ -354,7 +352,7 @@ pub fn perft_full(pos: &Position, depth: u32) -> u64 {
     pos.generate(Bitboard::FULL, true, |pm| {
         pm.for_each(|m| {
             let mut child = pos.clone();
-            child.play_unchecked(m);
+            child.play_unchecked_role(m, pm.role);
             n += perft_full(&child, depth - 1);
         })
     });

@@ -83,13 +83,9 @@ impl Move {
 
     #[inline]
     pub const fn promotion_role(self) -> Option<Role> {
-        match self.kind() {
-            4 => Some(Role::Knight),
-            5 => Some(Role::Bishop),
-            6 => Some(Role::Rook),
-            7 => Some(Role::Queen),
-            _ => None,
-        }
+        // Kinds 4..8 are N, B, R, Q: role index = kind - 3 (a subtraction, not a jump table).
+        let k = self.kind();
+        if k >= KIND_PROMO { Some(Role::ALL[(k as usize - 3) % 6]) } else { None }
     }
 
     /// Where the king lands when castling (c- or g-file of its rank); `to()` otherwise.
@@ -127,11 +123,7 @@ impl Move {
     /// From the raw encoding; `None` for the unused kind 3 and for from == to.
     pub const fn from_u16(v: u16) -> Option<Move> {
         let m = Move(v);
-        if m.kind() == 3 || m.from().index() == m.to().index() {
-            None
-        } else {
-            Some(m)
-        }
+        if m.kind() == 3 || m.from().index() == m.to().index() { None } else { Some(m) }
     }
 }
 

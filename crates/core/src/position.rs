@@ -81,16 +81,8 @@ impl Position {
     /// The standard starting position.
     pub fn new() -> Position {
         let mut p = Position::empty();
-        let back = [
-            Role::Rook,
-            Role::Knight,
-            Role::Bishop,
-            Role::Queen,
-            Role::King,
-            Role::Bishop,
-            Role::Knight,
-            Role::Rook,
-        ];
+        let back =
+            [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
         for f in File::ALL {
             p.put(Square::from_coords(f, Rank::First), Piece::new(Color::White, back[f as usize]));
             p.put(Square::from_coords(f, Rank::Second), Piece::new(Color::White, Role::Pawn));
@@ -171,7 +163,26 @@ impl Position {
         if !self.occupied.contains(sq) {
             return None;
         }
-        Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))
+        Some(self.role_on_occupied(sq))
+    }
+
+    /// The role on a square known to be occupied (pawns and knights, the most frequent movers, tested first).
+    #[inline]
+    pub(crate) fn role_on_occupied(&self, sq: Square) -> Role {
+        let b = Bitboard::from_square(sq);
+        if self.by_role[0].intersects(b) {
+            Role::Pawn
+        } else if self.by_role[1].intersects(b) {
+            Role::Knight
+        } else if self.by_role[2].intersects(b) {
+            Role::Bishop
+        } else if self.by_role[3].intersects(b) {
+            Role::Rook
+        } else if self.by_role[4].intersects(b) {
+            Role::Queen
+        } else {
+            Role::King
+        }
     }
 
     #[inline]
@@ -309,9 +320,7 @@ impl Position {
         } else {
             attacks::bishop_attacks(king, occ) & bq
         };
-        (candidates & attacks::line(king, sq))
-            .into_iter()
-            .find(|&p| attacks::between(king, p).contains(sq))
+        (candidates & attacks::line(king, sq)).into_iter().find(|&p| attacks::between(king, p).contains(sq))
     }
 
     // ----- hashing --------------------------------------------------------------------------------------------
@@ -342,12 +351,20 @@ impl Position {
 
     /// Plays a move that must be legal in this position (as produced by the move generator). Fast: this is the
     /// engine's path. An illegal move leaves the position in an unspecified (but memory-safe) state.
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        let role = self.role_on_occupied(m.from());
+        self.play_unchecked_role(m, role);
+    }
+
+    /// [`Position::play_unchecked`] for a caller that already knows the moving piece's role (the move generator's
+    /// [`crate::PieceMoves`] carries it), sparing a lookup in the hot loop. `role` must be the role on `m.from()`.
+    #[inline]
+    pub fn play_unchecked_role(&mut self, m: Move, role: Role) {
         let us = self.turn;
         let them = !us;
         let from = m.from();
         let to = m.to();
-        let role = self.role_at(from).unwrap_or(Role::Pawn);
         let mut hash = self.hash ^ zobrist::TURN_KEY;
 
         if let Some(ep) = self.ep_square.take() {
@@ -369,35 +386,55 @@ impl Position {
                 ^ zobrist::piece(us, Role::Rook, rook_to);
             self.castles &= !Bitboard::from_rank(us.back_rank());
         } else {
-            if let Some(captured) = self.role_at(to) {
-                self.remove(to, Piece::new(them, captured));
+            // Each bitboard is touched once: fewer read-modify-writes on the freshly copied position.
+            let from_to = Bitboard::from_square(from) | to;
+            if self.occupied.contains(to) {
+                let captured = self.role_on_occupied(to);
+                self.by_role[captured.index()] ^= to;
+                self.by_color[them.index()] ^= to;
+                self.occupied ^= from;
                 hash ^= zobrist::piece(them, captured, to);
                 self.halfmoves = 0;
                 self.castles &= !Bitboard::from_square(to);
-            } else if m.is_en_passant() {
-                let cap = Square::from_coords(to.file(), from.rank());
-                self.remove(cap, Piece::new(them, Role::Pawn));
-                hash ^= zobrist::piece(them, Role::Pawn, cap);
-            }
-            self.remove(from, Piece::new(us, role));
-            hash ^= zobrist::piece(us, role, from);
-            let placed = m.promotion_role().unwrap_or(role);
-            self.put(to, Piece::new(us, placed));
-            hash ^= zobrist::piece(us, placed, to);
-
-            match role {
-                Role::Pawn => {
-                    self.halfmoves = 0;
-                    if from.index().abs_diff(to.index()) == 16 {
-                        let mid = Square::new(((from.index() + to.index()) / 2) as u32);
-                        if (attacks::pawn_attacks(us, mid) & self.pieces(them, Role::Pawn)).any() {
-                            // Decided below, once the rest of the position is updated.
-                            self.ep_square = Some(mid);
-                        }
-                    }
+            } else {
+                self.occupied ^= from_to;
+                if m.is_en_passant() {
+                    let cap = Square::from_coords(to.file(), from.rank());
+                    self.by_role[Role::Pawn.index()] ^= cap;
+                    self.by_color[them.index()] ^= cap;
+                    self.occupied ^= cap;
+                    hash ^= zobrist::piece(them, Role::Pawn, cap);
                 }
-                Role::King => self.castles &= !Bitboard::from_rank(us.back_rank()),
-                _ => self.castles &= !Bitboard::from_square(from),
+            }
+            self.by_color[us.index()] ^= from_to;
+            match m.promotion_role() {
+                None => {
+                    self.by_role[role.index()] ^= from_to;
+                    hash ^= zobrist::piece(us, role, from) ^ zobrist::piece(us, role, to);
+                }
+                Some(promoted) => {
+                    self.by_role[Role::Pawn.index()] ^= from;
+                    self.by_role[promoted.index()] ^= to;
+                    hash ^= zobrist::piece(us, Role::Pawn, from) ^ zobrist::piece(us, promoted, to);
+                }
+            }
+
+            // A rook leaving its square (or captured on it, above) loses its right; the king loses both.
+            self.castles &= !from_to;
+            if role == Role::King {
+                self.castles &= !Bitboard::from_rank(us.back_rank());
+            }
+            if role == Role::Pawn {
+                self.halfmoves = 0;
+                // A double step next to an enemy pawn may allow en passant. Computed without a branch on the
+                // (unpredictable) step length: the mask is all ones for a double step, zero otherwise.
+                let double = ((from.index() ^ to.index()) == 16) as u64;
+                let mid = Square::new(((from.index() + to.index()) / 2) as u32);
+                let capturers = attacks::pawn_attacks(us, mid) & self.pieces(them, Role::Pawn);
+                if capturers.0 & double.wrapping_neg() != 0 {
+                    // Decided below, once the rest of the position is updated.
+                    self.ep_square = Some(mid);
+                }
             }
         }
 

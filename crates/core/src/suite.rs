@@ -100,7 +100,11 @@ fn parse_count(s: &str, line: usize) -> Result<(u32, u64), SuiteError> {
     let mut it = s.split_whitespace();
     let bad = |what: &str| SuiteError { line, problem: format!("'{}': {what}", s.trim()) };
     let d = it.next().ok_or_else(|| bad("missing depth"))?.parse::<u32>().map_err(|_| bad("depth is not a number"))?;
-    let n = it.next().ok_or_else(|| bad("missing node count"))?.parse::<u64>().map_err(|_| bad("node count is not a number"))?;
+    let n = it
+        .next()
+        .ok_or_else(|| bad("missing node count"))?
+        .parse::<u64>()
+        .map_err(|_| bad("node count is not a number"))?;
     if it.next().is_some() {
         return Err(bad("expected exactly a depth and a node count"));
     }

@@ -92,14 +92,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
+    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
     /// The pieces a pawn may promote to, strongest first.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
@@ -204,14 +197,7 @@ impl Piece {
 
     pub const fn from_char(c: char) -> Option<Piece> {
         match Role::from_char(c) {
-            Some(role) => Some(Piece {
-                color: if c.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                },
-                role,
-            }),
+            Some(role) => Some(Piece { color: if c.is_ascii_uppercase() { Color::White } else { Color::Black }, role }),
             None => None,
         }
     }
@@ -231,16 +217,7 @@ pub enum File {
 }
 
 impl File {
-    pub const ALL: [File; 8] = [
-        File::A,
-        File::B,
-        File::C,
-        File::D,
-        File::E,
-        File::F,
-        File::G,
-        File::H,
-    ];
+    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
 
     #[inline]
     pub const fn new(i: u32) -> File {
@@ -278,16 +255,8 @@ pub enum Rank {
 }
 
 impl Rank {
-    pub const ALL: [Rank; 8] = [
-        Rank::First,
-        Rank::Second,
-        Rank::Third,
-        Rank::Fourth,
-        Rank::Fifth,
-        Rank::Sixth,
-        Rank::Seventh,
-        Rank::Eighth,
-    ];
+    pub const ALL: [Rank; 8] =
+        [Rank::First, Rank::Second, Rank::Third, Rank::Fourth, Rank::Fifth, Rank::Sixth, Rank::Seventh, Rank::Eighth];
 
     #[inline]
     pub const fn new(i: u32) -> Rank {
@@ -359,9 +328,10 @@ impl Square {
         Square((rank as u8) * 8 + file as u8)
     }
 
+    /// `0..64`. The mask is free at run time and lets the compiler drop bounds checks on every table lookup.
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 63) as usize
     }
 
     #[inline]
@@ -378,11 +348,7 @@ impl Square {
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<Square> {
         let i = self.0 as i32 + delta;
-        if i >= 0 && i < 64 {
-            Some(Square(i as u8))
-        } else {
-            None
-        }
+        if i >= 0 && i < 64 { Some(Square(i as u8)) } else { None }
     }
 
     /// `a1`..`h8`.

@@ -11,7 +11,11 @@ use core::fmt;
 /// A move as written in UCI, not yet checked against a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum UciMove {
-    Normal { from: Square, to: Square, promotion: Option<Role> },
+    Normal {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
     /// `0000`, the null move.
     Null,
 }
