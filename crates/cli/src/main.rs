@@ -1,1 +1,53 @@
-fn main() { println!("guoxiang"); }
+//! `guoxiang`: the one program. Subcommands are thin front ends over the library crates; each lives in `cmd/`.
+//!
+//! Exit codes: 0 success, 1 a negative answer or failed check (an illegal move, a failing perft suite, a PGN with
+//! errors), 2 bad input or usage.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+mod input;
+
+#[derive(Parser)]
+#[command(name = "guoxiang", version, about = "guoxiang (国象): chess under the FIDE Laws — rules, notation, PGN")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree (move-generator check), or run a perft suite.
+    Perft(cmd::perft::Args),
+    /// Describe a position: legal moves, check, game status, claims, whether each side can still mate.
+    Position(cmd::position::Args),
+    /// Read PGN games, replay them under the rules, and re-render them in export format (or JSON).
+    Pgn(cmd::pgn::Args),
+    /// Say whether a move is legal in a position and, if not, why (in Chinese or English).
+    Explain(cmd::explain::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft(a)) => cmd::perft::run(a),
+        Some(Command::Position(a)) => cmd::position::run(a),
+        Some(Command::Pgn(a)) => cmd::pgn::run(a),
+        Some(Command::Explain(a)) => cmd::explain::run(a),
+        None => {
+            use clap::CommandFactory;
+            let mut c = Cli::command();
+            let _ = c.print_help();
+            println!("\nThe game server (`guoxiang serve`, the default) is not built yet; the rules tools above are.");
+            Ok(ExitCode::SUCCESS)
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("guoxiang: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,4 @@
+pub mod explain;
+pub mod perft;
+pub mod pgn;
+pub mod position;
