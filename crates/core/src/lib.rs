@@ -27,10 +27,17 @@ pub mod uci;
 mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use lang::{Lang, Text};
+pub use explain::{Explanation, PlacedPiece, Reason};
 pub use fen::{CastlingMode, FenError, ParseFenError, PositionError, STARTING_FEN, Setup, SetupProblem, Validation};
+pub use lang::{Lang, Text};
 pub use movegen::{MovesKind, PieceMoves, perft, perft_divide, perft_full};
 pub use mv::{MAX_MOVES, Move, MoveList};
+pub use outcome::{
+    ClaimError, ClaimKind, DEFAULT_MATE_BUDGET, DeadReason, GameError, GameState, MateAbility, Outcome, Termination,
+};
 pub use position::{PlayError, Position};
+pub use san::{
+    CastlingSide, ParseSanError, ParseSanErrorKind, San, SanError, SanPlus, SanStyle, Suffix, movetext, try_movetext,
+};
 pub use types::{Color, File, Piece, Rank, Role, Square};
 pub use uci::{IllegalUci, ParseUciError, UciMove};
