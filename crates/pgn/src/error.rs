@@ -113,6 +113,11 @@ pub enum ErrorKind {
         /// The limit in bytes.
         limit: usize,
     },
+    /// Variations nested deeper than the limit.
+    TooDeep {
+        /// The maximum depth.
+        limit: usize,
+    },
     /// A problem found by a layer above the syntax (e.g. an illegal move).
     Other(String),
 }
@@ -128,12 +133,17 @@ impl fmt::Display for ErrorKind {
             ErrorKind::MissingTagValue => f.write_str("missing tag value (expected '\"')"),
             ErrorKind::UnexpectedCloseParen => f.write_str("unexpected ')'"),
             ErrorKind::UnterminatedVariation => f.write_str("unterminated variation (missing ')')"),
-            ErrorKind::UnexpectedChar(c) => write!(f, "unexpected character '{}'", c.escape_debug()),
+            ErrorKind::UnexpectedChar(c) => {
+                write!(f, "unexpected character '{}'", c.escape_debug())
+            }
             ErrorKind::InvalidNag(t) => write!(f, "invalid NAG '{t}'"),
             ErrorKind::InvalidAnnotation(t) => write!(f, "invalid annotation '{t}'"),
             ErrorKind::InvalidToken(t) => write!(f, "invalid token '{t}'"),
-            ErrorKind::CrazyhouseDrop(t) => write!(f, "crazyhouse drop '{t}' is not standard chess"),
+            ErrorKind::CrazyhouseDrop(t) => {
+                write!(f, "crazyhouse drop '{t}' is not standard chess")
+            }
             ErrorKind::TooLarge { what, limit } => write!(f, "{what} longer than {limit} bytes"),
+            ErrorKind::TooDeep { limit } => write!(f, "variations nested deeper than {limit}"),
             ErrorKind::Other(t) => f.write_str(t),
         }
     }
