@@ -45,6 +45,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that went away (`guoxiang pgn … | head`) is not an error.
+        Err(e) if e.contains("Broken pipe") => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("guoxiang: {e}");
             ExitCode::from(2)

@@ -1,16 +1,140 @@
-//! `guoxiang pgn FILE|- [--json]` (being written).
+//! `guoxiang pgn FILE|- [--json]`: read every game, replay it under the rules, and write it back in PGN export
+//! format (SAN made canonical, seven-tag roster first, 80-column lines) or as one JSON object per game.
+//!
+//! A bad game is reported on standard error with its game number, line and column, and reading goes on with the
+//! next one; the exit code is then 1.
 
+use guoxiang_pgn::{GameResult, Reader, Replayer, normalize, write_game};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Map, Value, json};
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// PGN file, or `-` for standard input.
     file: String,
-    /// One JSON object per game instead of PGN.
+    /// One JSON object per game (main line): tags, moves {uci, san}, final_fen, result, errors.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(_a: Args) -> Result<ExitCode, String> {
-    Err("not yet".into())
+/// Counts the bytes read so far, for the progress bar.
+struct Counted<R> {
+    inner: R,
+    bar: ProgressBar,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bar.inc(n as u64);
+        Ok(n)
+    }
+}
+
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    let (input, len): (Box<dyn Read>, Option<u64>) = if a.file == "-" {
+        (Box::new(io::stdin().lock()), None)
+    } else {
+        let f = File::open(&a.file).map_err(|e| format!("{}: {e}", a.file))?;
+        let len = f.metadata().ok().map(|m| m.len());
+        (Box::new(f), len)
+    };
+    // indicatif draws only when standard error is a terminal.
+    let bar = match len {
+        Some(n) => ProgressBar::new(n).with_style(
+            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        None => ProgressBar::new_spinner(),
+    };
+    let mut reader = Reader::new(Counted { inner: input, bar: bar.clone() });
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut games = 0u64;
+    let mut bad = 0u64;
+    let report = |bar: &ProgressBar, msg: String| bar.suspend(|| eprintln!("{msg}"));
+
+    if a.json {
+        let mut replayer = Replayer::new();
+        loop {
+            match reader.read_game(&mut replayer) {
+                Ok(None) => break,
+                Ok(Some(g)) => {
+                    games += 1;
+                    let mut tags = Map::new();
+                    for (k, v) in &g.tags {
+                        tags.insert(k.clone(), Value::String(v.clone()));
+                    }
+                    let mut pos = g.start.clone();
+                    let mut moves = Vec::with_capacity(g.moves.len());
+                    for &m in &g.moves {
+                        moves.push(json!({ "uci": pos.uci(m), "san": pos.san(m) }));
+                        pos.play_unchecked(m);
+                    }
+                    let errors: Vec<String> =
+                        g.errors.iter().map(|e| format!("game {}, {e}", reader.games_started())).collect();
+                    if !errors.is_empty() {
+                        bad += 1;
+                        for e in &errors {
+                            report(&bar, e.clone());
+                        }
+                    }
+                    let v = json!({
+                        "game": reader.games_started(),
+                        "tags": tags,
+                        "moves": moves,
+                        "final_fen": g.position.fen(),
+                        "result": g.result.map(GameResult::as_str),
+                        "errors": errors,
+                    });
+                    writeln!(out, "{v}").map_err(|e| e.to_string())?;
+                }
+                Err(e) if e.is_io() => return Err(format!("{}: {e}", a.file)),
+                Err(e) => {
+                    games += 1;
+                    bad += 1;
+                    report(&bar, e.to_string());
+                    let v = json!({
+                        "game": e.game(), "tags": {}, "moves": [], "final_fen": null, "result": null,
+                        "errors": [e.to_string()],
+                    });
+                    writeln!(out, "{v}").map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    } else {
+        loop {
+            match reader.read_owned_game() {
+                Ok(None) => break,
+                Ok(Some(mut game)) => {
+                    games += 1;
+                    let (_, _, errors) = normalize(&mut game);
+                    if !errors.is_empty() {
+                        bad += 1;
+                        for e in errors {
+                            report(&bar, format!("game {}, {e}", reader.games_started()));
+                        }
+                    }
+                    write_game(&mut out, &game).map_err(|e| e.to_string())?;
+                }
+                Err(e) if e.is_io() => return Err(format!("{}: {e}", a.file)),
+                Err(e) => {
+                    games += 1;
+                    bad += 1;
+                    report(&bar, e.to_string());
+                }
+            }
+        }
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    if bad > 0 {
+        eprintln!("{games} games, {bad} with errors");
+        Ok(ExitCode::from(1))
+    } else {
+        Ok(ExitCode::SUCCESS)
+    }
 }
