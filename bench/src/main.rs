@@ -88,11 +88,8 @@ fn perft_bench(reps: usize) {
     for &(name, fen, depth, expected) in POSITIONS {
         let ours = guoxiang_core::Position::from_fen(fen).unwrap();
         let cozy: cozy_chess::Board = fen.parse().unwrap();
-        let shak: shakmaty::Chess = fen
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let shak: shakmaty::Chess =
+            fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap();
         // Interleave the peers rep by rep so that drift hits each alike.
         let (mut a, mut b, mut c) = (f64::MAX, f64::MAX, f64::MAX);
         for _ in 0..reps {
@@ -109,17 +106,18 @@ fn perft_bench(reps: usize) {
         let m = |t: f64| expected as f64 / t / 1e6;
         println!(
             "| {name} (bulk) | {depth} | {expected} | {:.1} | {:.1} | {:.1} | {:.2}× | {:.2}× |",
-            m(a), m(b), m(c), b / a, c / a
+            m(a),
+            m(b),
+            m(c),
+            b / a,
+            c / a
         );
     }
     for &(name, fen, depth, expected) in POSITIONS {
         let depth = depth - 1;
         let ours = guoxiang_core::Position::from_fen(fen).unwrap();
-        let shak: shakmaty::Chess = fen
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let shak: shakmaty::Chess =
+            fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap();
         let expected_full = guoxiang_core::perft(&ours, depth);
         let (mut a, mut c) = (f64::MAX, f64::MAX);
         for _ in 0..reps {
@@ -134,18 +132,22 @@ fn perft_bench(reps: usize) {
         let _ = expected;
         println!(
             "| {name} (every leaf made) | {depth} | {expected_full} | {:.1} | – | {:.1} | – | {:.2}× |",
-            m(a), m(c), c / a
+            m(a),
+            m(c),
+            c / a
         );
     }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let reps = args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let reps =
+        args.iter().position(|a| a == "--reps").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(3);
     match args.first().map(String::as_str) {
         Some("perft") => perft_bench(reps),
         Some("pgn") => pgn::bench(reps),
         Some("profile-full") => profile_full(),
+        Some("profile-pgn") => pgn::profile(),
         _ => {
             perft_bench(reps);
             pgn::bench(reps);

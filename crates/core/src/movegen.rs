@@ -83,7 +83,14 @@ impl Position {
     /// `castles` is true; for en passant: included when the captured pawn's square lies in `target` or the
     /// destination does). Calls `f` once per piece with a non-empty set.
     #[inline]
-    pub fn generate(&self, target: Bitboard, castles: bool, mut f: impl FnMut(PieceMoves)) {
+    pub fn generate(&self, target: Bitboard, castles: bool, f: impl FnMut(PieceMoves)) {
+        self.generate_from(Bitboard::FULL, target, castles, f)
+    }
+
+    /// Like [`Position::generate`], for the pieces on `from` only (e.g. the knights that could reach a square named
+    /// in SAN): everything else is skipped, not generated and filtered.
+    #[inline]
+    pub fn generate_from(&self, from: Bitboard, target: Bitboard, castles: bool, mut f: impl FnMut(PieceMoves)) {
         let us = self.turn;
         let them = !us;
         let ours = self.by_color[us.index()];
@@ -94,7 +101,7 @@ impl Position {
 
         // King moves: never onto a square the enemy attacks once the king has left its square.
         let king_targets = attacks::king_attacks(king) & !ours & target;
-        if king_targets.any() {
+        if king_targets.any() && from.contains(king) {
             let occ_wo_king = occ ^ king;
             let mut safe = Bitboard::EMPTY;
             for to in king_targets {
@@ -118,13 +125,13 @@ impl Position {
         let pinned = self.pinned(us);
 
         // Knights: a pinned knight can never move.
-        for from in self.pieces(us, Role::Knight) & !pinned {
+        for from in self.pieces(us, Role::Knight) & !pinned & from {
             let t = attacks::knight_attacks(from) & mask;
             if t.any() {
                 f(PieceMoves { from, role: Role::Knight, targets: t, kind: MovesKind::Normal });
             }
         }
-        let bq = self.pieces(us, Role::Bishop) | self.pieces(us, Role::Queen);
+        let bq = (self.pieces(us, Role::Bishop) | self.pieces(us, Role::Queen)) & from;
         for from in bq {
             let mut t = attacks::bishop_attacks(from, occ) & mask;
             if pinned.contains(from) {
@@ -135,7 +142,7 @@ impl Position {
                 f(PieceMoves { from, role, targets: t, kind: MovesKind::Normal });
             }
         }
-        let rq = self.pieces(us, Role::Rook) | self.pieces(us, Role::Queen);
+        let rq = (self.pieces(us, Role::Rook) | self.pieces(us, Role::Queen)) & from;
         for from in rq {
             let mut t = attacks::rook_attacks(from, occ) & mask;
             if pinned.contains(from) {
@@ -148,7 +155,7 @@ impl Position {
         }
 
         // Pawns. Unpinned pawns move set-wise, one set per direction; pinned pawns one by one along their line.
-        let pawns = self.pieces(us, Role::Pawn);
+        let pawns = self.pieces(us, Role::Pawn) & from;
         let promo_rank = Bitboard::from_rank(us.promotion_rank());
         let third_rank = Bitboard::from_rank(Rank::Third.relative(us));
         let empty = !occ;
@@ -209,7 +216,7 @@ impl Position {
             // In check, en passant helps only if it captures the checker (or blocks, which it cannot as the
             // checker is then a slider and ep lands between): the general test below handles both.
             if target.contains(ep) || target.contains(victim) {
-                for from in attacks::pawn_attacks(them, ep) & self.pieces(us, Role::Pawn) {
+                for from in attacks::pawn_attacks(them, ep) & pawns {
                     let occ2 = (occ ^ from ^ victim) | ep;
                     if (self.attackers_to(king, them, occ2) & !Bitboard::from_square(victim)).is_empty() {
                         f(PieceMoves {
@@ -223,7 +230,7 @@ impl Position {
             }
         }
 
-        if castles && checkers.is_empty() {
+        if castles && checkers.is_empty() && from.contains(king) {
             for rook in self.castling_rooks_of(us) {
                 if self.castle_is_legal(king, rook) {
                     f(PieceMoves {

@@ -527,8 +527,103 @@ impl San {
     /// Finds the legal move this SAN stands for. A missing or superfluous `x` is tolerated, and so is more
     /// disambiguation than needed.
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
-        resolve(pos, self, &self.to_string())
+        match resolve_quick(pos, self) {
+            Some(m) => Ok(m),
+            None => resolve(pos, self, &self.to_string()),
+        }
     }
+}
+
+/// The common case, without allocation: exactly one legal move fits. Anything else (no move, several, a missing
+/// promotion piece, castling) returns `None`, and [`resolve`] then works out the precise error.
+#[inline]
+fn resolve_quick(pos: &Position, san: &San) -> Option<Move> {
+    let San::Normal { role, file, rank, capture, to, promotion } = *san else { return None };
+    let mut from = pos.pieces(pos.turn(), role);
+    if let Some(f) = file {
+        from &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        from &= Bitboard::from_rank(r);
+    }
+    let occ = pos.occupied();
+    match role {
+        // Written without a file, a pawn move goes straight ahead.
+        Role::Pawn if file.is_none() && !capture => from &= Bitboard::from_file(to.file()),
+        Role::Pawn => {}
+        // Only pieces that reach `to` at all are worth generating for.
+        Role::Knight => from &= attacks::knight_attacks(to),
+        Role::Bishop => from &= attacks::bishop_attacks(to, occ),
+        Role::Rook => from &= attacks::rook_attacks(to, occ),
+        Role::Queen => from &= attacks::queen_attacks(to, occ),
+        Role::King => from &= attacks::king_attacks(to),
+    }
+    if from.is_empty() {
+        return None;
+    }
+    let mut found = None;
+    let mut count = 0;
+    pos.generate_from(from, Bitboard::from_square(to), false, |pm| {
+        pm.for_each(|m| {
+            if m.to() == to && m.promotion_role() == promotion {
+                count += 1;
+                found = Some(m);
+            }
+        })
+    });
+    if count == 1 { found } else { None }
+}
+
+/// Reads the standard ASCII shapes (`Nf3`, `exd5`, `Raxd1+`, `e8=Q#`, `N1c3`, `Qh4xe1`) straight from the bytes.
+/// Anything else — castling, sloppy forms, Chinese letters, full-width input — returns `None` for the full parser.
+#[inline]
+fn parse_quick(text: &str) -> Option<San> {
+    let mut b = text.as_bytes();
+    while let [rest @ .., b'+' | b'#' | b'!' | b'?'] = b {
+        b = rest;
+    }
+    let (role, mut b) = match b.first()? {
+        b'N' => (Role::Knight, &b[1..]),
+        b'B' => (Role::Bishop, &b[1..]),
+        b'R' => (Role::Rook, &b[1..]),
+        b'Q' => (Role::Queen, &b[1..]),
+        b'K' => (Role::King, &b[1..]),
+        b'a'..=b'h' => (Role::Pawn, b),
+        _ => return None,
+    };
+    let mut promotion = None;
+    if let [rest @ .., b'=', p] = b {
+        if role != Role::Pawn {
+            return None;
+        }
+        promotion = Some(match p {
+            b'N' => Role::Knight,
+            b'B' => Role::Bishop,
+            b'R' => Role::Rook,
+            b'Q' => Role::Queen,
+            _ => return None,
+        });
+        b = rest;
+    }
+    let [rest @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = b else { return None };
+    let to = Square::from_coords(File::new((f - b'a') as u32), Rank::new((r - b'1') as u32));
+    let (capture, rest) = match rest {
+        [rest @ .., b'x'] => (true, rest),
+        _ => (false, rest),
+    };
+    let (file, rank) = match rest {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some(File::new((f - b'a') as u32)), None),
+        [r @ b'1'..=b'8'] if role != Role::Pawn => (None, Some(Rank::new((r - b'1') as u32))),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] if role != Role::Pawn => {
+            (Some(File::new((f - b'a') as u32)), Some(Rank::new((r - b'1') as u32)))
+        }
+        _ => return None,
+    };
+    if role == Role::Pawn && (file.is_some() != capture) {
+        return None; // `ed5` or `xd5`: sloppy, for the full parser
+    }
+    Some(San::Normal { role, file, rank, capture, to, promotion })
 }
 
 /// Other pieces of `role` that can legally move to `to` as well, and the shortest way to tell `from` from them.
@@ -1022,7 +1117,14 @@ impl Position {
     /// Chinese piece letters (王 后 车/車 象 马/馬, 兵/卒 for pawns); and full-width characters (`ｅ４`, `＋`, `×`,
     /// `Ｏ－Ｏ`).
     pub fn parse_san(&self, s: &str) -> Result<Move, SanError> {
-        let text = s.trim();
+        // PGN tokens come trimmed already; trimming is only paid for when needed.
+        let text = match s.as_bytes() {
+            [a, .., z] if !a.is_ascii_whitespace() && !z.is_ascii_whitespace() => s,
+            _ => s.trim(),
+        };
+        if let Some(m) = parse_quick(text).and_then(|san| resolve_quick(self, &san)) {
+            return Ok(m);
+        }
         let first = match SanPlus::parse(text) {
             Ok(sp) => resolve(self, &sp.san, text),
             Err(e) => Err(SanError::Parse(e)),
@@ -1150,4 +1252,52 @@ fn movetext_inner(start: &Position, moves: &[Move], style: SanStyle) -> (String,
         write_styled(&mut out, &mut pos, m, style);
     }
     (out, None)
+}
+
+#[cfg(test)]
+mod quick_tests {
+    use super::*;
+
+    /// Wherever the fast path accepts text, it reads it exactly as the full parser does.
+    #[test]
+    fn quick_parser_agrees_with_full_parser() {
+        let mut texts: Vec<String> = Vec::new();
+        let mut seed: u64 = 0x5EED;
+        for _ in 0..200 {
+            let mut pos = Position::new();
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let san = pos.san(m);
+                    let lan = pos.lan(m);
+                    texts.push(san.clone());
+                    texts.push(lan);
+                    // Over-disambiguated and sloppy variants.
+                    let from = m.from().to_string();
+                    texts.push(format!("{}{}", &san[..san.len().min(1)], &from));
+                    texts.push(san.replace('x', ""));
+                    texts.push(format!("{san}!?"));
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        for extra in ["e8=Q", "e8=K", "exd", "Nxx4", "N", "", "x", "Ka1b2c3", "ed5", "xd5", "b8=Q+", "Pe4", "e4e5"] {
+            texts.push(extra.to_string());
+        }
+        let mut accepted = 0;
+        for t in &texts {
+            if let Some(q) = parse_quick(t) {
+                accepted += 1;
+                let full = SanPlus::parse(t).unwrap_or_else(|e| panic!("{t}: quick accepts, full rejects: {e}"));
+                assert_eq!(full.san, q, "{t}");
+            }
+        }
+        assert!(accepted > texts.len() / 3, "the fast path should take most real SAN ({accepted}/{})", texts.len());
+    }
 }
