@@ -16,11 +16,7 @@ use crate::control::{Bonus, TimeControl};
 /// (e.g. milliseconds since the server process started). Only differences
 /// matter; a timestamp earlier than the last one counts as no time passing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(transparent)
-)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(transparent))]
 pub struct Timestamp(pub u64);
 
 impl Timestamp {
@@ -137,13 +133,7 @@ struct SideClock {
 
 impl SideClock {
     fn new(initial_ms: u64) -> SideClock {
-        SideClock {
-            remaining_ms: initial_ms,
-            moves: 0,
-            periods_completed: 0,
-            moves_in_period: 0,
-            used_ms: 0,
-        }
+        SideClock { remaining_ms: initial_ms, moves: 0, periods_completed: 0, moves_in_period: 0, used_ms: 0 }
     }
 }
 
@@ -158,15 +148,8 @@ impl SideClock {
 )]
 enum Phase {
     NotStarted,
-    Running {
-        side: Side,
-        since: Timestamp,
-        banked_ms: u64,
-    },
-    Paused {
-        side: Side,
-        banked_ms: u64,
-    },
+    Running { side: Side, since: Timestamp, banked_ms: u64 },
+    Paused { side: Side, banked_ms: u64 },
     Stopped,
 }
 
@@ -195,12 +178,7 @@ impl Clock {
     #[must_use]
     pub fn new(control: TimeControl) -> Clock {
         let initial = control.initial_ms().unwrap_or(0);
-        Clock {
-            control,
-            white: SideClock::new(initial),
-            black: SideClock::new(initial),
-            phase: Phase::NotStarted,
-        }
+        Clock { control, white: SideClock::new(initial), black: SideClock::new(initial), phase: Phase::NotStarted }
     }
 
     /// The time control this clock runs.
@@ -241,11 +219,7 @@ impl Clock {
         if self.phase != Phase::NotStarted {
             return Err(ClockError::AlreadyStarted);
         }
-        self.phase = Phase::Running {
-            side,
-            since: now,
-            banked_ms: 0,
-        };
+        self.phase = Phase::Running { side, since: now, banked_ms: 0 };
         Ok(())
     }
 
@@ -267,11 +241,9 @@ impl Clock {
     /// that turn has lasted at `now`.
     fn turn(&self, now: Timestamp) -> Option<(Side, u64)> {
         match self.phase {
-            Phase::Running {
-                side,
-                since,
-                banked_ms,
-            } => Some((side, banked_ms.saturating_add(now.millis_since(since)))),
+            Phase::Running { side, since, banked_ms } => {
+                Some((side, banked_ms.saturating_add(now.millis_since(since))))
+            }
             Phase::Paused { side, banked_ms } => Some((side, banked_ms)),
             Phase::NotStarted | Phase::Stopped => None,
         }
@@ -315,9 +287,7 @@ impl Clock {
         let base = self.side(side).remaining_ms;
         Some(match self.live_charge(now) {
             Some((running, charge)) if running == side => base - charge,
-            Some((_, charge)) if matches!(self.control, TimeControl::Sandclock { .. }) => {
-                base.saturating_add(charge)
-            }
+            Some((_, charge)) if matches!(self.control, TimeControl::Sandclock { .. }) => base.saturating_add(charge),
             _ => base,
         })
     }
@@ -357,12 +327,7 @@ impl Clock {
     /// is added to what is left. Sandclock: the charge goes to the
     /// opponent. Correspondence: the clock is refilled. Finally the
     /// opponent's clock starts at `now`.
-    pub fn press(
-        &mut self,
-        side: Side,
-        now: Timestamp,
-        lag_credit_ms: u64,
-    ) -> Result<Press, ClockError> {
+    pub fn press(&mut self, side: Side, now: Timestamp, lag_credit_ms: u64) -> Result<Press, ClockError> {
         let Phase::Running { side: running, .. } = self.phase else {
             return Err(ClockError::NotRunning);
         };
@@ -378,12 +343,7 @@ impl Clock {
             return Err(ClockError::Flagged { side });
         }
         // Split borrows: the control is read while both sides are written.
-        let Clock {
-            control,
-            white,
-            black,
-            ..
-        } = self;
+        let Clock { control, white, black, .. } = self;
         let (me, other) = match side {
             Side::White => (white, black),
             Side::Black => (black, white),
@@ -414,24 +374,15 @@ impl Clock {
             TimeControl::Correspondence(c) => {
                 me.remaining_ms = match c.max_ms() {
                     None => c.allowance_ms(),
-                    Some(max) => (me.remaining_ms - charge)
-                        .saturating_add(c.allowance_ms())
-                        .min(max),
+                    Some(max) => (me.remaining_ms - charge).saturating_add(c.allowance_ms()).min(max),
                 };
             }
         }
         me.moves = me.moves.saturating_add(1);
         me.used_ms = me.used_ms.saturating_add(used);
         let remaining_ms = (!unlimited).then_some(me.remaining_ms);
-        self.phase = Phase::Running {
-            side: side.other(),
-            since: now,
-            banked_ms: 0,
-        };
-        Ok(Press {
-            remaining_ms,
-            used_ms: used,
-        })
+        self.phase = Phase::Running { side: side.other(), since: now, banked_ms: 0 };
+        Ok(Press { remaining_ms, used_ms: used })
     }
 
     /// Stops the running clock at `now` without charging anything further
@@ -452,11 +403,7 @@ impl Clock {
         let Phase::Paused { side, banked_ms } = self.phase else {
             return Err(ClockError::NotPaused);
         };
-        self.phase = Phase::Running {
-            side,
-            since: now,
-            banked_ms,
-        };
+        self.phase = Phase::Running { side, since: now, banked_ms };
         Ok(())
     }
 
@@ -507,9 +454,7 @@ impl Clock {
         Some(PeriodStatus {
             index: periods.index_after(me.periods_completed),
             number: me.periods_completed.saturating_add(1),
-            moves_left: period
-                .moves
-                .map(|n| n.get().saturating_sub(me.moves_in_period)),
+            moves_left: period.moves.map(|n| n.get().saturating_sub(me.moves_in_period)),
         })
     }
 }

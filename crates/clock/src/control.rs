@@ -72,21 +72,13 @@ impl Period {
     /// A period lasting for the rest of the game.
     #[must_use]
     pub const fn rest_of_game(seconds: u32, bonus: Bonus) -> Period {
-        Period {
-            moves: None,
-            seconds,
-            bonus,
-        }
+        Period { moves: None, seconds, bonus }
     }
 
     /// A period of `moves` moves.
     #[must_use]
     pub const fn for_moves(moves: NonZeroU32, seconds: u32, bonus: Bonus) -> Period {
-        Period {
-            moves: Some(moves),
-            seconds,
-            bonus,
-        }
+        Period { moves: Some(moves), seconds, bonus }
     }
 
     /// The period's base time in milliseconds.
@@ -140,9 +132,7 @@ impl Periods {
     /// completing `completed` periods (the last one repeats).
     #[must_use]
     pub fn index_after(&self, completed: u32) -> usize {
-        usize::try_from(completed)
-            .unwrap_or(usize::MAX)
-            .min(self.0.len() - 1)
+        usize::try_from(completed).unwrap_or(usize::MAX).min(self.0.len() - 1)
     }
 
     /// The period a side is in after completing `completed` periods.
@@ -183,15 +173,9 @@ impl Correspondence {
         if let Some(max) = max_days
             && max < days_per_move
         {
-            return Err(TimeControlError::MaxBelowAllowance {
-                days_per_move,
-                max_days: max,
-            });
+            return Err(TimeControlError::MaxBelowAllowance { days_per_move, max_days: max });
         }
-        Ok(Correspondence {
-            days_per_move,
-            max_days,
-        })
+        Ok(Correspondence { days_per_move, max_days })
     }
 
     /// Days given for each move.
@@ -292,10 +276,7 @@ impl TimeControl {
     }
 
     /// Correspondence; see [`Correspondence::new`].
-    pub fn correspondence(
-        days_per_move: u32,
-        max_days: Option<u32>,
-    ) -> Result<TimeControl, TimeControlError> {
+    pub fn correspondence(days_per_move: u32, max_days: Option<u32>) -> Result<TimeControl, TimeControlError> {
         Correspondence::new(days_per_move, max_days).map(TimeControl::Correspondence)
     }
 
@@ -357,11 +338,7 @@ impl TimeControl {
 /// lichess, very long clock games stay classical: only days-per-move games
 /// are correspondence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "lowercase")
-)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
 pub enum Speed {
     UltraBullet,
     Bullet,
@@ -417,16 +394,10 @@ impl fmt::Display for TimeControlError {
                 "period {} has no move count, but only the last period may run to the end of the game",
                 index + 1
             ),
-            TimeControlError::ZeroDaysPerMove => {
-                f.write_str("correspondence needs at least 1 day per move")
+            TimeControlError::ZeroDaysPerMove => f.write_str("correspondence needs at least 1 day per move"),
+            TimeControlError::MaxBelowAllowance { days_per_move, max_days } => {
+                write!(f, "correspondence maximum of {max_days} days is below the {days_per_move} days per move")
             }
-            TimeControlError::MaxBelowAllowance {
-                days_per_move,
-                max_days,
-            } => write!(
-                f,
-                "correspondence maximum of {max_days} days is below the {days_per_move} days per move"
-            ),
         }
     }
 }

@@ -12,11 +12,7 @@ use crate::control::{Bonus, Period, Periods, TimeControl};
 
 /// Language for [`TimeControl::describe`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "lowercase")
-)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
 pub enum Lang {
     /// Simplified Chinese.
     Zh,
@@ -35,11 +31,7 @@ fn short_minutes(seconds: u32) -> String {
         45 => "¾",
         _ => return format!("{seconds}s"),
     };
-    if minutes == 0 {
-        fraction.to_owned()
-    } else {
-        format!("{minutes}{fraction}")
-    }
+    if minutes == 0 { fraction.to_owned() } else { format!("{minutes}{fraction}") }
 }
 
 fn short_bonus(bonus: Bonus) -> String {
@@ -52,11 +44,7 @@ fn short_bonus(bonus: Bonus) -> String {
 }
 
 fn plural(n: u32, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
 }
 
 impl fmt::Display for TimeControl {
@@ -184,10 +172,7 @@ impl TimeControl {
             (TimeControl::Correspondence(c), Lang::En) => {
                 let mut s = format!("{} per move", plural(c.days_per_move(), "day", "days"));
                 if let Some(max) = c.max_days() {
-                    s.push_str(&format!(
-                        ", unused time kept up to {}",
-                        plural(max, "day", "days")
-                    ));
+                    s.push_str(&format!(", unused time kept up to {}", plural(max, "day", "days")));
                 }
                 s
             }

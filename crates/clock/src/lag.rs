@@ -33,11 +33,7 @@ impl LagReserve {
     /// `gain_ms` per move, never above `cap_ms`.
     #[must_use]
     pub fn new(initial_ms: u64, gain_ms: u64, cap_ms: u64) -> LagReserve {
-        LagReserve {
-            reserve_ms: initial_ms.min(cap_ms),
-            gain_ms,
-            cap_ms,
-        }
+        LagReserve { reserve_ms: initial_ms.min(cap_ms), gain_ms, cap_ms }
     }
 
     /// Defaults scaled to the game's pace, so lag credit stays a small part
@@ -59,9 +55,7 @@ impl LagReserve {
     /// as far as the reserve covers it. The reserve then gains its refill.
     pub fn credit(&mut self, reported_lag_ms: u64) -> u64 {
         let credit = reported_lag_ms.min(self.reserve_ms);
-        self.reserve_ms = (self.reserve_ms - credit)
-            .saturating_add(self.gain_ms)
-            .min(self.cap_ms);
+        self.reserve_ms = (self.reserve_ms - credit).saturating_add(self.gain_ms).min(self.cap_ms);
         credit
     }
 

@@ -58,11 +58,7 @@ pub use pgn::{ParseErrorKind, ParseTimeControlError, TimeControlTag};
 /// Deliberately separate from the rules crate's colour type so that this
 /// crate has no dependencies; callers map between the two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "lowercase")
-)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
 pub enum Side {
     White,
     Black,

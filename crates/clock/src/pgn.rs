@@ -42,11 +42,7 @@ impl TimeControl {
             TimeControlTag::Known(tc) => Ok(tc),
             TimeControlTag::Unknown => {
                 let column = input.chars().take_while(|c| c.is_whitespace()).count() + 1;
-                Err(ParseTimeControlError::new(
-                    input,
-                    column,
-                    ParseErrorKind::UnknownNotAllowed,
-                ))
+                Err(ParseTimeControlError::new(input, column, ParseErrorKind::UnknownNotAllowed))
             }
         }
     }
@@ -171,11 +167,7 @@ pub struct ParseTimeControlError {
 
 impl ParseTimeControlError {
     fn new(input: &str, column: usize, kind: ParseErrorKind) -> Self {
-        ParseTimeControlError {
-            input: input.to_owned(),
-            column,
-            kind,
-        }
+        ParseTimeControlError { input: input.to_owned(), column, kind }
     }
 
     /// The 1-based character column where the problem is.
@@ -214,36 +206,28 @@ impl fmt::Display for ParseTimeControlError {
         f.write_str("': ")?;
         let col = self.column;
         match self.kind {
-            ParseErrorKind::Unexpected { found, expected } => write!(
-                f,
-                "unexpected '{}' at column {col}, expected {expected}",
-                found.escape_debug()
-            ),
+            ParseErrorKind::Unexpected { found, expected } => {
+                write!(f, "unexpected '{}' at column {col}, expected {expected}", found.escape_debug())
+            }
             ParseErrorKind::UnexpectedEnd { expected } => {
                 write!(f, "unexpected end at column {col}, expected {expected}")
             }
-            ParseErrorKind::NumberTooLarge => write!(
-                f,
-                "number at column {col} is too large (at most {})",
-                u32::MAX
-            ),
+            ParseErrorKind::NumberTooLarge => write!(f, "number at column {col} is too large (at most {})", u32::MAX),
             ParseErrorKind::ZeroMoves => {
                 write!(f, "move count at column {col} must be at least 1")
             }
-            ParseErrorKind::OpenEndedNotLast => write!(
-                f,
-                "unexpected ':' at column {col}: only the last period may lack a move count"
-            ),
+            ParseErrorKind::OpenEndedNotLast => {
+                write!(f, "unexpected ':' at column {col}: only the last period may lack a move count")
+            }
             ParseErrorKind::ZeroDays => {
                 write!(f, "days per move at column {col} must be at least 1")
             }
             ParseErrorKind::MaxBelowAllowance => {
                 write!(f, "maximum at column {col} is less than the days per move")
             }
-            ParseErrorKind::UnknownNotAllowed => write!(
-                f,
-                "'?' at column {col} means unknown, which cannot be used as a time control"
-            ),
+            ParseErrorKind::UnknownNotAllowed => {
+                write!(f, "'?' at column {col} means unknown, which cannot be used as a time control")
+            }
         }
     }
 }
@@ -274,18 +258,9 @@ impl<'a> Parser<'a> {
     fn new(input: &'a str) -> Self {
         let chars: Vec<char> = input.chars().collect();
         let pos = chars.iter().take_while(|c| c.is_whitespace()).count();
-        let trailing = chars[pos..]
-            .iter()
-            .rev()
-            .take_while(|c| c.is_whitespace())
-            .count();
+        let trailing = chars[pos..].iter().rev().take_while(|c| c.is_whitespace()).count();
         let end = chars.len() - trailing;
-        Parser {
-            input,
-            chars,
-            pos,
-            end,
-        }
+        Parser { input, chars, pos, end }
     }
 
     fn peek(&self) -> Option<char> {
@@ -370,8 +345,7 @@ impl<'a> Parser<'a> {
                 return self.correspondence(first, first_at);
             }
             let (moves, seconds) = if self.eat('/') {
-                let moves = NonZeroU32::new(first)
-                    .ok_or_else(|| self.error_at(first_at, ParseErrorKind::ZeroMoves))?;
+                let moves = NonZeroU32::new(first).ok_or_else(|| self.error_at(first_at, ParseErrorKind::ZeroMoves))?;
                 (Some(moves), self.number(EXPECT_SECONDS)?.0)
             } else {
                 (None, first)
@@ -385,11 +359,7 @@ impl<'a> Parser<'a> {
                 Some(_) if moves.is_none() => return Err(self.unexpected(EXPECT_AFTER_OPEN_BASE)),
                 Some(_) => return Err(self.unexpected(EXPECT_AFTER_BASE)),
             };
-            periods.push(Period {
-                moves,
-                seconds,
-                bonus,
-            });
+            periods.push(Period { moves, seconds, bonus });
             match self.peek() {
                 None => break,
                 Some(':') if moves.is_none() => {
@@ -417,11 +387,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After `<days>` with the parser on the `d`.
-    fn correspondence(
-        &mut self,
-        days: u32,
-        days_at: usize,
-    ) -> Result<TimeControl, ParseTimeControlError> {
+    fn correspondence(&mut self, days: u32, days_at: usize) -> Result<TimeControl, ParseTimeControlError> {
         self.pos += 1; // the 'd'
         if days == 0 {
             return Err(self.error_at(days_at, ParseErrorKind::ZeroDays));

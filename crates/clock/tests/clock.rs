@@ -1,8 +1,6 @@
 //! Clock behaviour for every kind of time control, with exact milliseconds.
 
-use guoxiang_clock::{
-    Clock, ClockError, ClockState, LagReserve, PeriodStatus, Press, Side, TimeControl, Timestamp,
-};
+use guoxiang_clock::{Clock, ClockError, ClockState, LagReserve, PeriodStatus, Press, Side, TimeControl, Timestamp};
 
 const SEC: u64 = 1_000;
 const MIN: u64 = 60 * SEC;
@@ -58,10 +56,7 @@ fn sudden_death_flags_at_exactly_the_limit() {
     assert_eq!(clock.remaining(Side::Black, t(301_000)), Some(300_000));
 
     let mut late = clock.clone();
-    assert_eq!(
-        late.press(Side::White, t(301_000), 0),
-        Err(ClockError::Flagged { side: Side::White })
-    );
+    assert_eq!(late.press(Side::White, t(301_000), 0), Err(ClockError::Flagged { side: Side::White }));
     assert_eq!(late, clock, "a refused press changes nothing");
 
     let press = clock.press(Side::White, t(300_999), 0).unwrap();
@@ -85,14 +80,8 @@ fn fischer_increment_is_added_after_each_move() {
     // The increment does not save a move made after the flag.
     let mut clock = Clock::new(tc("10+2"));
     clock.start(t(0)).unwrap();
-    assert_eq!(
-        clock.press(Side::White, t(10_000), 0),
-        Err(ClockError::Flagged { side: Side::White })
-    );
-    assert_eq!(
-        clock.press(Side::White, t(9_999), 0).unwrap().remaining_ms,
-        Some(2_001)
-    );
+    assert_eq!(clock.press(Side::White, t(10_000), 0), Err(ClockError::Flagged { side: Side::White }));
+    assert_eq!(clock.press(Side::White, t(9_999), 0).unwrap().remaining_ms, Some(2_001));
 }
 
 #[test]
@@ -136,23 +125,13 @@ fn simple_delay_postpones_the_flag_by_the_delay() {
     assert_eq!(clock.remaining(Side::White, t(14_999)), Some(1));
     assert_eq!(clock.flag_fall(t(15_000)), Some(Side::White));
     assert!(clock.press(Side::White, t(15_000), 0).is_err());
-    assert_eq!(
-        clock.press(Side::White, t(14_999), 0).unwrap().remaining_ms,
-        Some(1)
-    );
+    assert_eq!(clock.press(Side::White, t(14_999), 0).unwrap().remaining_ms, Some(1));
 }
 
 #[test]
 fn multi_period_adds_next_base_after_move_count_and_increment_from_move_one() {
     let mut g = Game::new("40/5400+30:1800+30");
-    assert_eq!(
-        g.clock.period(Side::White),
-        Some(PeriodStatus {
-            index: 0,
-            number: 1,
-            moves_left: Some(40)
-        })
-    );
+    assert_eq!(g.clock.period(Side::White), Some(PeriodStatus { index: 0, number: 1, moves_left: Some(40) }));
     let mut white = 5_400_000;
     for move_no in 1..=39 {
         let p = g.play(60_000); // White: 60 s per move
@@ -161,32 +140,18 @@ fn multi_period_adds_next_base_after_move_count_and_increment_from_move_one() {
         g.play(1_000); // Black: 1 s per move
     }
     assert_eq!(white, 4_230_000);
-    assert_eq!(
-        g.clock.period(Side::White).unwrap().moves_left,
-        Some(1),
-        "one move to the time control"
-    );
+    assert_eq!(g.clock.period(Side::White).unwrap().moves_left, Some(1), "one move to the time control");
     // Move 40: increment, then the second period's 30 minutes on top.
     let p = g.play(60_000);
     assert_eq!(p.remaining_ms, Some(4_230_000 - 30_000 + 1_800_000));
     assert_eq!(p.remaining_ms, Some(6_000_000));
-    assert_eq!(
-        g.clock.period(Side::White),
-        Some(PeriodStatus {
-            index: 1,
-            number: 2,
-            moves_left: None
-        })
-    );
+    assert_eq!(g.clock.period(Side::White), Some(PeriodStatus { index: 1, number: 2, moves_left: None }));
     // Black has made 39 moves and is still in the first period.
     assert_eq!(g.clock.period(Side::Black).unwrap().index, 0);
     g.play(1_000);
     assert_eq!(g.clock.period(Side::Black).unwrap().index, 1);
     // Black: 5400 s - 40 × 1 s + 40 × 30 s + 1800 s.
-    assert_eq!(
-        g.remaining(Side::Black),
-        Some(5_400_000 - 40_000 + 1_200_000 + 1_800_000)
-    );
+    assert_eq!(g.remaining(Side::Black), Some(5_400_000 - 40_000 + 1_200_000 + 1_800_000));
     // Move 41 keeps the 30 s increment; no further periods are added.
     assert_eq!(g.play(60_000).remaining_ms, Some(6_000_000 - 30_000));
     for _ in 0..100 {
@@ -210,14 +175,7 @@ fn last_period_with_a_move_count_repeats() {
         g.play(think);
     }
     // Periods: 1-40, 41-60, 61-80, 81-100, now in the fifth.
-    assert_eq!(
-        g.clock.period(Side::White),
-        Some(PeriodStatus {
-            index: 1,
-            number: 5,
-            moves_left: Some(20)
-        })
-    );
+    assert_eq!(g.clock.period(Side::White), Some(PeriodStatus { index: 1, number: 5, moves_left: Some(20) }));
     assert_eq!(expected, 7_200_000 - 1_000_000 + 4 * 3_600_000);
 }
 
@@ -227,14 +185,7 @@ fn single_period_with_move_count_repeats_itself() {
     assert_eq!(g.play(10_000).remaining_ms, Some(50_000));
     g.play(0);
     assert_eq!(g.play(10_000).remaining_ms, Some(100_000));
-    assert_eq!(
-        g.clock.period(Side::White),
-        Some(PeriodStatus {
-            index: 0,
-            number: 2,
-            moves_left: Some(2)
-        })
-    );
+    assert_eq!(g.clock.period(Side::White), Some(PeriodStatus { index: 0, number: 2, moves_left: Some(2) }));
 }
 
 #[test]
@@ -256,8 +207,7 @@ fn sandclock_moves_used_time_to_the_opponent() {
     assert_eq!(clock.remaining(Side::Black, t(500_000)), Some(120_000));
     // Without a flag, the total never changes.
     for now in [35_000, 50_000, 109_999] {
-        let total = clock.remaining(Side::White, t(now)).unwrap()
-            + clock.remaining(Side::Black, t(now)).unwrap();
+        let total = clock.remaining(Side::White, t(now)).unwrap() + clock.remaining(Side::Black, t(now)).unwrap();
         assert_eq!(total, 120_000);
     }
 }
@@ -271,10 +221,7 @@ fn pause_and_resume_do_not_charge_the_gap() {
     assert_eq!(clock.remaining(Side::White, t(10_000)), Some(290_000));
     assert_eq!(clock.remaining(Side::White, t(5_000_000)), Some(290_000));
     assert_eq!(clock.flag_fall(t(5_000_000)), None);
-    assert_eq!(
-        clock.press(Side::White, t(20_000), 0),
-        Err(ClockError::NotRunning)
-    );
+    assert_eq!(clock.press(Side::White, t(20_000), 0), Err(ClockError::NotRunning));
     assert_eq!(clock.pause(t(20_000)), Err(ClockError::NotRunning));
     clock.resume(t(1_000_000)).unwrap();
     assert_eq!(clock.state(), ClockState::Running(Side::White));
@@ -293,13 +240,7 @@ fn simple_delay_carries_across_a_pause() {
     clock.resume(t(100_000)).unwrap();
     // 3 s before the pause + 4 s after = 7 s, 5 s of it delay.
     assert_eq!(clock.remaining(Side::White, t(104_000)), Some(298_000));
-    assert_eq!(
-        clock
-            .press(Side::White, t(104_000), 0)
-            .unwrap()
-            .remaining_ms,
-        Some(298_000)
-    );
+    assert_eq!(clock.press(Side::White, t(104_000), 0).unwrap().remaining_ms, Some(298_000));
 }
 
 #[test]
@@ -320,10 +261,7 @@ fn lag_credit_can_save_a_press_that_flag_fall_would_flag() {
     let mut clock = Clock::new(tc("60"));
     clock.start(t(0)).unwrap();
     assert_eq!(clock.flag_fall(t(60_100)), Some(Side::White));
-    assert_eq!(
-        clock.press(Side::White, t(60_100), 100),
-        Err(ClockError::Flagged { side: Side::White })
-    );
+    assert_eq!(clock.press(Side::White, t(60_100), 100), Err(ClockError::Flagged { side: Side::White }));
     let p = clock.press(Side::White, t(60_100), 200).unwrap();
     assert_eq!(p.remaining_ms, Some(100));
 }
@@ -344,10 +282,7 @@ fn lag_reserve_credits_within_quota_and_refills_to_a_cap() {
     assert_eq!(LagReserve::new(900, 1, 500).reserve_ms(), 500);
 
     let blitz = LagReserve::for_time_control(&tc("300+0"));
-    assert_eq!(
-        (blitz.gain_ms(), blitz.reserve_ms(), blitz.cap_ms()),
-        (1_000, 3_000, 7_000)
-    );
+    assert_eq!((blitz.gain_ms(), blitz.reserve_ms(), blitz.cap_ms()), (1_000, 3_000, 7_000));
     assert_eq!(LagReserve::for_time_control(&tc("60")).gain_ms(), 400);
     assert_eq!(LagReserve::for_time_control(&tc("15")).gain_ms(), 200);
     assert_eq!(LagReserve::for_time_control(&tc("-")).gain_ms(), 1_000);
@@ -365,17 +300,8 @@ fn correspondence_resets_to_the_allowance_after_each_move() {
     // Black's 3 days are measured from White's move.
     assert_eq!(clock.flag_fall(t(5 * DAY - 1)), None);
     assert_eq!(clock.flag_fall(t(5 * DAY)), Some(Side::Black));
-    assert_eq!(
-        clock.press(Side::Black, t(5 * DAY), 0),
-        Err(ClockError::Flagged { side: Side::Black })
-    );
-    assert_eq!(
-        clock
-            .press(Side::Black, t(5 * DAY - 1), 0)
-            .unwrap()
-            .remaining_ms,
-        Some(3 * DAY)
-    );
+    assert_eq!(clock.press(Side::Black, t(5 * DAY), 0), Err(ClockError::Flagged { side: Side::Black }));
+    assert_eq!(clock.press(Side::Black, t(5 * DAY - 1), 0).unwrap().remaining_ms, Some(3 * DAY));
 }
 
 #[test]
@@ -398,13 +324,7 @@ fn unlimited_never_flags() {
     assert_eq!(clock.remaining(Side::White, t(far)), None);
     assert_eq!(clock.flag_fall(t(far)), None);
     let p = clock.press(Side::White, t(far), 0).unwrap();
-    assert_eq!(
-        p,
-        Press {
-            remaining_ms: None,
-            used_ms: far
-        }
-    );
+    assert_eq!(p, Press { remaining_ms: None, used_ms: far });
     assert_eq!(clock.used(Side::White, t(far)), far);
     assert_eq!(clock.used(Side::Black, t(far + 7)), 7);
     clock.add_time(Side::Black, MIN);
@@ -440,10 +360,7 @@ fn stop_charges_the_turn_in_progress_and_freezes() {
     assert_eq!(clock.moves_made(Side::Black), 0);
     assert_eq!(clock.used(Side::Black, t(99_000)), 30_000);
     assert_eq!(clock.flag_fall(t(999_999)), None);
-    assert_eq!(
-        clock.press(Side::Black, t(32_000), 0),
-        Err(ClockError::NotRunning)
-    );
+    assert_eq!(clock.press(Side::Black, t(32_000), 0), Err(ClockError::NotRunning));
     // Stopping after the flag leaves 0, not an underflow.
     let mut flagged = Clock::new(tc("*10"));
     flagged.start(t(0)).unwrap();
@@ -457,26 +374,17 @@ fn misuse_is_refused_without_changes() {
     let mut clock = Clock::new(tc("300"));
     assert_eq!(clock.state(), ClockState::NotStarted);
     assert_eq!(clock.flag_fall(t(1_000_000)), None);
-    assert_eq!(
-        clock.press(Side::White, t(0), 0),
-        Err(ClockError::NotRunning)
-    );
+    assert_eq!(clock.press(Side::White, t(0), 0), Err(ClockError::NotRunning));
     clock.start_with(Side::Black, t(0)).unwrap();
     assert_eq!(clock.start(t(5)), Err(ClockError::AlreadyStarted));
-    assert_eq!(
-        clock.press(Side::White, t(5), 0),
-        Err(ClockError::NotOnMove { side: Side::White })
-    );
+    assert_eq!(clock.press(Side::White, t(5), 0), Err(ClockError::NotOnMove { side: Side::White }));
     assert_eq!(clock.running(), Some(Side::Black));
     // A timestamp before the turn began counts as no time passing.
     let p = clock.press(Side::Black, t(0), 0).unwrap();
     clock.press(Side::White, t(0), 0).unwrap();
     assert_eq!(clock.remaining(Side::Black, t(0)), Some(300_000));
     assert_eq!(p.used_ms, 0);
-    assert_eq!(
-        ClockError::Flagged { side: Side::Black }.to_string(),
-        "black's time ran out before the move"
-    );
+    assert_eq!(ClockError::Flagged { side: Side::Black }.to_string(), "black's time ran out before the move");
 }
 
 #[test]
@@ -487,10 +395,7 @@ fn zero_base_flags_immediately_unless_time_is_granted() {
     clock.add_time(Side::White, 3_000);
     clock.add_time(Side::Black, 3_000);
     assert_eq!(clock.flag_fall(t(0)), None);
-    assert_eq!(
-        clock.press(Side::White, t(2_000), 0).unwrap().remaining_ms,
-        Some(2_000)
-    );
+    assert_eq!(clock.press(Side::White, t(2_000), 0).unwrap().remaining_ms, Some(2_000));
 }
 
 #[cfg(feature = "serde")]
@@ -507,10 +412,7 @@ fn snapshot_restores_a_running_clock_exactly() {
     assert_eq!(restored, g.clock);
     let later = t(g.now + 1_000);
     let side = restored.running().unwrap();
-    assert_eq!(
-        restored.press(side, later, 0),
-        g.clock.press(side, later, 0)
-    );
+    assert_eq!(restored.press(side, later, 0), g.clock.press(side, later, 0));
     assert_eq!(restored, g.clock);
 
     // A paused clock survives too.

@@ -21,11 +21,7 @@ fn period(with_moves: bool) -> impl Strategy<Value = Period> {
     } else {
         prop_oneof![Just(None), (1..=u32::MAX).prop_map(NonZeroU32::new)].boxed()
     };
-    (moves, any::<u32>(), bonus()).prop_map(|(moves, seconds, bonus)| Period {
-        moves,
-        seconds,
-        bonus,
-    })
+    (moves, any::<u32>(), bonus()).prop_map(|(moves, seconds, bonus)| Period { moves, seconds, bonus })
 }
 
 fn time_control() -> impl Strategy<Value = TimeControl> {

@@ -84,6 +84,6 @@ pub mod writer;
 pub use error::{ErrorKind, PgnError};
 pub use model::{Game, GameBuilder, Line, Node};
 pub use reader::{DEFAULT_BUFFER_SIZE, DEFAULT_MAX_TOKEN_LEN, Games, MAX_DEPTH, Reader};
-pub use visitor::{GameResult, Location, ParseGameResultError, Skip, Visitor};
 pub use replay::{ReplayError, ReplayedGame, Replayer, normalize, start_position};
+pub use visitor::{GameResult, Location, ParseGameResultError, Skip, Visitor};
 pub use writer::{MAX_LINE, Numbering, Writer, write_game};

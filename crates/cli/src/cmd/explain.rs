@@ -69,9 +69,7 @@ fn explain(pos: &Position, mv: &str, lang: Lang) -> Result<Answer, String> {
         // Not from→to text: try SAN, whose reader has its own reasons for illegal SAN.
         Err(uci_err) => match pos.parse_san(mv) {
             Ok(m) => Ok(legal(pos, m, lang)),
-            Err(guoxiang_core::SanError::Parse(_)) => {
-                Err(format!("'{mv}' is neither a UCI move ({uci_err}) nor SAN"))
-            }
+            Err(guoxiang_core::SanError::Parse(_)) => Err(format!("'{mv}' is neither a UCI move ({uci_err}) nor SAN")),
             Err(e) => {
                 let msg = e.message(lang);
                 Ok(Answer {
