@@ -259,6 +259,8 @@ pub enum SetupProblem {
     PawnsOnBackRank,
     /// More than 16 pieces or more than 8 pawns of one colour.
     TooManyPieces(Color),
+    /// More pieces beyond the initial set (which can only come from promotions) than pawns missing.
+    ImpossibleMaterial(Color),
     /// Three or more checkers, or two that no legal move can give at once.
     ImpossibleCheck,
     /// A castling letter with no matching king and rook.
@@ -278,6 +280,9 @@ impl fmt::Display for SetupProblem {
             SetupProblem::PawnsOnBackRank => write!(f, "pawns on the first or last rank"),
             SetupProblem::TooManyPieces(c) => {
                 write!(f, "too many {} pieces (at most 16, of which at most 8 pawns)", c.name())
+            }
+            SetupProblem::ImpossibleMaterial(c) => {
+                write!(f, "impossible {} material: more promoted pieces than missing pawns", c.name())
             }
             SetupProblem::ImpossibleCheck => {
                 write!(f, "impossible check (no legal move gives check by these pieces at once)")
@@ -462,6 +467,9 @@ impl Position {
         for c in Color::ALL {
             if strict && (p.by_color(c).count() > 16 || p.pieces(c, Role::Pawn).count() > 8) {
                 problems.push(SetupProblem::TooManyPieces(c));
+            } else if strict && promoted_at_least(&p, c) + p.pieces(c, Role::Pawn).count() > 8 {
+                // Each piece beyond the initial set came from a promotion, which used up a pawn.
+                problems.push(SetupProblem::ImpossibleMaterial(c));
             }
         }
 
@@ -618,6 +626,18 @@ impl Position {
             fullmoves: self.fullmoves,
         }
     }
+}
+
+/// The fewest promotions that explain `c`'s pieces: queens beyond one, rooks and knights beyond two, and bishops
+/// beyond one per square colour.
+fn promoted_at_least(p: &Position, c: Color) -> u32 {
+    let extra = |role: Role, initial: u32| p.pieces(c, role).count().saturating_sub(initial);
+    let bishops = p.pieces(c, Role::Bishop);
+    extra(Role::Queen, 1)
+        + extra(Role::Rook, 2)
+        + extra(Role::Knight, 2)
+        + (bishops & Bitboard::LIGHT_SQUARES).count().saturating_sub(1)
+        + (bishops & Bitboard::DARK_SQUARES).count().saturating_sub(1)
 }
 
 fn castling_letter(color: Color, token: CastlingToken) -> char {

@@ -286,7 +286,13 @@ impl Position {
         let mut list = MoveList::new();
         let theirs = self.by_color(!self.turn);
         let promo = Bitboard::from_rank(self.turn.promotion_rank());
-        self.generate(theirs | promo, false, |pm| pm.for_each(|m| list.push(m)));
+        // The promotion rank is in the target only for pawns: other pieces moving there quietly are no captures.
+        self.generate(theirs | promo, false, |mut pm| {
+            if pm.role != Role::Pawn {
+                pm.targets &= theirs;
+            }
+            pm.for_each(|m| list.push(m))
+        });
         list
     }
 
