@@ -131,7 +131,7 @@ impl Visitor for Replayer {
                 self.errors.push(ReplayError {
                     location: Some(at),
                     ply: Some(self.moves.len() + 1),
-                    message: format!("move {}: {e}", move_label(pos, self.moves.len(), san)),
+                    message: move_error(pos, &e),
                 });
                 self.stopped = true;
             }
@@ -160,11 +160,12 @@ impl Visitor for Replayer {
     }
 }
 
-/// `12. Nf3` or `12... Nf6` for messages, from the position before the move.
-fn move_label(pos: &Position, _ply: usize, san: &str) -> String {
+/// `move 12. Nf3: …` or `move 12... Nf6: …` for messages, from the position before the move. The SAN error already
+/// starts with the move as written, so it follows the move number directly.
+fn move_error(pos: &Position, e: &guoxiang_core::SanError) -> String {
     match pos.turn() {
-        guoxiang_core::Color::White => format!("{}. {san}", pos.fullmoves()),
-        guoxiang_core::Color::Black => format!("{}... {san}", pos.fullmoves()),
+        guoxiang_core::Color::White => format!("move {}. {e}", pos.fullmoves()),
+        guoxiang_core::Color::Black => format!("move {}... {e}", pos.fullmoves()),
     }
 }
 
@@ -212,7 +213,7 @@ fn normalize_line(
                 errors.push(ReplayError {
                     location: None,
                     ply: Some(ply0 + i + 1),
-                    message: format!("move {}{what}: {e}", move_label(&pos, ply0 + i, &node.san)),
+                    message: format!("{}{what}", move_error(&pos, &e)),
                 });
                 cut = Some(i);
                 break;

@@ -4,6 +4,7 @@
 //! A bad game is reported on standard error with its game number, line and column, and reading goes on with the
 //! next one; the exit code is then 1.
 
+use guoxiang_core::{ClaimKind, GameState, Lang, Outcome};
 use guoxiang_pgn::{GameResult, Reader, Replayer, normalize, write_game};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Map, Value, json};
@@ -15,7 +16,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// PGN file, or `-` for standard input.
     file: String,
-    /// One JSON object per game (main line): tags, moves {uci, san}, final_fen, result, errors.
+    /// One JSON object per game (main line): tags, moves {uci, san}, final_fen, result, outcome (the rules' verdict),
+    /// claimable, errors.
     #[arg(long)]
     json: bool,
 }
@@ -31,6 +33,13 @@ impl<R: Read> Read for Counted<R> {
         let n = self.inner.read(buf)?;
         self.bar.inc(n as u64);
         Ok(n)
+    }
+}
+
+fn claim_code(c: ClaimKind) -> &'static str {
+    match c {
+        ClaimKind::ThreefoldRepetition => "threefold_repetition",
+        ClaimKind::FiftyMoves => "fifty_moves",
     }
 }
 
@@ -70,10 +79,35 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                     }
                     let mut pos = g.start.clone();
                     let mut moves = Vec::with_capacity(g.moves.len());
-                    for &m in &g.moves {
+                    // The rules' own verdict: the first automatic ending (mate, stalemate, dead position, fivefold,
+                    // 75 moves) and the claims open at the end. Under Article 9.6 a game is over at once, so a
+                    // verdict before the last move means the record went on past the end.
+                    let mut state = GameState::from_position(g.start.clone());
+                    let mut ended: Option<(usize, Outcome)> = None;
+                    for (i, &m) in g.moves.iter().enumerate() {
                         moves.push(json!({ "uci": pos.uci(m), "san": pos.san(m) }));
                         pos.play_unchecked(m);
+                        if ended.is_none()
+                            && let Ok(Some(o)) = state.play(m)
+                        {
+                            ended = Some((i + 1, o));
+                        }
                     }
+                    let outcome = ended.map(|(ply, o)| {
+                        json!({
+                            "result": o.result(),
+                            "termination": o.termination.code(),
+                            "winner": o.winner.map(|c| c.name()),
+                            "ply": ply,
+                            "message_en": o.message(Lang::En),
+                            "message_zh": o.message(Lang::Zh),
+                        })
+                    });
+                    let claimable: Vec<&str> = if ended.is_some() {
+                        Vec::new()
+                    } else {
+                        state.claimable().iter().map(|c| claim_code(*c)).collect()
+                    };
                     let errors: Vec<String> =
                         g.errors.iter().map(|e| format!("game {}, {e}", reader.games_started())).collect();
                     if !errors.is_empty() {
@@ -88,6 +122,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                         "moves": moves,
                         "final_fen": g.position.fen(),
                         "result": g.result.map(GameResult::as_str),
+                        "outcome": outcome,
+                        "claimable": claimable,
                         "errors": errors,
                     });
                     writeln!(out, "{v}").map_err(|e| e.to_string())?;
