@@ -1,0 +1,990 @@
+//! [`Game`]: one game's complete state, driven by [`Command`]s at caller-supplied [`Timestamp`]s.
+
+use guoxiang_clock::{Clock, ClockError, ClockState, LagReserve, Side, TimeControl, Timestamp};
+use guoxiang_core::{
+    CastlingMode, ClaimError, ClaimKind, Color, GameState, Move, Outcome, Position, Termination, UciMove, Validation,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{CommandError, SetupError};
+use crate::event::{Clocks, Event, EventLog, VersionedEvent};
+use crate::serde_util::{color, outcome};
+
+/// A player as the game sees them: an opaque reference to a user (or an engine) of the server.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlayerRef {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub is_engine: bool,
+    #[serde(default)]
+    pub engine_level: Option<u8>,
+}
+
+impl PlayerRef {
+    /// A human player.
+    pub fn human(id: impl Into<String>, name: impl Into<String>) -> PlayerRef {
+        PlayerRef { id: id.into(), name: name.into(), is_engine: false, engine_level: None }
+    }
+}
+
+/// The start of the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Variant {
+    /// Standard chess from the usual start.
+    #[default]
+    Standard,
+    /// Chess960 (FIDE Laws, Guidelines III) from the given start position; castling is always read in Chess960 mode.
+    Chess960 { fen: String },
+    /// Standard rules from a set-up position.
+    FromPosition { fen: String },
+}
+
+impl Variant {
+    /// The start position.
+    pub fn start_position(&self) -> Result<Position, SetupError> {
+        let (fen, mode) = match self {
+            Variant::Standard => return Ok(Position::new()),
+            Variant::Chess960 { fen } => (fen, CastlingMode::Chess960),
+            Variant::FromPosition { fen } => (fen, CastlingMode::Auto),
+        };
+        Position::from_fen_with(fen, mode, Validation::Strict)
+            .map_err(|e| SetupError::BadFen { fen: fen.clone(), problem: e.to_string() })
+    }
+
+    /// The start FEN, for non-standard starts.
+    pub fn fen(&self) -> Option<&str> {
+        match self {
+            Variant::Standard => None,
+            Variant::Chess960 { fen } | Variant::FromPosition { fen } => Some(fen),
+        }
+    }
+}
+
+/// Server policy for one game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameConfig {
+    /// Time each player has for their first move, counted from the game's creation (first player) or from the
+    /// first move (second player); exceeding it aborts the game.
+    pub first_move_timeout_ms: u64,
+    /// How long the opponent must have been disconnected before a player may claim victory.
+    pub disconnect_timeout_ms: u64,
+    /// Added to the opponent's clock after an incorrect draw claim (Article 9.5.3: two minutes).
+    pub claim_penalty_ms: u64,
+    /// How many recent events are kept for [`Game::events_since`].
+    pub event_log_len: usize,
+}
+
+impl Default for GameConfig {
+    /// 30 s for each first move, 60 s of disconnection before a claim, 2 min penalty, 200 events.
+    fn default() -> GameConfig {
+        GameConfig {
+            first_move_timeout_ms: 30_000,
+            disconnect_timeout_ms: 60_000,
+            claim_penalty_ms: 120_000,
+            event_log_len: 200,
+        }
+    }
+}
+
+impl GameConfig {
+    /// The defaults, except that correspondence games give a whole move allowance (days) for each first move and
+    /// unlimited games a day.
+    pub fn for_time_control(tc: &TimeControl) -> GameConfig {
+        let first_move_timeout_ms = match tc {
+            TimeControl::Correspondence(c) => c.allowance_ms(),
+            TimeControl::Unlimited => 86_400_000,
+            _ => 30_000,
+        };
+        GameConfig { first_move_timeout_ms, ..GameConfig::default() }
+    }
+}
+
+/// Everything needed to create a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    pub id: String,
+    pub white: PlayerRef,
+    pub black: PlayerRef,
+    pub rated: bool,
+    pub time_control: TimeControl,
+    pub variant: Variant,
+    pub config: GameConfig,
+}
+
+/// Why a game was cancelled without a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AbortReason {
+    /// `by` aborted before both players had moved.
+    Player {
+        #[serde(with = "color")]
+        by: Color,
+    },
+    /// `side` did not make its first move within [`GameConfig::first_move_timeout_ms`].
+    FirstMoveTimeout {
+        #[serde(with = "color")]
+        side: Color,
+    },
+}
+
+impl AbortReason {
+    pub fn code(&self) -> &'static str {
+        match self {
+            AbortReason::Player { .. } => "player",
+            AbortReason::FirstMoveTimeout { .. } => "first_move_timeout",
+        }
+    }
+
+    fn event(&self) -> Event {
+        let (by, zh, en) = match *self {
+            AbortReason::Player { by } => {
+                (by, format!("{}取消了对局", by.name_zh()), format!("{} aborted the game", by.fold("White", "Black")))
+            }
+            AbortReason::FirstMoveTimeout { side } => (
+                side,
+                format!("{}没有按时走出第一步，对局取消", side.name_zh()),
+                format!("{} did not make the first move in time; the game is aborted", side.fold("White", "Black")),
+            ),
+        };
+        Event::Aborted { reason: self.code().to_owned(), by, message_zh: zh, message_en: en }
+    }
+}
+
+/// Where a game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    /// Fewer than two moves made: the clocks do not run yet and either player may abort.
+    Created,
+    /// Both players have moved; the clocks run.
+    Started,
+    /// Over, with a result.
+    Finished {
+        #[serde(with = "outcome")]
+        outcome: Outcome,
+    },
+    /// Cancelled without a result.
+    Aborted { reason: AbortReason },
+}
+
+/// A move as a command gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInput {
+    /// UCI notation: `e2e4`, `e7e8q`; castling as `e1g1` or king takes rook (`e1h1`).
+    Uci(String),
+    /// SAN (lenient: also Chinese piece letters, see `Position::parse_san`).
+    San(String),
+    /// An already resolved move; it is checked for legality.
+    Move(Move),
+}
+
+impl MoveInput {
+    pub fn uci(s: impl Into<String>) -> MoveInput {
+        MoveInput::Uci(s.into())
+    }
+
+    pub fn san(s: impl Into<String>) -> MoveInput {
+        MoveInput::San(s.into())
+    }
+
+    fn resolve(&self, pos: &Position) -> Result<Move, CommandError> {
+        let illegal = |mv: String| CommandError::IllegalMove { mv, fen: pos.fen() };
+        match self {
+            MoveInput::Uci(s) => {
+                let u = UciMove::parse(s)
+                    .map_err(|e| CommandError::BadMoveText { text: s.clone(), problem: e.problem.to_owned() })?;
+                u.to_move(pos).map_err(|_| illegal(s.clone()))
+            }
+            MoveInput::San(s) => pos.parse_san(s).map_err(|e| illegal(format!("{s} ({e})"))),
+            MoveInput::Move(m) => {
+                if pos.is_legal(*m) {
+                    Ok(*m)
+                } else {
+                    Err(illegal(format!("{m:?}")))
+                }
+            }
+        }
+    }
+}
+
+/// What a game is asked to do. Every command is validated; a refused one changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `by` plays a move, possibly offering a draw with it (Article 9.1.2.1). `lag_ms` is the network lag the
+    /// server measured for this move; it is credited from `by`'s [`LagReserve`].
+    Move { by: Color, mv: MoveInput, offer_draw: bool, lag_ms: u64 },
+    /// `by` resigns (Article 5.1.2).
+    Resign { by: Color },
+    /// `by` offers a draw on the opponent's turn (on one's own turn, offer with the move instead). If the opponent's
+    /// offer is pending, this accepts it.
+    OfferDraw { by: Color },
+    /// `by` accepts the opponent's draw offer (Article 9.1.2).
+    AcceptDraw { by: Color },
+    /// `by` declines the opponent's draw offer.
+    DeclineDraw { by: Color },
+    /// `by`, the player to move, claims a draw by threefold repetition (Article 9.2) or the fifty-move rule (9.3),
+    /// about the current position or with an intended move (written down, not yet played).
+    ClaimDraw { by: Color, kind: ClaimKind, intended: Option<MoveInput> },
+    /// `by` cancels the game; only before both players have moved.
+    Abort { by: Color },
+    /// `by` asks to take back moves so that it is `by`'s turn again (casual games only). If the opponent's request
+    /// is pending, this accepts it.
+    TakebackOffer { by: Color },
+    /// `by` accepts the opponent's takeback request.
+    TakebackAccept { by: Color },
+    /// `by` declines the opponent's takeback request.
+    TakebackDecline { by: Color },
+    /// The server reports that `who` lost the connection at `since`.
+    Disconnected { who: Color, since: Timestamp },
+    /// The server reports that `who` is back.
+    Reconnected { who: Color },
+    /// `by` claims the game because the opponent has been disconnected for longer than
+    /// [`GameConfig::disconnect_timeout_ms`]: a win, or a draw if `by` cannot checkmate by any series of legal moves.
+    ClaimVictory { by: Color },
+    /// Time passes: flags and first-move timeouts are detected.
+    Tick,
+    /// Stop the clocks (adjournment, planned server shutdown).
+    Adjourn,
+    /// Restart the clocks; the time in between is not charged.
+    Resume,
+}
+
+/// One move of the game, as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    #[serde(with = "color")]
+    pub by: Color,
+    pub uci: String,
+    pub san: String,
+    /// When the move was made.
+    pub at: Timestamp,
+    /// The mover's remaining time right after the move (for the PGN `[%clk]` comment); `None` without a time
+    /// limit.
+    pub clock_ms: Option<u64>,
+    /// Time taken on the move after lag credit; 0 for the untimed first moves.
+    pub used_ms: u64,
+}
+
+fn side(c: Color) -> Side {
+    c.fold(Side::White, Side::Black)
+}
+
+/// One game, owned by one actor on the server. See the crate documentation.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) id: String,
+    pub(crate) white: PlayerRef,
+    pub(crate) black: PlayerRef,
+    pub(crate) rated: bool,
+    pub(crate) variant: Variant,
+    pub(crate) config: GameConfig,
+    pub(crate) state: GameState,
+    pub(crate) clock: Clock,
+    pub(crate) status: Status,
+    pub(crate) draw_offer: Option<Color>,
+    /// `[white, black]`: whether the player may offer a draw (see the re-offer rule in `docs/game.md`).
+    pub(crate) may_offer: [bool; 2],
+    pub(crate) takeback_offer: Option<Color>,
+    pub(crate) lag: [LagReserve; 2],
+    pub(crate) created_at: Timestamp,
+    /// Start of the current turn (for the first-move timeout).
+    pub(crate) turn_started_at: Timestamp,
+    pub(crate) last_move_at: [Option<Timestamp>; 2],
+    pub(crate) disconnected: [Option<Timestamp>; 2],
+    pub(crate) adjourned_at: Option<Timestamp>,
+    pub(crate) moves: Vec<MoveRecord>,
+    pub(crate) version: u64,
+    pub(crate) log: EventLog,
+}
+
+impl Game {
+    /// A new game at `now`: no moves, clocks not running, the first-move timer for the player to move started.
+    pub fn new(setup: GameSetup, now: Timestamp) -> Result<Game, SetupError> {
+        let start = setup.variant.start_position()?;
+        let state = GameState::from_position(start);
+        if state.is_over() {
+            return Err(SetupError::AlreadyOver { fen: state.start().fen() });
+        }
+        let reserve = LagReserve::for_time_control(&setup.time_control);
+        Ok(Game {
+            id: setup.id,
+            white: setup.white,
+            black: setup.black,
+            rated: setup.rated,
+            variant: setup.variant,
+            log: EventLog::new(setup.config.event_log_len, 0),
+            config: setup.config,
+            state,
+            clock: Clock::new(setup.time_control),
+            status: Status::Created,
+            draw_offer: None,
+            may_offer: [true, true],
+            takeback_offer: None,
+            lag: [reserve, reserve],
+            created_at: now,
+            turn_started_at: now,
+            last_move_at: [None, None],
+            disconnected: [None, None],
+            adjourned_at: None,
+            moves: Vec::new(),
+            version: 0,
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn player(&self, color: Color) -> &PlayerRef {
+        color.fold(&self.white, &self.black)
+    }
+
+    pub fn white(&self) -> &PlayerRef {
+        &self.white
+    }
+
+    pub fn black(&self) -> &PlayerRef {
+        &self.black
+    }
+
+    pub fn rated(&self) -> bool {
+        self.rated
+    }
+
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    pub fn time_control(&self) -> &TimeControl {
+        self.clock.control()
+    }
+
+    /// The rules-level game: positions, repetitions, claims.
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    pub fn position(&self) -> &Position {
+        self.state.position()
+    }
+
+    pub fn turn(&self) -> Color {
+        self.state.turn()
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The result, once finished.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.status {
+            Status::Finished { outcome } => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// Finished or aborted.
+    pub fn is_over(&self) -> bool {
+        matches!(self.status, Status::Finished { .. } | Status::Aborted { .. })
+    }
+
+    /// The player whose draw offer is pending.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+
+    /// Whether `color` may offer a draw now as far as the re-offer rule goes.
+    pub fn may_offer_draw(&self, color: Color) -> bool {
+        self.may_offer[color.index()]
+    }
+
+    /// The player whose takeback request is pending.
+    pub fn takeback_offer(&self) -> Option<Color> {
+        self.takeback_offer
+    }
+
+    pub fn lag_reserve(&self, color: Color) -> &LagReserve {
+        &self.lag[color.index()]
+    }
+
+    pub fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+
+    /// When `color` last moved.
+    pub fn last_move_at(&self, color: Color) -> Option<Timestamp> {
+        self.last_move_at[color.index()]
+    }
+
+    /// Since when `color` has been disconnected, as reported.
+    pub fn disconnected_since(&self, color: Color) -> Option<Timestamp> {
+        self.disconnected[color.index()]
+    }
+
+    pub fn is_adjourned(&self) -> bool {
+        self.adjourned_at.is_some()
+    }
+
+    /// The moves with their SAN and clock times.
+    pub fn moves(&self) -> &[MoveRecord] {
+        &self.moves
+    }
+
+    /// The version: the number of events so far (the version of the last event).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Both remaining times at `now`; `None` without a time limit.
+    pub fn clocks(&self, now: Timestamp) -> Option<Clocks> {
+        Some(Clocks {
+            white_ms: self.clock.remaining(Side::White, now)?,
+            black_ms: self.clock.remaining(Side::Black, now)?,
+        })
+    }
+
+    /// The events after `version`, or `None` when the client must resync from [`Game::snapshot`] (the events are
+    /// no longer in the log, or `version` is ahead of the game).
+    pub fn events_since(&self, version: u64) -> Option<Vec<VersionedEvent>> {
+        self.log.since(version, self.version)
+    }
+
+    /// When the player to move must have made the first move, before the clocks start.
+    pub fn first_move_deadline(&self) -> Option<Timestamp> {
+        (self.status == Status::Created).then(|| self.turn_started_at.plus_millis(self.config.first_move_timeout_ms))
+    }
+
+    /// The earliest time at which a [`Command::Tick`] could change something (a first-move timeout, or a flag
+    /// falling for good with the lag grace), as seen at `now`; `None` when no timeout is pending (over, adjourned,
+    /// no time limit). It may be `now` or earlier (a timeout is already due: tick now). The server's actor can
+    /// schedule its next tick for then; ticking earlier is harmless, and with a simple delay the real flag time may
+    /// be later (tick again and ask again).
+    pub fn next_deadline(&self, now: Timestamp) -> Option<Timestamp> {
+        if self.adjourned_at.is_some() {
+            return None;
+        }
+        match self.status {
+            Status::Created => Some(self.turn_started_at.plus_millis(self.config.first_move_timeout_ms + 1)),
+            Status::Started => {
+                let running = self.clock.running()?;
+                let left = self.clock.remaining(running, now)?;
+                let grace = self.lag[running_color(running).index()].reserve_ms();
+                let flag_time = if left > 0 {
+                    now.plus_millis(left)
+                } else {
+                    // Already at zero: find when it got there (remaining time never goes up while a clock runs).
+                    let (mut lo, mut hi) = (0, now.as_millis());
+                    while lo < hi {
+                        let mid = lo + (hi - lo) / 2;
+                        if self.clock.remaining(running, Timestamp(mid)) == Some(0) { hi = mid } else { lo = mid + 1 }
+                    }
+                    Timestamp(lo)
+                };
+                Some(flag_time.plus_millis(grace))
+            }
+            _ => None,
+        }
+    }
+
+    /// The draws the player to move could claim right now without a move (Articles 9.2 and 9.3); empty when the
+    /// game is not in play.
+    pub fn claimable_draws(&self) -> Vec<ClaimKind> {
+        if self.is_over() { Vec::new() } else { self.state.claimable() }
+    }
+
+    /// From when `by` may claim victory because the opponent is disconnected (`None` while the opponent is
+    /// connected or the game is not in play).
+    pub fn victory_claimable_at(&self, by: Color) -> Option<Timestamp> {
+        if self.status != Status::Started {
+            return None;
+        }
+        Some(self.disconnected[(!by).index()]?.plus_millis(self.config.disconnect_timeout_ms))
+    }
+
+    fn emit(&mut self, events: Vec<Event>) -> Vec<VersionedEvent> {
+        events
+            .into_iter()
+            .map(|event| {
+                self.version += 1;
+                let v = VersionedEvent { version: self.version, event };
+                self.log.push(v.clone());
+                v
+            })
+            .collect()
+    }
+
+    /// Applies a command at `now`. Returns the events it caused (each with its version), or why it was refused (the
+    /// game is then unchanged). Before any command, timeouts that have passed by `now` are applied: a fallen flag
+    /// ends the game (Article 6.9), a missed first move aborts it; the command is then not carried out and the
+    /// events say why.
+    pub fn apply(&mut self, now: Timestamp, cmd: Command) -> Result<Vec<VersionedEvent>, CommandError> {
+        let mut out = Vec::new();
+        let result = self.apply_inner(now, cmd, &mut out);
+        let events = self.emit(out);
+        result.map(|()| events)
+    }
+
+    fn apply_inner(&mut self, now: Timestamp, cmd: Command, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if let Command::Disconnected { .. } | Command::Reconnected { .. } = cmd
+            && self.is_over()
+        {
+            // Presence is tracked whatever the status, but a finished game has nothing to say about it.
+            self.presence(&cmd, &mut Vec::new());
+            return Ok(());
+        }
+        match self.status {
+            Status::Finished { outcome } => {
+                return if cmd == Command::Tick { Ok(()) } else { Err(CommandError::GameOver(outcome)) };
+            }
+            Status::Aborted { .. } => {
+                return if cmd == Command::Tick { Ok(()) } else { Err(CommandError::Aborted) };
+            }
+            Status::Created | Status::Started => {}
+        }
+        let adjourned = self.adjourned_at.is_some();
+        if adjourned
+            && !matches!(
+                cmd,
+                Command::Resume
+                    | Command::Adjourn
+                    | Command::Resign { .. }
+                    | Command::Abort { .. }
+                    | Command::Tick
+                    | Command::Disconnected { .. }
+                    | Command::Reconnected { .. }
+            )
+        {
+            return Err(CommandError::Adjourned);
+        }
+        if !adjourned && self.timeouts(now, out) {
+            self.presence(&cmd, &mut Vec::new());
+            return Ok(());
+        }
+        self.presence(&cmd, out);
+        match cmd {
+            Command::Disconnected { .. } | Command::Reconnected { .. } | Command::Tick => Ok(()),
+            Command::Move { by, mv, offer_draw, lag_ms } => self.cmd_move(now, by, &mv, offer_draw, lag_ms, out),
+            Command::Resign { by } => {
+                self.finish(now, Outcome::win(!by, Termination::Resignation), out);
+                Ok(())
+            }
+            Command::OfferDraw { by } => self.cmd_offer_draw(now, by, out),
+            Command::AcceptDraw { by } => {
+                if self.draw_offer != Some(!by) {
+                    return Err(CommandError::NoDrawOffer { by });
+                }
+                self.finish(now, Outcome::draw(Termination::Agreement), out);
+                Ok(())
+            }
+            Command::DeclineDraw { by } => {
+                if self.draw_offer != Some(!by) {
+                    return Err(CommandError::NoDrawOffer { by });
+                }
+                self.decline_draw(by, out);
+                Ok(())
+            }
+            Command::ClaimDraw { by, kind, intended } => self.cmd_claim(now, by, kind, intended.as_ref(), out),
+            Command::Abort { by } => {
+                if self.status != Status::Created {
+                    return Err(CommandError::CannotAbort);
+                }
+                self.abort(AbortReason::Player { by }, out);
+                Ok(())
+            }
+            Command::TakebackOffer { by } => self.cmd_takeback_offer(now, by, out),
+            Command::TakebackAccept { by } => {
+                if self.takeback_offer != Some(!by) {
+                    return Err(CommandError::NoTakebackOffer { by });
+                }
+                self.takeback(now, !by, out)
+            }
+            Command::TakebackDecline { by } => {
+                if self.takeback_offer != Some(!by) {
+                    return Err(CommandError::NoTakebackOffer { by });
+                }
+                self.takeback_offer = None;
+                out.push(Event::TakebackDeclined { by });
+                Ok(())
+            }
+            Command::ClaimVictory { by } => self.cmd_claim_victory(now, by, out),
+            Command::Adjourn => {
+                if adjourned {
+                    return Err(CommandError::AlreadyAdjourned);
+                }
+                if self.clock.state() != ClockState::NotStarted {
+                    self.clock.pause(now).map_err(|e| CommandError::Internal(e.to_string()))?;
+                }
+                self.adjourned_at = Some(now);
+                out.push(Event::Adjourned { clocks: self.clocks(now) });
+                Ok(())
+            }
+            Command::Resume => {
+                let Some(since) = self.adjourned_at else {
+                    return Err(CommandError::NotAdjourned);
+                };
+                if matches!(self.clock.state(), ClockState::Paused(_)) {
+                    self.clock.resume(now).map_err(|e| CommandError::Internal(e.to_string()))?;
+                }
+                // The first-move timer does not run during the adjournment either.
+                self.turn_started_at = self.turn_started_at.plus_millis(now.millis_since(since));
+                self.adjourned_at = None;
+                out.push(Event::Resumed { clocks: self.clocks(now) });
+                Ok(())
+            }
+        }
+    }
+
+    /// Records a presence update (other commands are ignored).
+    fn presence(&mut self, cmd: &Command, out: &mut Vec<Event>) {
+        match *cmd {
+            Command::Disconnected { who, since } => {
+                if self.disconnected[who.index()].is_none() {
+                    out.push(Event::PlayerDisconnected { who });
+                }
+                self.disconnected[who.index()].get_or_insert(since);
+            }
+            Command::Reconnected { who } if self.disconnected[who.index()].take().is_some() => {
+                out.push(Event::PlayerReconnected { who });
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies the timeouts due at `now`; true if the game ended. The flag check allows for the whole lag reserve,
+    /// so a move it lets through may still fail its own press (with the credit the move actually gets), never the
+    /// other way round.
+    fn timeouts(&mut self, now: Timestamp, out: &mut Vec<Event>) -> bool {
+        let turn = self.turn();
+        match self.status {
+            Status::Created => {
+                if now > self.turn_started_at.plus_millis(self.config.first_move_timeout_ms) {
+                    self.abort(AbortReason::FirstMoveTimeout { side: turn }, out);
+                    return true;
+                }
+                false
+            }
+            Status::Started => {
+                let Some(running) = self.clock.running() else { return false };
+                let color = running_color(running);
+                // Flag only once even the whole lag reserve could not save the player's next move.
+                let grace = self.lag[color.index()].reserve_ms();
+                let at = Timestamp(now.as_millis().saturating_sub(grace));
+                if self.clock.flag_fall(now).is_some() && self.clock.remaining(running, at) == Some(0) {
+                    self.flag(now, color, out);
+                    return true;
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn flag(&mut self, now: Timestamp, color: Color, out: &mut Vec<Event>) {
+        let o = Outcome::time_forfeit(self.position(), color);
+        self.finish(now, o, out);
+    }
+
+    fn finish(&mut self, now: Timestamp, o: Outcome, out: &mut Vec<Event>) {
+        self.clock.stop(now);
+        self.status = Status::Finished { outcome: o };
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        self.adjourned_at = None;
+        out.push(Event::game_ended(&o, self.clocks(now)));
+    }
+
+    fn abort(&mut self, reason: AbortReason, out: &mut Vec<Event>) {
+        self.status = Status::Aborted { reason };
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        self.adjourned_at = None;
+        out.push(reason.event());
+    }
+
+    fn check_may_offer(&self, by: Color) -> Result<(), CommandError> {
+        if self.draw_offer == Some(by) {
+            return Err(CommandError::DrawAlreadyOffered { by });
+        }
+        if !self.may_offer[by.index()] {
+            return Err(CommandError::ReofferNotAllowed { by });
+        }
+        Ok(())
+    }
+
+    fn offer_draw(&mut self, by: Color, out: &mut Vec<Event>) {
+        self.draw_offer = Some(by);
+        // The opponent has now seen an offer: they may offer again even if theirs was declined before.
+        self.may_offer[(!by).index()] = true;
+        out.push(Event::DrawOffered { by });
+    }
+
+    fn decline_draw(&mut self, by: Color, out: &mut Vec<Event>) {
+        self.draw_offer = None;
+        self.may_offer[(!by).index()] = false;
+        out.push(Event::DrawDeclined { by });
+    }
+
+    fn cmd_offer_draw(&mut self, now: Timestamp, by: Color, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.draw_offer == Some(!by) {
+            self.finish(now, Outcome::draw(Termination::Agreement), out);
+            return Ok(());
+        }
+        if self.turn() == by {
+            return Err(CommandError::OfferWithMove { by });
+        }
+        self.check_may_offer(by)?;
+        self.offer_draw(by, out);
+        Ok(())
+    }
+
+    fn cmd_move(
+        &mut self,
+        now: Timestamp,
+        by: Color,
+        mv: &MoveInput,
+        offer_draw: bool,
+        lag_ms: u64,
+        out: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        if by != self.turn() {
+            return Err(CommandError::NotYourTurn { by });
+        }
+        let m = mv.resolve(self.position())?;
+        if offer_draw {
+            self.check_may_offer(by)?;
+        }
+        if !self.timed_move(now, by, m, lag_ms, out)? {
+            return Ok(());
+        }
+        if offer_draw && !self.is_over() {
+            self.offer_draw(by, out);
+        }
+        Ok(())
+    }
+
+    /// Presses the clock for `by`'s legal move `m` and plays it. `Ok(false)` if the flag had fallen: the game is then
+    /// over and the move not played.
+    fn timed_move(
+        &mut self,
+        now: Timestamp,
+        by: Color,
+        m: Move,
+        lag_ms: u64,
+        out: &mut Vec<Event>,
+    ) -> Result<bool, CommandError> {
+        let mut reserve = self.lag[by.index()];
+        let press = match self.clock.state() {
+            ClockState::Running(_) => {
+                let credit = reserve.credit(lag_ms);
+                match self.clock.press(side(by), now, credit) {
+                    Ok(p) => Some(p),
+                    Err(ClockError::Flagged { .. }) => {
+                        self.flag(now, by, out);
+                        return Ok(false);
+                    }
+                    Err(e) => return Err(CommandError::Internal(e.to_string())),
+                }
+            }
+            _ => None,
+        };
+        if press.is_some() {
+            self.lag[by.index()] = reserve;
+        }
+        let clock_ms = match press {
+            Some(p) => p.remaining_ms,
+            None => self.clock.remaining(side(by), now),
+        };
+        self.play(now, by, m, clock_ms, press.map_or(0, |p| p.used_ms), out)?;
+        Ok(true)
+    }
+
+    fn play(
+        &mut self,
+        now: Timestamp,
+        by: Color,
+        m: Move,
+        clock_ms: Option<u64>,
+        used_ms: u64,
+        out: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let pos = self.position();
+        let (uci, san) = (pos.uci(m), pos.san(m));
+        let automatic = self.state.play(m).map_err(|e| CommandError::Internal(e.to_string()))?;
+        self.moves.push(MoveRecord { by, uci: uci.clone(), san: san.clone(), at: now, clock_ms, used_ms });
+        self.last_move_at[by.index()] = Some(now);
+        self.turn_started_at = now;
+        if self.status == Status::Created && self.moves.len() >= 2 {
+            // Both first moves made (untimed): the clocks start now, lichess style.
+            self.clock.start_with(side(self.turn()), now).map_err(|e| CommandError::Internal(e.to_string()))?;
+            self.status = Status::Started;
+        }
+        out.push(Event::MoveMade {
+            by,
+            uci,
+            san,
+            fen: self.position().fen(),
+            ply: self.moves.len() as u32,
+            clocks: self.clocks(now),
+        });
+        if self.draw_offer == Some(!by) {
+            // Making a move declines the opponent's offer.
+            self.decline_draw(by, out);
+        }
+        if self.takeback_offer.take().is_some() {
+            out.push(Event::TakebackCancelled);
+        }
+        if let Some(o) = automatic {
+            self.finish(now, o, out);
+        }
+        Ok(())
+    }
+
+    fn cmd_claim(
+        &mut self,
+        now: Timestamp,
+        by: Color,
+        kind: ClaimKind,
+        intended: Option<&MoveInput>,
+        out: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        if by != self.turn() {
+            return Err(CommandError::NotYourTurn { by });
+        }
+        let m = intended.map(|i| i.resolve(self.position())).transpose()?;
+        match self.state.claim(kind, m) {
+            Ok(o) => {
+                self.finish(now, o, out);
+                Ok(())
+            }
+            Err(e @ (ClaimError::NotRepeated { .. } | ClaimError::NotFiftyMoves { .. })) => {
+                // Article 9.5.3: two minutes to the opponent; the intended move, if any, must be played.
+                let before = self.clock.remaining(side(!by), now);
+                self.clock.add_time(side(!by), self.config.claim_penalty_ms);
+                let after = self.clock.remaining(side(!by), now);
+                let text = e.text();
+                out.push(Event::DrawClaimRejected {
+                    by,
+                    kind: kind.termination(by).code().to_owned(),
+                    penalty_ms: after.unwrap_or(0).saturating_sub(before.unwrap_or(0)),
+                    message_zh: text.zh,
+                    message_en: text.en,
+                });
+                out.push(Event::ClockUpdate { clocks: self.clocks(now) });
+                if let Some(m) = m {
+                    self.timed_move(now, by, m, 0, out)?;
+                }
+                Ok(())
+            }
+            Err(ClaimError::IllegalMove { uci, .. }) => {
+                Err(CommandError::IllegalMove { mv: uci, fen: self.position().fen() })
+            }
+            Err(ClaimError::GameOver(o)) => Err(CommandError::GameOver(o)),
+        }
+    }
+
+    /// Plies to undo so that it is `by`'s turn again, if `by` has a move to take back.
+    fn takeback_plies(&self, by: Color) -> Option<usize> {
+        let n = if self.turn() == by { 2 } else { 1 };
+        (self.moves.len() >= n).then_some(n)
+    }
+
+    fn cmd_takeback_offer(&mut self, now: Timestamp, by: Color, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.rated {
+            return Err(CommandError::TakebackInRated);
+        }
+        if self.takeback_offer == Some(!by) {
+            return self.takeback(now, !by, out);
+        }
+        if self.takeback_offer == Some(by) {
+            return Err(CommandError::TakebackAlreadyOffered { by });
+        }
+        if self.takeback_plies(by).is_none() {
+            return Err(CommandError::NothingToTakeBack { by });
+        }
+        self.takeback_offer = Some(by);
+        out.push(Event::TakebackOffered { by });
+        Ok(())
+    }
+
+    /// Takes back `requester`'s last move (and the opponent's reply, if any). The remaining times stay as they are;
+    /// the requester's clock runs from `now`.
+    fn takeback(&mut self, now: Timestamp, requester: Color, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        let Some(n) = self.takeback_plies(requester) else {
+            return Err(CommandError::NothingToTakeBack { by: requester });
+        };
+        let timed = self.moves.len() - n >= 2;
+        // The turn in progress is charged up to now (no bonus, not a move); both times then stay as they are.
+        let mut charged = self.clock.clone();
+        charged.stop(now);
+        let clock = set_phase(&charged, timed.then_some((side(requester), now)))
+            .ok_or_else(|| CommandError::Internal("cannot reset the clock after a takeback".into()))?;
+        for _ in 0..n {
+            self.state.undo();
+            if let Some(r) = self.moves.pop() {
+                self.last_move_at[r.by.index()] = None;
+            }
+        }
+        for r in &self.moves {
+            self.last_move_at[r.by.index()] = Some(r.at);
+        }
+        self.clock = clock;
+        self.takeback_offer = None;
+        self.draw_offer = None;
+        self.turn_started_at = now;
+        self.status = if timed { Status::Started } else { Status::Created };
+        out.push(Event::TakebackDone { plies: n as u32, fen: self.position().fen(), clocks: self.clocks(now) });
+        Ok(())
+    }
+
+    fn cmd_claim_victory(&mut self, now: Timestamp, by: Color, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.status == Status::Created {
+            return Err(CommandError::NotStarted);
+        }
+        let Some(since) = self.disconnected[(!by).index()] else {
+            return Err(CommandError::OpponentConnected { by });
+        };
+        let gone = now.millis_since(since);
+        if gone < self.config.disconnect_timeout_ms {
+            return Err(CommandError::ClaimTooEarly { by, remaining_ms: self.config.disconnect_timeout_ms - gone });
+        }
+        let o = if self.position().can_mate(by) {
+            Outcome::win(by, Termination::Abandoned)
+        } else {
+            Outcome::draw(Termination::Abandoned)
+        };
+        self.finish(now, o, out);
+        Ok(())
+    }
+}
+
+pub(crate) fn running_color(s: Side) -> Color {
+    match s {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+/// A copy of `clock` with its phase replaced: running for `side` since `at` with nothing banked, or not started.
+/// The clock crate has no such operation (a takeback is not a move), so this goes through its serde snapshot.
+pub(crate) fn set_phase(clock: &Clock, running: Option<(Side, Timestamp)>) -> Option<Clock> {
+    let mut v = serde_json::to_value(clock).ok()?;
+    let phase = match running {
+        Some((side, since)) => {
+            serde_json::json!({ "state": "running", "side": side, "since": since.as_millis(), "banked_ms": 0 })
+        }
+        None => serde_json::json!({ "state": "not_started" }),
+    };
+    *v.get_mut("phase")? = phase;
+    serde_json::from_value(v).ok()
+}

@@ -1,0 +1,69 @@
+//! guoxiang-game: the game state machine behind the server, without I/O.
+//!
+//! One [`Game`] is owned by one actor on the server, which is the authority on the position and the clocks. The
+//! actor feeds it [`Command`]s, each at a [`Timestamp`] it reads from its own monotonic clock; every command returns
+//! the [`Event`]s it caused, numbered with a version that goes up by one per event, or a [`CommandError`] (zh/en)
+//! that leaves the game unchanged. A reconnecting client asks for [`Game::events_since`] its version, or resyncs
+//! from a [`Snapshot`], which is also what is persisted: [`Game::restore`] resumes a game without charging anyone
+//! for the time the server was down.
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`Game`], [`GameSetup`], [`GameConfig`], [`PlayerRef`], [`Variant`] | a game and what it is created from |
+//! | [`Command`], [`MoveInput`] | what players and the server ask of it |
+//! | [`Event`], [`VersionedEvent`], [`Clocks`] | what happened, for the clients |
+//! | [`Status`], [`AbortReason`], [`MoveRecord`] | where the game is, and its moves with clock times |
+//! | [`Snapshot`] | full state for resync and persistence |
+//! | [`PgnTags`], [`Game::to_pgn`] | PGN export with `[%clk]` comments |
+//!
+//! The rules as implemented, with the FIDE article numbers, are in `docs/game.md`.
+//!
+//! ```
+//! use guoxiang_game::{
+//!     Color, Command, Event, Game, GameConfig, GameSetup, MoveInput, PlayerRef, TimeControl, Timestamp, Variant,
+//! };
+//!
+//! let tc = TimeControl::from_pgn("180+2").unwrap();
+//! let setup = GameSetup {
+//!     id: "abcd1234".into(),
+//!     white: PlayerRef::human("u1", "Alice"),
+//!     black: PlayerRef::human("u2", "Bob"),
+//!     rated: true,
+//!     config: GameConfig::for_time_control(&tc),
+//!     time_control: tc,
+//!     variant: Variant::Standard,
+//! };
+//! let mut game = Game::new(setup, Timestamp(0)).unwrap();
+//! let play = |by, uci: &str| Command::Move { by, mv: MoveInput::uci(uci), offer_draw: false, lag_ms: 0 };
+//! game.apply(Timestamp(2_000), play(Color::White, "e2e4")).unwrap();
+//! game.apply(Timestamp(5_000), play(Color::Black, "e7e5")).unwrap(); // the clocks start now
+//! let events = game.apply(Timestamp(9_000), play(Color::White, "g1f3")).unwrap();
+//! assert_eq!(events[0].version, 3);
+//! match &events[0].event {
+//!     Event::MoveMade { san, clocks, .. } => {
+//!         assert_eq!(san, "Nf3");
+//!         assert_eq!(clocks.unwrap().white_ms, 180_000 - 4_000 + 2_000);
+//!     }
+//!     e => panic!("{e:?}"),
+//! }
+//! // A client that saw version 1 catches up:
+//! assert_eq!(game.events_since(1).unwrap().len(), 2);
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod error;
+mod event;
+mod game;
+mod pgn;
+mod serde_util;
+mod snapshot;
+
+pub use error::{CommandError, SetupError};
+pub use event::{Clocks, Event, VersionedEvent, outcome_text};
+pub use game::{AbortReason, Command, Game, GameConfig, GameSetup, MoveInput, MoveRecord, PlayerRef, Status, Variant};
+pub use pgn::{PgnTags, format_clk, termination_tag};
+pub use snapshot::Snapshot;
+
+pub use guoxiang_clock::{TimeControl, Timestamp};
+pub use guoxiang_core::{ClaimKind, Color, Outcome, Termination};

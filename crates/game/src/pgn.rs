@@ -1,0 +1,83 @@
+//! PGN export of a game, in export format, with `[%clk h:mm:ss]` comments.
+
+use guoxiang_core::Termination;
+use guoxiang_pgn::{GameResult, Writer};
+
+use crate::game::{Game, Status, Variant};
+
+/// Tags the game itself does not know. `None` values get defaults: Event `"Rated blitz game"` / `"Casual rapid
+/// game"` (lichess style, from the time control), Site `"?"`, Date `"????.??.??"`, Round `"-"`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnTags {
+    pub event: Option<String>,
+    pub site: Option<String>,
+    /// `YYYY.MM.DD`.
+    pub date: Option<String>,
+    pub round: Option<String>,
+}
+
+/// The PGN `Termination` tag in the words lichess uses: `Normal`, `Time forfeit`, `Abandoned`, `Adjudication`
+/// (a server or arbiter decision), `Unterminated` (still going, or aborted). This crate never produces "Rules
+/// infraction" (that is a moderation decision, made outside the game).
+pub fn termination_tag(status: &Status) -> &'static str {
+    match status {
+        Status::Finished { outcome } => match outcome.termination {
+            Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "Time forfeit",
+            Termination::Abandoned => "Abandoned",
+            Termination::Adjudication => "Adjudication",
+            _ => "Normal",
+        },
+        _ => "Unterminated",
+    }
+}
+
+/// `h:mm:ss`, whole seconds rounded down.
+pub fn format_clk(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+impl Game {
+    /// The game in PGN export format: the seven-tag roster, then `GameId`, `TimeControl`, `Termination`, and for a
+    /// non-standard start `Variant`, `SetUp` and `FEN`; each move followed by `{ [%clk h:mm:ss] }` with the mover's
+    /// time after the move (unless there is no time limit). Unfinished and aborted games get the result `*`.
+    pub fn to_pgn(&self, tags: &PgnTags) -> String {
+        let mut w = Writer::new(Vec::new());
+        let default_event =
+            format!("{} {} game", if self.rated { "Rated" } else { "Casual" }, self.time_control().speed().as_str());
+        let result = match self.outcome().map(|o| o.winner) {
+            Some(Some(guoxiang_core::Color::White)) => GameResult::WhiteWins,
+            Some(Some(guoxiang_core::Color::Black)) => GameResult::BlackWins,
+            Some(None) => GameResult::Draw,
+            None => GameResult::Unknown,
+        };
+        w.tag("Event", tags.event.as_deref().unwrap_or(&default_event));
+        w.tag("Site", tags.site.as_deref().unwrap_or("?"));
+        w.tag("Date", tags.date.as_deref().unwrap_or("????.??.??"));
+        w.tag("Round", tags.round.as_deref().unwrap_or("-"));
+        w.tag("White", &self.white.name);
+        w.tag("Black", &self.black.name);
+        w.tag("Result", result.as_str());
+        w.tag("GameId", &self.id);
+        w.tag("TimeControl", &self.time_control().to_pgn());
+        w.tag("Termination", termination_tag(&self.status));
+        match &self.variant {
+            Variant::Standard => {}
+            Variant::Chess960 { .. } | Variant::FromPosition { .. } => {
+                let name = if matches!(self.variant, Variant::Chess960 { .. }) { "Chess960" } else { "From Position" };
+                w.tag("Variant", name);
+                w.tag("SetUp", "1");
+                w.tag("FEN", &self.state.start().fen());
+            }
+        }
+        for r in &self.moves {
+            w.san(&r.san);
+            if let Some(ms) = r.clock_ms {
+                w.comment(&format!("[%clk {}]", format_clk(ms)));
+            }
+        }
+        // Writing into a Vec cannot fail.
+        let _ = w.finish(result);
+        String::from_utf8_lossy(&w.into_inner()).into_owned()
+    }
+}

@@ -1,0 +1,135 @@
+//! The full state of a game as one serializable value: for a client's resync and for persistence across restarts.
+
+use guoxiang_clock::{Clock, ClockState, LagReserve, Timestamp};
+use guoxiang_core::{Color, GameState};
+use serde::{Deserialize, Serialize};
+
+use crate::error::SetupError;
+use crate::event::{Clocks, EventLog};
+use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Status, Variant};
+use crate::serde_util::{color, opt_color};
+
+/// Everything about a game at one moment (`taken_at`), except the event log: restoring gives a game at the same
+/// version whose [`Game::events_since`] asks older clients to resync.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub id: String,
+    pub white: PlayerRef,
+    pub black: PlayerRef,
+    pub rated: bool,
+    pub variant: Variant,
+    pub config: GameConfig,
+    /// The current position (also derivable from the start and the moves; checked on restore).
+    pub fen: String,
+    #[serde(with = "color")]
+    pub turn: Color,
+    pub moves: Vec<MoveRecord>,
+    /// The exact clock (time control included).
+    pub clock: Clock,
+    /// Both remaining times at `taken_at`, for display.
+    pub clocks: Option<Clocks>,
+    #[serde(flatten)]
+    pub status: Status,
+    #[serde(with = "opt_color")]
+    pub draw_offer: Option<Color>,
+    /// `[white, black]`: whether each player may offer a draw (re-offer rule).
+    pub may_offer: [bool; 2],
+    #[serde(with = "opt_color")]
+    pub takeback_offer: Option<Color>,
+    /// `[white, black]`.
+    pub lag: [LagReserve; 2],
+    pub created_at: Timestamp,
+    pub turn_started_at: Timestamp,
+    pub last_move_at: [Option<Timestamp>; 2],
+    pub disconnected: [Option<Timestamp>; 2],
+    pub adjourned_at: Option<Timestamp>,
+    pub version: u64,
+    /// When the snapshot was taken, on the same time scale as the other timestamps.
+    pub taken_at: Timestamp,
+}
+
+impl Game {
+    /// The full state at `now`.
+    pub fn snapshot(&self, now: Timestamp) -> Snapshot {
+        Snapshot {
+            id: self.id.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            rated: self.rated,
+            variant: self.variant.clone(),
+            config: self.config.clone(),
+            fen: self.position().fen(),
+            turn: self.turn(),
+            moves: self.moves.clone(),
+            clock: self.clock.clone(),
+            clocks: self.clocks(now),
+            status: self.status,
+            draw_offer: self.draw_offer,
+            may_offer: self.may_offer,
+            takeback_offer: self.takeback_offer,
+            lag: self.lag,
+            created_at: self.created_at,
+            turn_started_at: self.turn_started_at,
+            last_move_at: self.last_move_at,
+            disconnected: self.disconnected,
+            adjourned_at: self.adjourned_at,
+            version: self.version,
+            taken_at: now,
+        }
+    }
+
+    /// A game from a snapshot, resuming at `now` (a timestamp of the restoring process's time scale): the moves are
+    /// replayed from the start position, and every timestamp is moved so that the time between `taken_at` and
+    /// `now` (the server was down) is charged to no one: the running clock stands where it stood at `taken_at`.
+    ///
+    /// Timestamps are shifted by `now - taken_at`; one that would fall before 0 is clamped to 0 (give the new
+    /// process a time scale that does not start at 0 to avoid that).
+    pub fn restore(snapshot: Snapshot, now: Timestamp) -> Result<Game, SetupError> {
+        let s = snapshot;
+        let bad = |e: String| SetupError::BadSnapshot(e);
+        let mut state = GameState::from_position(s.variant.start_position()?);
+        for (i, r) in s.moves.iter().enumerate() {
+            let m = state.position().parse_uci(&r.uci).map_err(|e| bad(format!("move {}: {e}", i + 1)))?;
+            state.play(m).map_err(|e| bad(format!("move {} ({}): {e}", i + 1, r.uci)))?;
+        }
+        if state.position().fen() != s.fen {
+            return Err(bad(format!("the moves lead to {}, not to {}", state.position().fen(), s.fen)));
+        }
+        let shift = |t: Timestamp| -> Timestamp {
+            if t <= s.taken_at {
+                Timestamp(now.as_millis().saturating_sub(s.taken_at.millis_since(t)))
+            } else {
+                now.plus_millis(t.millis_since(s.taken_at))
+            }
+        };
+        let mut clock: Clock = s.clock;
+        if let ClockState::Running(_) = clock.state() {
+            clock.pause(s.taken_at).map_err(|e| bad(e.to_string()))?;
+            clock.resume(now).map_err(|e| bad(e.to_string()))?;
+        }
+        let moves = s.moves.into_iter().map(|r| MoveRecord { at: shift(r.at), ..r }).collect();
+        Ok(Game {
+            id: s.id,
+            white: s.white,
+            black: s.black,
+            rated: s.rated,
+            variant: s.variant,
+            log: EventLog::new(s.config.event_log_len, s.version),
+            config: s.config,
+            state,
+            clock,
+            status: s.status,
+            draw_offer: s.draw_offer,
+            may_offer: s.may_offer,
+            takeback_offer: s.takeback_offer,
+            lag: s.lag,
+            created_at: shift(s.created_at),
+            turn_started_at: shift(s.turn_started_at),
+            last_move_at: s.last_move_at.map(|t| t.map(shift)),
+            disconnected: s.disconnected.map(|t| t.map(shift)),
+            adjourned_at: s.adjourned_at.map(shift),
+            moves,
+            version: s.version,
+        })
+    }
+}
