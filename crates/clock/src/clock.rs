@@ -407,6 +407,18 @@ impl Clock {
         Ok(())
     }
 
+    /// Hands the turn to a side without a move, as a takeback does: the turn in progress is charged up to `now`
+    /// (no bonus, not counted as a move), then `to`'s clock runs from `now` — or, with `None`, the clock goes back
+    /// to not started (a takeback to before the clock began). Move counts of multi-period controls are not rolled
+    /// back.
+    pub fn hand_over(&mut self, to: Option<Side>, now: Timestamp) {
+        self.stop(now);
+        self.phase = match to {
+            Some(side) => Phase::Running { side, since: now, banked_ms: 0 },
+            None => Phase::NotStarted,
+        };
+    }
+
     /// Ends timing for good (game over): the turn in progress is charged up
     /// to `now` (no lag credit, no bonus, not counted as a move), so
     /// [`Clock::remaining`] then gives the final times. Does nothing if

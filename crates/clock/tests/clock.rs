@@ -428,3 +428,19 @@ fn snapshot_restores_a_running_clock_exactly() {
     let err = serde_json::from_str::<Clock>(&bad).unwrap_err();
     assert!(err.to_string().contains("move count"), "{err}");
 }
+
+#[test]
+fn hand_over_charges_the_turn_and_runs_the_other_side() {
+    use guoxiang_clock::{Clock, Side, TimeControl, Timestamp};
+    let mut c = Clock::new(TimeControl::fischer(300, 5));
+    c.start(Timestamp(0)).unwrap();
+    c.press(Side::White, Timestamp(10_000), 0).unwrap(); // white: 300 - 10 + 5 = 295 s
+    // Black thinks 4 s, then a takeback hands the turn back to white: black is charged, no increment.
+    c.hand_over(Some(Side::White), Timestamp(14_000));
+    assert_eq!(c.remaining(Side::Black, Timestamp(14_000)), Some(296_000));
+    assert_eq!(c.running(), Some(Side::White));
+    assert_eq!(c.remaining(Side::White, Timestamp(20_000)), Some(289_000));
+    c.hand_over(None, Timestamp(20_000));
+    assert_eq!(c.running(), None);
+    assert_eq!(c.remaining(Side::White, Timestamp(99_000)), Some(289_000), "not started: nothing runs");
+}

@@ -925,10 +925,8 @@ impl Game {
         };
         let timed = self.moves.len() - n >= 2;
         // The turn in progress is charged up to now (no bonus, not a move); both times then stay as they are.
-        let mut charged = self.clock.clone();
-        charged.stop(now);
-        let clock = set_phase(&charged, timed.then_some((side(requester), now)))
-            .ok_or_else(|| CommandError::Internal("cannot reset the clock after a takeback".into()))?;
+        let mut clock = self.clock.clone();
+        clock.hand_over(timed.then_some(side(requester)), now);
         for _ in 0..n {
             self.state.undo();
             if let Some(r) = self.moves.pop() {
@@ -975,16 +973,3 @@ pub(crate) fn running_color(s: Side) -> Color {
     }
 }
 
-/// A copy of `clock` with its phase replaced: running for `side` since `at` with nothing banked, or not started.
-/// The clock crate has no such operation (a takeback is not a move), so this goes through its serde snapshot.
-pub(crate) fn set_phase(clock: &Clock, running: Option<(Side, Timestamp)>) -> Option<Clock> {
-    let mut v = serde_json::to_value(clock).ok()?;
-    let phase = match running {
-        Some((side, since)) => {
-            serde_json::json!({ "state": "running", "side": side, "since": since.as_millis(), "banked_ms": 0 })
-        }
-        None => serde_json::json!({ "state": "not_started" }),
-    };
-    *v.get_mut("phase")? = phase;
-    serde_json::from_value(v).ok()
-}
