@@ -219,9 +219,10 @@ impl Position {
         self.fullmoves
     }
 
-    /// Number of half-moves played since a game starting at move 1 with white to move.
+    /// Number of half-moves played since a game starting at move 1 with white to move (saturating: a FEN may carry
+    /// any counter).
     pub fn ply(&self) -> u32 {
-        (self.fullmoves.max(1) - 1) * 2 + self.turn.index() as u32
+        (self.fullmoves.max(1) - 1).saturating_mul(2).saturating_add(self.turn.index() as u32)
     }
 
     /// Rook squares that keep castling rights.
@@ -370,7 +371,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             hash ^= zobrist::en_passant(ep);
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         let old_castles = self.castles;
 
         if m.is_castle() {
@@ -444,7 +445,7 @@ impl Position {
 
         self.turn = them;
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
 
         if let Some(ep) = self.ep_square {
@@ -492,9 +493,9 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             hash ^= zobrist::en_passant(ep);
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash = hash;

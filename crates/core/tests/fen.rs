@@ -399,3 +399,24 @@ proptest! {
         check_reader(&format!("{p} {turn} {castling} {ep} {half} {full}"))?;
     }
 }
+
+/// Found by fuzzing: a FEN may carry counters at the top of their range; playing on must not overflow.
+#[test]
+fn huge_move_counters_saturate() {
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 4294967295 1",
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 4294967295",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 2147483650",
+    ] {
+        let pos = guoxiang_core::Position::from_fen(fen).unwrap();
+        let _ = pos.ply();
+        for &m in pos.legal_moves().iter() {
+            let after = pos.after(m);
+            assert_eq!(after.halfmoves(), pos.halfmoves().saturating_add(1));
+            assert!(after.fullmoves() >= pos.fullmoves());
+            let mut null = after.clone();
+            null.play_null();
+            let _ = null.ply();
+        }
+    }
+}
