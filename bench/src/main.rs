@@ -70,6 +70,10 @@ fn shak_full(p: &shakmaty::Chess, d: u32) -> u64 {
         .sum()
 }
 
+fn shak_pos(fen: &str) -> shakmaty::Chess {
+    fen.parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap()
+}
+
 /// Best of `reps` runs: (nodes, seconds).
 fn time(reps: usize, mut f: impl FnMut() -> u64) -> (u64, f64) {
     let mut best = f64::MAX;
@@ -146,6 +150,22 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("perft") => perft_bench(reps),
         Some("pgn") => pgn::bench(reps),
+        // `one LIB KIND POSITION`: a single run for instruction counting under callgrind, e.g.
+        // `valgrind --tool=callgrind target/release/guoxiang-bench one cozy bulk 2`.
+        Some("one") => {
+            let which: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
+            let (_, fen, depth, _) = POSITIONS[which.min(POSITIONS.len() - 1)];
+            let d = depth - 2;
+            let n = match (args.get(1).map(String::as_str), args.get(2).map(String::as_str)) {
+                (Some("ours"), Some("bulk")) => ours_bulk(&guoxiang_core::Position::from_fen(fen).unwrap(), d),
+                (Some("ours"), Some("full")) => ours_full(&guoxiang_core::Position::from_fen(fen).unwrap(), d - 1),
+                (Some("cozy"), Some("bulk")) => cozy_bulk(&fen.parse().unwrap(), d),
+                (Some("shakmaty"), Some("bulk")) => shak_bulk(&shak_pos(fen), d),
+                (Some("shakmaty"), Some("full")) => shak_full(&shak_pos(fen), d - 1),
+                _ => panic!("usage: one ours|cozy|shakmaty bulk|full POSITION-INDEX"),
+            };
+            println!("{n}");
+        }
         Some("profile-full") => profile_full(),
         Some("profile-pgn") => pgn::profile(),
         _ => {

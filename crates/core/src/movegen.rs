@@ -103,12 +103,18 @@ impl Position {
         let king_targets = attacks::king_attacks(king) & !ours & target;
         if king_targets.any() && from.contains(king) {
             let occ_wo_king = occ ^ king;
-            let mut safe = Bitboard::EMPTY;
-            for to in king_targets {
-                if self.attackers_to(to, them, occ_wo_king).is_empty() {
-                    safe |= to;
+            let safe = if king_targets.count() >= 3 {
+                // Several squares to test: one map of everything the enemy attacks is cheaper.
+                king_targets & !self.attacked_by(them, occ_wo_king)
+            } else {
+                let mut safe = Bitboard::EMPTY;
+                for to in king_targets {
+                    if self.attackers_to(to, them, occ_wo_king).is_empty() {
+                        safe |= to;
+                    }
                 }
-            }
+                safe
+            };
             if safe.any() {
                 f(PieceMoves { from: king, role: Role::King, targets: safe, kind: MovesKind::Normal });
             }
@@ -242,6 +248,28 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Every square `attacker` attacks with the given occupancy (pawns set-wise, pieces one by one).
+    pub fn attacked_by(&self, attacker: Color, occupied: Bitboard) -> Bitboard {
+        let pawns = self.pieces(attacker, Role::Pawn);
+        let not_a = !Bitboard::from_file(crate::File::A);
+        let not_h = !Bitboard::from_file(crate::File::H);
+        let mut a = match attacker {
+            Color::White => Bitboard(((pawns & not_a).0 << 7) | ((pawns & not_h).0 << 9)),
+            Color::Black => Bitboard(((pawns & not_a).0 >> 9) | ((pawns & not_h).0 >> 7)),
+        };
+        for sq in self.pieces(attacker, Role::Knight) {
+            a |= attacks::knight_attacks(sq);
+        }
+        let queens = self.pieces(attacker, Role::Queen);
+        for sq in self.pieces(attacker, Role::Bishop) | queens {
+            a |= attacks::bishop_attacks(sq, occupied);
+        }
+        for sq in self.pieces(attacker, Role::Rook) | queens {
+            a |= attacks::rook_attacks(sq, occupied);
+        }
+        a | attacks::king_attacks(self.king(attacker))
     }
 
     /// Castling with the rook on `rook`, given the king on `king`, the rights held and no check: the squares both
