@@ -1,6 +1,9 @@
 //! "Why is this illegal?": one test per reason with the exact sentences in both languages, checks of the order
 //! the reasons are given in, and an exhaustive comparison with the move generator over random positions.
 
+mod common;
+use common::XorShift as Rng;
+
 use guoxiang_core::explain::REASON_CODES;
 use guoxiang_core::{
     CastlingMode, Color, Explanation, Lang, Move, Position, Reason, Role, STARTING_FEN, Square, UciMove, Validation,
@@ -352,21 +355,6 @@ fn explain_uci_rejects_malformed_text() {
 }
 
 // ----- exhaustive comparison with the move generator ---------------------------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A random Chess960 starting position (bishops on opposite colours, king between the rooks).
 fn chess960_start(rng: &mut Rng) -> Position {

@@ -10,47 +10,18 @@
 // shakmaty's `PositionError` carries the whole position; its `ignore_*` chain is how shakmaty is meant to be used.
 #![allow(clippy::result_large_err)]
 
+mod common;
+use common::{SplitMix as Rng, data_dir};
+
 use guoxiang_core::{CastlingMode, Move, ParseFenError, Position, UciMove, Validation};
 use shakmaty as sm;
 use shakmaty::Position as _;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use std::path::PathBuf;
 
 // ----- helpers ---------------------------------------------------------------------------------------------------
 
-/// SplitMix64: small, seeded, reproducible.
-struct Rng(u64);
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.next() % den < num
-    }
-}
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("GUOXIANG_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIP: shared data not found at {} (set GUOXIANG_DATA)", dir.display());
-        None
-    }
-}
 
 fn read_data(rel: &str) -> Option<String> {
     let dir = data_dir()?;

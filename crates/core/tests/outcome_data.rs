@@ -1,22 +1,12 @@
 //! Game endings against reference data in ../shared/data/positions (skipped with a message when absent): every
 //! lichess game replayed through `GameState`, and python-chess's insufficient-material verdicts.
 
+mod common;
+use common::data_dir;
+
 use guoxiang_core::{CastlingMode, ClaimKind, Color, GameState, Outcome, Position, Termination, Validation};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::Instant;
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("GUOXIANG_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIP: shared data not found at {} (set GUOXIANG_DATA)", dir.display());
-        None
-    }
-}
 
 /// Rows of a TSV file as column-name → value maps.
 fn read_tsv(file: &str) -> Option<Vec<HashMap<String, String>>> {

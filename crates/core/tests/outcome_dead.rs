@@ -1,24 +1,12 @@
 //! Soundness of the dead-position analysis (Article 5.2.2 / 6.9): "cannot mate" must never be said of a side that can.
 //! Seeded random playouts, and random locked pawn structures cross-checked with the helpmate search.
 
+mod common;
+use common::XorShift as Rng;
+
 use guoxiang_core::{
     CastlingMode, Color, DeadReason, GameState, MateAbility, Move, Piece, Position, Role, Termination, Validation,
 };
-
-/// xorshift64*: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A random legal move, taking a mate when there is one (mostly) and preferring checks and captures now and then, so
 /// that games reach mates.

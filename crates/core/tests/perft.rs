@@ -1,20 +1,10 @@
 //! Perft: in-repo standard positions, and the suites in ../shared/data/perft (skipped with a message when absent).
 
+mod common;
+use common::data_dir;
+
 use guoxiang_core::suite::parse_suite;
 use guoxiang_core::{CastlingMode, Position, Validation, perft, perft_full};
-use std::path::PathBuf;
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("GUOXIANG_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIP: shared data not found at {} (set GUOXIANG_DATA)", dir.display());
-        None
-    }
-}
 
 fn pos(fen: &str) -> Position {
     Position::from_fen_with(fen, CastlingMode::Auto, Validation::Relaxed).unwrap_or_else(|e| panic!("{fen}: {e}"))

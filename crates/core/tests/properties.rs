@@ -5,26 +5,12 @@
 //! of the move counts one ply down; no position has more than 218 moves; the en-passant square is set exactly when an
 //! en-passant capture is legal.
 
+mod common;
+use common::SplitMix as Rng;
+
 use guoxiang_core::{CastlingMode, Move, Position, Square, UciMove, Validation, perft, perft_divide, perft_full};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A Chess960 start (Shredder-FEN castling letters) drawn from the seed.
 fn chess960_start(rng: &mut Rng) -> String {

@@ -1,6 +1,9 @@
 //! SAN: syntax, resolving (with the forgiving forms people type), error messages, writing (English, Chinese, long),
 //! round trips over random games, a cross-check against shakmaty, the opening book, and no panics on any input.
 
+mod common;
+use common::{XorShift as Rng, data_dir};
+
 use guoxiang_core::{
     CastlingMode, CastlingSide, Color, File, Lang, Move, ParseSanErrorKind, Position, Rank, Role, San, SanError,
     SanPlus, SanStyle, Square, Suffix, Validation, movetext, try_movetext,
@@ -33,21 +36,6 @@ fn normal(role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to:
 }
 
 // ----- a small deterministic PRNG ----------------------------------------------------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The Chess960 starting position numbered `n` (0..960, Scharnagl's numbering; 518 is the standard one).
 fn chess960_start(n: usize) -> Position {
@@ -694,18 +682,6 @@ fn oracle_shakmaty_chess960() {
 }
 
 // ----- the opening book ---------------------------------------------------------------------------------------------
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("GUOXIANG_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIP: shared data not found at {} (set GUOXIANG_DATA)", dir.display());
-        None
-    }
-}
 
 #[test]
 fn opening_book_replays_with_identical_san() {
