@@ -21,8 +21,6 @@ use shakmaty::san::SanPlus;
 
 // ----- helpers ---------------------------------------------------------------------------------------------------
 
-
-
 fn read_data(rel: &str) -> Option<String> {
     let dir = data_dir()?;
     let path = dir.join(rel);

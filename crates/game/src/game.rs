@@ -972,4 +972,3 @@ pub(crate) fn running_color(s: Side) -> Color {
         Side::Black => Color::Black,
     }
 }
-
