@@ -228,7 +228,7 @@ fn pgn_rerenders_in_export_format_and_reports_bad_games() {
     );
     assert!(out.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O { castled } 4... Nf6 5. Re1 1-0"), "{out}");
     let err = stderr(&o);
-    assert!(err.contains("game 2, move 2. Ke3: no king can move to e3"), "{err}");
+    assert!(err.contains("game 2, line 11, column 13: move 2. Ke3: no king can move to e3"), "{err}");
     assert!(
         out.contains("[Event \"Bad\"]") && out.contains("1. e4 e5 *"),
         "the bad game is kept up to its error: {out}"

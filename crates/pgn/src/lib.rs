@@ -82,7 +82,7 @@ mod visitor;
 pub mod writer;
 
 pub use error::{ErrorKind, PgnError};
-pub use model::{Game, GameBuilder, Line, Node};
+pub use model::{Game, GameBuilder, Line, Node, Source};
 pub use reader::{DEFAULT_BUFFER_SIZE, DEFAULT_MAX_TOKEN_LEN, Games, MAX_DEPTH, Reader};
 pub use replay::{ReplayError, ReplayedGame, Replayer, normalize, start_position};
 pub use visitor::{GameResult, Location, ParseGameResultError, Skip, Visitor};

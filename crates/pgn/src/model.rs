@@ -40,7 +40,22 @@ pub struct Node {
     pub comments_after: Vec<String>,
     /// Alternatives to this move, each starting from the position before it.
     pub variations: Vec<Line>,
+    /// Where the move was read, for error messages.
+    pub source: Source,
 }
+
+/// Where a move was read from. It describes the text, not the game, so it never takes part in equality: a game
+/// written out and read back is the same game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Source(pub Option<Location>);
+
+impl PartialEq for Source {
+    fn eq(&self, _: &Source) -> bool {
+        true
+    }
+}
+
+impl Eq for Source {}
 
 impl Node {
     /// A node with just a move.
@@ -144,9 +159,10 @@ impl Visitor for GameBuilder {
         self.tags.push((name.to_owned(), value.to_owned()));
     }
 
-    fn san(&mut self, san: &str, _at: Location) {
+    fn san(&mut self, san: &str, at: Location) {
         let frame = self.frame();
-        let node = Node { comments_before: std::mem::take(&mut frame.pending), ..Node::new(san) };
+        let node =
+            Node { comments_before: std::mem::take(&mut frame.pending), source: Source(Some(at)), ..Node::new(san) };
         frame.line.nodes.push(node);
         frame.after_variation = false;
     }

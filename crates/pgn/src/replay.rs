@@ -211,7 +211,7 @@ fn normalize_line(
             Err(e) => {
                 let what = if record.is_some() { "" } else { " (in a variation)" };
                 errors.push(ReplayError {
-                    location: None,
+                    location: node.source.0,
                     ply: Some(ply0 + i + 1),
                     message: format!("{}{what}", move_error(&pos, &e)),
                 });

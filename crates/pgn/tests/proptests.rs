@@ -92,6 +92,7 @@ fn node(variations: BoxedStrategy<Vec<Line>>) -> impl Strategy<Value = Node> {
             nags,
             comments_after,
             variations,
+            ..Node::default()
         },
     )
 }
