@@ -26,6 +26,10 @@ enum Command {
     Pgn(cmd::pgn::Args),
     /// Say whether a move is legal in a position and, if not, why (in Chinese or English).
     Explain(cmd::explain::Args),
+    /// Speak the Universal Chess Interface on standard input/output (for chess GUIs).
+    Uci(cmd::uci::Args),
+    /// Search a fixed set of positions to a fixed depth; the last line is `N nodes M nps`.
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +39,8 @@ fn main() -> ExitCode {
         Some(Command::Position(a)) => cmd::position::run(a),
         Some(Command::Pgn(a)) => cmd::pgn::run(a),
         Some(Command::Explain(a)) => cmd::explain::run(a),
+        Some(Command::Uci(a)) => cmd::uci::run(a),
+        Some(Command::Bench(a)) => cmd::bench::run(a),
         None => {
             use clap::CommandFactory;
             let mut c = Cli::command();

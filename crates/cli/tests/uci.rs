@@ -1,0 +1,265 @@
+//! Drives `guoxiang uci` as a subprocess, as a GUI would.
+
+use guoxiang_core::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start guoxiang uci");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read. Panics after `timeout`.
+    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; read so far: {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; read so far: {seen:#?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
+        let lines = self.until(timeout, |l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        (best, lines)
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until(Duration::from_secs(10), |l| l == "readyok");
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success());
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("engine did not quit");
+    }
+}
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn assert_legal(fen_or_start: &str, moves: &[&str], best: &str) {
+    let mut pos = if fen_or_start == "startpos" { Position::new() } else { Position::from_fen(fen_or_start).unwrap() };
+    for m in moves {
+        let mv = pos.parse_uci(m).unwrap();
+        pos.play_unchecked(mv);
+    }
+    assert!(pos.parse_uci(best).is_ok(), "{best} is not legal in {}", pos.fen());
+}
+
+#[test]
+fn handshake_and_depth_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(LONG, |l| l == "uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name guoxiang")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for opt in ["Hash", "Threads", "MultiPV", "Move Overhead", "Clear Hash", "Ponder", "UCI_Chess960"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt}");
+    }
+    for opt in ["UCI_LimitStrength", "UCI_Elo", "Skill Level"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt}");
+    }
+    e.ready();
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 6");
+    let (best, lines) = e.bestmove(LONG);
+    assert_legal("startpos", &["e2e4", "e7e5", "g1f3"], &best);
+    let info: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(info.iter().any(|l| l.starts_with("info depth 6 ")), "{lines:#?}");
+    for key in [" seldepth ", " multipv ", " score ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+        assert!(info.last().unwrap().contains(key), "{key}");
+    }
+    e.quit();
+}
+
+#[test]
+fn movetime_and_clock() {
+    let mut e = Engine::start();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let start = Instant::now();
+    e.send("go movetime 200");
+    let (best, _) = e.bestmove(LONG);
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    assert_legal("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", &[], &best);
+
+    e.send("position startpos moves d2d4");
+    let start = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let (best, _) = e.bestmove(LONG);
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    assert_legal("startpos", &["d2d4"], &best);
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // The engine answers while it searches, and does not answer `bestmove` by itself.
+    e.ready();
+    e.send("stop");
+    let (best, _) = e.bestmove(LONG);
+    assert_legal("startpos", &[], &best);
+
+    // Pondering ends with ponderhit, then the clock applies.
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 500 btime 500");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("ponderhit");
+    let (best, _) = e.bestmove(LONG);
+    assert_legal("startpos", &["e2e4"], &best);
+    e.quit();
+}
+
+#[test]
+fn mate_and_multipv_and_searchmoves() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+    e.send("go mate 2");
+    let (_, lines) = e.bestmove(LONG);
+    assert!(lines.iter().any(|l| l.contains("score mate 2")), "{lines:#?}");
+
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(LONG);
+    for k in 1..=3 {
+        assert!(lines.iter().any(|l| l.starts_with("info depth 5 ") && l.contains(&format!(" multipv {k} "))));
+    }
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 4 searchmoves a2a3 h2h3");
+    let (best, _) = e.bestmove(LONG);
+    assert!(best == "a2a3" || best == "h2h3", "{best}");
+    e.send("go nodes 2000");
+    let (best, _) = e.bestmove(LONG);
+    assert_legal("startpos", &[], &best);
+    e.quit();
+}
+
+#[test]
+fn malformed_input_gets_info_string() {
+    let mut e = Engine::start();
+    for bad in [
+        "bogus command",
+        "position",
+        "position fen not a fen",
+        "position startpos moves e2e4 e7e5 e1e3 d2d4",
+        "go depth x",
+        "setoption name NoSuchOption value 3",
+        "setoption name Hash value lots",
+        "setoption",
+    ] {
+        e.send(bad);
+        let lines = e.until(LONG, |l| l.starts_with("info string"));
+        assert!(!lines.is_empty(), "{bad}");
+        if bad.contains("e1e3") {
+            assert!(lines.last().unwrap().contains("e1e3"), "{lines:?}");
+            // `go depth x` below leaves a search running with the default limits; stop it first.
+        }
+        if bad.starts_with("go") {
+            e.send("stop");
+            e.bestmove(LONG);
+        }
+    }
+    // The position was kept up to the last legal move (1. e4 e5), so Ke2 is legal and d2d4 is.
+    e.send("go depth 3 searchmoves e1e2");
+    let (best, _) = e.bestmove(LONG);
+    assert_eq!(best, "e1e2");
+    e.ready();
+    e.quit();
+}
+
+#[test]
+fn every_option_is_accepted() {
+    let mut e = Engine::start();
+    for opt in [
+        "setoption name Hash value 32",
+        "setoption name Threads value 2",
+        "setoption name MultiPV value 2",
+        "setoption name Move Overhead value 50",
+        "setoption name Clear Hash",
+        "setoption name Ponder value true",
+        "setoption name UCI_Chess960 value false",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1200",
+        "setoption name Skill Level value 5",
+    ] {
+        e.send(opt);
+    }
+    e.send("isready");
+    let lines = e.until(LONG, |l| l == "readyok");
+    assert!(lines.iter().all(|l| !l.starts_with("info string")), "{lines:#?}");
+    e.send("position startpos moves e2e4");
+    e.send("go movetime 300");
+    let (best, _) = e.bestmove(LONG);
+    assert_legal("startpos", &["e2e4"], &best);
+
+    // Chess960: castling is written king takes rook.
+    e.send("setoption name UCI_LimitStrength value false");
+    e.send("setoption name Skill Level value 20");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1");
+    e.send("isready");
+    let lines = e.until(LONG, |l| l == "readyok");
+    assert!(lines.iter().all(|l| !l.starts_with("info string")), "{lines:#?}");
+    e.send("d");
+    let lines = e.until(LONG, |l| l.starts_with("info string fen"));
+    assert!(lines.last().unwrap().contains("RNBQ1RK1 b"), "{lines:?}");
+    e.send("go depth 3");
+    e.bestmove(LONG);
+    e.quit();
+}

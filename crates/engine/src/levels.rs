@@ -1,0 +1,114 @@
+//! Strength levels for people, from someone who has never played before to full strength.
+//!
+//! Weakness is made human-like rather than random: a shallow search (depth and node limits), noise in the
+//! evaluation, a quiescence search that looks only a few captures deep (so exchanges and tactics beyond the horizon
+//! are missed), and a choice among the best few moves weighted by their scores (a softmax with a temperature),
+//! never worse than `max_loss` below the best — so the higher levels do not give away pieces for nothing, and all
+//! levels take a mate they have found. Weak levels search very few nodes and so move at once.
+//!
+//! The Elo figures are ESTIMATES, not yet calibrated: they are anchored only on a handful of 0.1 s/move games
+//! against Stockfish 15.1 with `UCI_LimitStrength` (level 2 scored 1/6 against its 1350; level 4 6/6 against 1350
+//! and 0.5/6 against 1800; full strength 5.5/6 against 1800 and 1.5/6 against 2000), itself an uncalibrated scale
+//! at that speed. In a ladder at the same speed (6 games per pair), each of levels 2–5 beat the level below 6/6,
+//! then 6–5 4.5/6, 7–6 5.5/6, 8–7 4/6, 9–8 5/6, 10–9 2/6: the upper levels are close together at such speeds.
+
+/// One strength level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// 1 ..= 10.
+    pub number: u8,
+    pub name_zh: &'static str,
+    pub name_en: &'static str,
+    /// Approximate playing strength (an estimate, not yet calibrated).
+    pub elo: u32,
+    pub depth: u32,
+    pub nodes: u64,
+    /// Evaluation noise, ± centipawns.
+    pub eval_noise: i32,
+    /// How many best lines are considered for the move choice.
+    pub multipv: usize,
+    /// Softmax temperature of the move choice, in centipawns.
+    pub temperature: i32,
+    /// A move is chosen only if it scores at most this much below the best.
+    pub max_loss: i32,
+    /// How many captures deep the quiescence search looks.
+    pub qsearch_plies: usize,
+}
+
+impl Level {
+    /// The top level: no handicap at all.
+    pub fn is_full_strength(&self) -> bool {
+        self.number as usize == LEVELS.len()
+    }
+}
+
+const UNLIMITED_PLIES: usize = usize::MAX;
+
+#[rustfmt::skip]
+pub const LEVELS: [Level; 10] = [
+    Level { number: 1, name_zh: "入门", name_en: "Beginner", elo: 800, depth: 1, nodes: 400,
+            eval_noise: 120, multipv: 6, temperature: 120, max_loss: 700, qsearch_plies: 0 },
+    Level { number: 2, name_zh: "新手", name_en: "Novice", elo: 1000, depth: 2, nodes: 1_000,
+            eval_noise: 90, multipv: 5, temperature: 90, max_loss: 450, qsearch_plies: 1 },
+    Level { number: 3, name_zh: "初级", name_en: "Casual", elo: 1300, depth: 3, nodes: 3_000,
+            eval_noise: 70, multipv: 4, temperature: 70, max_loss: 300, qsearch_plies: 2 },
+    Level { number: 4, name_zh: "业余", name_en: "Amateur", elo: 1550, depth: 4, nodes: 8_000,
+            eval_noise: 50, multipv: 4, temperature: 50, max_loss: 200, qsearch_plies: 3 },
+    Level { number: 5, name_zh: "棋友", name_en: "Club player", elo: 1700, depth: 5, nodes: 20_000,
+            eval_noise: 35, multipv: 3, temperature: 35, max_loss: 140, qsearch_plies: 4 },
+    Level { number: 6, name_zh: "进阶", name_en: "Intermediate", elo: 1800, depth: 6, nodes: 60_000,
+            eval_noise: 25, multipv: 3, temperature: 25, max_loss: 90, qsearch_plies: 6 },
+    Level { number: 7, name_zh: "高级", name_en: "Advanced", elo: 1850, depth: 8, nodes: 150_000,
+            eval_noise: 15, multipv: 2, temperature: 15, max_loss: 60, qsearch_plies: 8 },
+    Level { number: 8, name_zh: "专家", name_en: "Expert", elo: 1900, depth: 10, nodes: 500_000,
+            eval_noise: 8, multipv: 2, temperature: 8, max_loss: 30, qsearch_plies: UNLIMITED_PLIES },
+    Level { number: 9, name_zh: "候补大师", name_en: "Candidate Master", elo: 1950, depth: 14, nodes: 2_000_000,
+            eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES },
+    Level { number: 10, name_zh: "大师", name_en: "Master", elo: 2000, depth: 255, nodes: u64::MAX,
+            eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES },
+];
+
+/// The level numbered `n` (1 ..= 10).
+pub fn level(n: u8) -> Option<&'static Level> {
+    LEVELS.get((n as usize).checked_sub(1)?)
+}
+
+/// The lowest UCI_Elo offered, and the highest.
+pub const MIN_ELO: u32 = LEVELS[0].elo;
+pub const MAX_ELO: u32 = LEVELS[LEVELS.len() - 1].elo;
+
+/// The level closest to an Elo rating (`UCI_Elo`).
+pub fn from_elo(elo: u32) -> &'static Level {
+    LEVELS.iter().min_by_key(|l| l.elo.abs_diff(elo)).unwrap_or(&LEVELS[0])
+}
+
+/// The level for a `Skill Level` of 0 ..= 20 (20 is full strength).
+pub fn from_skill(skill: u32) -> &'static Level {
+    let skill = skill.min(20) as usize;
+    &LEVELS[skill * (LEVELS.len() - 1) / 20]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_ordered() {
+        for (i, l) in LEVELS.iter().enumerate() {
+            assert_eq!(l.number as usize, i + 1);
+            assert_eq!(level(l.number), Some(l));
+        }
+        for w in LEVELS.windows(2) {
+            assert!(w[0].elo < w[1].elo && w[0].depth <= w[1].depth && w[0].nodes <= w[1].nodes);
+            assert!(w[0].eval_noise >= w[1].eval_noise);
+        }
+        assert!(LEVELS[9].is_full_strength() && !LEVELS[8].is_full_strength());
+        assert_eq!(from_elo(0).number, 1);
+        assert_eq!(from_elo(1500).number, 4);
+        assert_eq!(from_elo(4000).number, 10);
+        assert_eq!(from_skill(0).number, 1);
+        assert_eq!(from_skill(20).number, 10);
+        assert_eq!(from_skill(10).number, 5);
+        assert!(level(0).is_none() && level(11).is_none());
+    }
+}
