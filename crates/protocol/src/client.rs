@@ -1,0 +1,188 @@
+//! Messages from the browser to the server.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::wire::{ClaimKind, ColorChoice, Lang, PromotionRole};
+
+/// A message from the browser. Every message carries an `id` the client chooses (a counter is fine); the server
+/// answers each one exactly once with that `id`: `ack`, `error`, or a typed reply (`hello`, `pong`, `explanation`,
+/// `challenge_created`, `seek_created`). Unknown fields are refused, so a typo is an error rather than ignored.
+///
+/// Game commands name the game (`game_id`); the server knows from the session which colour the sender plays.
+/// `time_control` is the PGN `TimeControl` tag (`300+3` = 5 minutes + 3 seconds a move, `-` = no limit; see
+/// `guoxiang_clock::TimeControl::from_pgn`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// The first message on a connection: the protocol version the client speaks ([`PROTOCOL_VERSION`]) and its
+    /// language. Answered with the server's `hello`, or an `unsupported_protocol` error and the connection closed.
+    ///
+    /// [`PROTOCOL_VERSION`]: crate::PROTOCOL_VERSION
+    Hello {
+        id: u32,
+        protocol: u32,
+        #[serde(default)]
+        lang: Lang,
+    },
+    /// Follow a game, as a player or a spectator. With `since_version` (the last version the client has seen) the
+    /// server sends the missed events as `game_events`, or a `game_snapshot` when they are no longer kept; without
+    /// it, a `game_snapshot`. After the ack, every new event of the game comes as `game_events`.
+    Subscribe {
+        id: u32,
+        game_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        since_version: Option<u64>,
+    },
+    /// Stop following a game.
+    Unsubscribe { id: u32, game_id: String },
+    /// Play a move in UCI (`e2e4`, `e7e8q`; castling `e1g1` or king takes rook). `offer_draw` offers a draw with
+    /// the move; `lag_ms` is the client's estimate of its network lag (from `ping`/`pong`), credited within the
+    /// player's lag reserve.
+    Move {
+        id: u32,
+        game_id: String,
+        uci: String,
+        #[serde(default)]
+        offer_draw: bool,
+        #[serde(default)]
+        lag_ms: u32,
+    },
+    /// Resign the game.
+    Resign { id: u32, game_id: String },
+    /// Offer a draw (on the opponent's turn; with one's own move, use `move` with `offer_draw`).
+    OfferDraw { id: u32, game_id: String },
+    /// Accept the opponent's draw offer.
+    AcceptDraw { id: u32, game_id: String },
+    /// Decline the opponent's draw offer.
+    DeclineDraw { id: u32, game_id: String },
+    /// Claim a draw (Article 9.2 / 9.3), on the current position or with the move one intends to play (UCI).
+    ClaimDraw {
+        id: u32,
+        game_id: String,
+        kind: ClaimKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        intended: Option<String>,
+    },
+    /// Cancel the game (only before both players have moved).
+    Abort { id: u32, game_id: String },
+    /// Ask to take back moves (casual games).
+    TakebackOffer { id: u32, game_id: String },
+    /// Accept the opponent's takeback request.
+    TakebackAccept { id: u32, game_id: String },
+    /// Decline the opponent's takeback request.
+    TakebackDecline { id: u32, game_id: String },
+    /// Claim the game because the opponent has been disconnected for too long.
+    ClaimVictory { id: u32, game_id: String },
+    /// Offer a rematch of a finished game (colours swapped).
+    RematchOffer { id: u32, game_id: String },
+    /// Accept the opponent's rematch offer; the new game is announced with `game_started`.
+    RematchAccept { id: u32, game_id: String },
+    /// Decline the opponent's rematch offer.
+    RematchDecline { id: u32, game_id: String },
+    /// Measure the round trip: the server answers `pong` with `client_time_ms` echoed (the client's own clock, e.g.
+    /// `performance.now()` rounded) and its own time.
+    Ping { id: u32, client_time_ms: u64 },
+    /// Why is moving the piece on `from` to `to` illegal in the game's current position? Squares in `e4` style.
+    /// Answered with `explanation`.
+    Explain {
+        id: u32,
+        game_id: String,
+        from: String,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        promotion: Option<PromotionRole>,
+    },
+    /// Receive lobby updates (`lobby`, then `seek_added`, `seek_removed`, `pools`, `live_games`).
+    LobbySubscribe { id: u32 },
+    /// Stop receiving lobby updates.
+    LobbyUnsubscribe { id: u32 },
+    /// Post a seek in the lobby; answered with `seek_created`. When someone accepts it, `game_started`.
+    CreateSeek { id: u32, time_control: String, rated: bool, color: ColorChoice },
+    /// Withdraw one's seek.
+    CancelSeek { id: u32, seek_id: String },
+    /// Accept someone else's seek; the game is announced with `game_started`.
+    AcceptSeek { id: u32, seek_id: String },
+    /// Join the quick-pairing pool for a time control; when paired, `game_started`.
+    JoinPool { id: u32, time_control: String, rated: bool },
+    /// Leave the quick-pairing pool.
+    LeavePool { id: u32 },
+    /// Start a game against the engine at `level`; announced with `game_started`.
+    PlayComputer { id: u32, level: u8, color: ColorChoice, time_control: String },
+    /// Create a challenge to share as a link; answered with `challenge_created`.
+    ChallengeFriend { id: u32, time_control: String, rated: bool, color: ColorChoice },
+    /// Accept a challenge (opened from its link); the game is announced with `game_started`.
+    AcceptChallenge { id: u32, challenge_id: String },
+    /// Decline a challenge.
+    DeclineChallenge { id: u32, challenge_id: String },
+    /// Withdraw one's own challenge.
+    CancelChallenge { id: u32, challenge_id: String },
+}
+
+impl ClientMessage {
+    /// The client-chosen id the answer will carry.
+    pub fn id(&self) -> u32 {
+        use ClientMessage::*;
+        match self {
+            Hello { id, .. }
+            | Subscribe { id, .. }
+            | Unsubscribe { id, .. }
+            | Move { id, .. }
+            | Resign { id, .. }
+            | OfferDraw { id, .. }
+            | AcceptDraw { id, .. }
+            | DeclineDraw { id, .. }
+            | ClaimDraw { id, .. }
+            | Abort { id, .. }
+            | TakebackOffer { id, .. }
+            | TakebackAccept { id, .. }
+            | TakebackDecline { id, .. }
+            | ClaimVictory { id, .. }
+            | RematchOffer { id, .. }
+            | RematchAccept { id, .. }
+            | RematchDecline { id, .. }
+            | Ping { id, .. }
+            | Explain { id, .. }
+            | LobbySubscribe { id }
+            | LobbyUnsubscribe { id }
+            | CreateSeek { id, .. }
+            | CancelSeek { id, .. }
+            | AcceptSeek { id, .. }
+            | JoinPool { id, .. }
+            | LeavePool { id }
+            | PlayComputer { id, .. }
+            | ChallengeFriend { id, .. }
+            | AcceptChallenge { id, .. }
+            | DeclineChallenge { id, .. }
+            | CancelChallenge { id, .. } => *id,
+        }
+    }
+
+    /// The game a game command is about, if it is one.
+    pub fn game_id(&self) -> Option<&str> {
+        use ClientMessage::*;
+        match self {
+            Subscribe { game_id, .. }
+            | Unsubscribe { game_id, .. }
+            | Move { game_id, .. }
+            | Resign { game_id, .. }
+            | OfferDraw { game_id, .. }
+            | AcceptDraw { game_id, .. }
+            | DeclineDraw { game_id, .. }
+            | ClaimDraw { game_id, .. }
+            | Abort { game_id, .. }
+            | TakebackOffer { game_id, .. }
+            | TakebackAccept { game_id, .. }
+            | TakebackDecline { game_id, .. }
+            | ClaimVictory { game_id, .. }
+            | RematchOffer { game_id, .. }
+            | RematchAccept { game_id, .. }
+            | RematchDecline { game_id, .. }
+            | Explain { game_id, .. } => Some(game_id),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! The closed sets of codes the protocol carries as strings (the game crate's events keep them as `String`), as
+//! enums: the TypeScript bindings show them as unions of string literals (`#[ts(as = …)]` on the string fields),
+//! and the server can match on them. Tests check them against the game and rules crates.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A game's result: `1-0`, `0-1` or `1/2-1/2`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub enum GameResult {
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+/// How a game ended: `guoxiang_core::Termination::code`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TerminationCode {
+    Checkmate,
+    Stalemate,
+    DeadPosition,
+    ThreefoldRepetition,
+    FivefoldRepetition,
+    FiftyMoves,
+    SeventyFiveMoves,
+    Resignation,
+    Agreement,
+    TimeForfeit,
+    TimeForfeitDraw,
+    Abandoned,
+    Adjudication,
+}
+
+impl TerminationCode {
+    /// Every value, in order.
+    pub const ALL: [TerminationCode; 13] = [
+        TerminationCode::Checkmate,
+        TerminationCode::Stalemate,
+        TerminationCode::DeadPosition,
+        TerminationCode::ThreefoldRepetition,
+        TerminationCode::FivefoldRepetition,
+        TerminationCode::FiftyMoves,
+        TerminationCode::SeventyFiveMoves,
+        TerminationCode::Resignation,
+        TerminationCode::Agreement,
+        TerminationCode::TimeForfeit,
+        TerminationCode::TimeForfeitDraw,
+        TerminationCode::Abandoned,
+        TerminationCode::Adjudication,
+    ];
+
+    /// The code as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TerminationCode::Checkmate => "checkmate",
+            TerminationCode::Stalemate => "stalemate",
+            TerminationCode::DeadPosition => "dead_position",
+            TerminationCode::ThreefoldRepetition => "threefold_repetition",
+            TerminationCode::FivefoldRepetition => "fivefold_repetition",
+            TerminationCode::FiftyMoves => "fifty_moves",
+            TerminationCode::SeventyFiveMoves => "seventy_five_moves",
+            TerminationCode::Resignation => "resignation",
+            TerminationCode::Agreement => "agreement",
+            TerminationCode::TimeForfeit => "time_forfeit",
+            TerminationCode::TimeForfeitDraw => "time_forfeit_draw",
+            TerminationCode::Abandoned => "abandoned",
+            TerminationCode::Adjudication => "adjudication",
+        }
+    }
+
+    /// The value for a code.
+    pub fn parse(code: &str) -> Option<TerminationCode> {
+        TerminationCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+}
+
+/// Why a game was aborted: `guoxiang_game::AbortReason::code`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AbortReasonCode {
+    Player,
+    FirstMoveTimeout,
+}
+
+impl AbortReasonCode {
+    /// Every value, in order.
+    pub const ALL: [AbortReasonCode; 2] = [AbortReasonCode::Player, AbortReasonCode::FirstMoveTimeout];
+
+    /// The code as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AbortReasonCode::Player => "player",
+            AbortReasonCode::FirstMoveTimeout => "first_move_timeout",
+        }
+    }
+
+    /// The value for a code.
+    pub fn parse(code: &str) -> Option<AbortReasonCode> {
+        AbortReasonCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+}
+
+/// Why a move is illegal: `guoxiang_core::explain::REASON_CODES`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonCode {
+    SameSquare,
+    NoPiece,
+    NotYourTurn,
+    BadPieceMove,
+    PawnBackward,
+    PawnSideways,
+    PawnDoubleStep,
+    PawnDiagonalEmpty,
+    PawnForwardCapture,
+    NoEnPassant,
+    PathBlocked,
+    OwnPiece,
+    PromotionNotAllowed,
+    InvalidPromotion,
+    PromotionRequired,
+    Pinned,
+    EpExposesKing,
+    KingIntoCheck,
+    InCheck,
+    DoubleCheck,
+    CastleKingMoved,
+    CastleRookMoved,
+    CastleRightsLost,
+    CastleInCheck,
+    CastleBlocked,
+    CastleThroughCheck,
+    CastleIntoCheck,
+}
+
+impl ReasonCode {
+    /// Every value, in order.
+    pub const ALL: [ReasonCode; 27] = [
+        ReasonCode::SameSquare,
+        ReasonCode::NoPiece,
+        ReasonCode::NotYourTurn,
+        ReasonCode::BadPieceMove,
+        ReasonCode::PawnBackward,
+        ReasonCode::PawnSideways,
+        ReasonCode::PawnDoubleStep,
+        ReasonCode::PawnDiagonalEmpty,
+        ReasonCode::PawnForwardCapture,
+        ReasonCode::NoEnPassant,
+        ReasonCode::PathBlocked,
+        ReasonCode::OwnPiece,
+        ReasonCode::PromotionNotAllowed,
+        ReasonCode::InvalidPromotion,
+        ReasonCode::PromotionRequired,
+        ReasonCode::Pinned,
+        ReasonCode::EpExposesKing,
+        ReasonCode::KingIntoCheck,
+        ReasonCode::InCheck,
+        ReasonCode::DoubleCheck,
+        ReasonCode::CastleKingMoved,
+        ReasonCode::CastleRookMoved,
+        ReasonCode::CastleRightsLost,
+        ReasonCode::CastleInCheck,
+        ReasonCode::CastleBlocked,
+        ReasonCode::CastleThroughCheck,
+        ReasonCode::CastleIntoCheck,
+    ];
+
+    /// The code as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReasonCode::SameSquare => "same_square",
+            ReasonCode::NoPiece => "no_piece",
+            ReasonCode::NotYourTurn => "not_your_turn",
+            ReasonCode::BadPieceMove => "bad_piece_move",
+            ReasonCode::PawnBackward => "pawn_backward",
+            ReasonCode::PawnSideways => "pawn_sideways",
+            ReasonCode::PawnDoubleStep => "pawn_double_step",
+            ReasonCode::PawnDiagonalEmpty => "pawn_diagonal_empty",
+            ReasonCode::PawnForwardCapture => "pawn_forward_capture",
+            ReasonCode::NoEnPassant => "no_en_passant",
+            ReasonCode::PathBlocked => "path_blocked",
+            ReasonCode::OwnPiece => "own_piece",
+            ReasonCode::PromotionNotAllowed => "promotion_not_allowed",
+            ReasonCode::InvalidPromotion => "invalid_promotion",
+            ReasonCode::PromotionRequired => "promotion_required",
+            ReasonCode::Pinned => "pinned",
+            ReasonCode::EpExposesKing => "ep_exposes_king",
+            ReasonCode::KingIntoCheck => "king_into_check",
+            ReasonCode::InCheck => "in_check",
+            ReasonCode::DoubleCheck => "double_check",
+            ReasonCode::CastleKingMoved => "castle_king_moved",
+            ReasonCode::CastleRookMoved => "castle_rook_moved",
+            ReasonCode::CastleRightsLost => "castle_rights_lost",
+            ReasonCode::CastleInCheck => "castle_in_check",
+            ReasonCode::CastleBlocked => "castle_blocked",
+            ReasonCode::CastleThroughCheck => "castle_through_check",
+            ReasonCode::CastleIntoCheck => "castle_into_check",
+        }
+    }
+
+    /// The value for a code.
+    pub fn parse(code: &str) -> Option<ReasonCode> {
+        ReasonCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+}
+
+/// The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`) and the game's
+/// (`guoxiang_game::CommandError::code`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    FrameTooLarge,
+    BadMessage,
+    UnsupportedProtocol,
+    HelloRequired,
+    UnknownGame,
+    NotAPlayer,
+    BadRequest,
+    GameOver,
+    Aborted,
+    Adjourned,
+    NotAdjourned,
+    AlreadyAdjourned,
+    NotYourTurn,
+    BadMoveText,
+    IllegalMove,
+    DrawAlreadyOffered,
+    OfferWithMove,
+    ReofferNotAllowed,
+    NoDrawOffer,
+    CannotAbort,
+    TakebackInRated,
+    NothingToTakeBack,
+    TakebackAlreadyOffered,
+    NoTakebackOffer,
+    NotStarted,
+    OpponentConnected,
+    ClaimTooEarly,
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every value, in order.
+    pub const ALL: [ErrorCode; 28] = [
+        ErrorCode::FrameTooLarge,
+        ErrorCode::BadMessage,
+        ErrorCode::UnsupportedProtocol,
+        ErrorCode::HelloRequired,
+        ErrorCode::UnknownGame,
+        ErrorCode::NotAPlayer,
+        ErrorCode::BadRequest,
+        ErrorCode::GameOver,
+        ErrorCode::Aborted,
+        ErrorCode::Adjourned,
+        ErrorCode::NotAdjourned,
+        ErrorCode::AlreadyAdjourned,
+        ErrorCode::NotYourTurn,
+        ErrorCode::BadMoveText,
+        ErrorCode::IllegalMove,
+        ErrorCode::DrawAlreadyOffered,
+        ErrorCode::OfferWithMove,
+        ErrorCode::ReofferNotAllowed,
+        ErrorCode::NoDrawOffer,
+        ErrorCode::CannotAbort,
+        ErrorCode::TakebackInRated,
+        ErrorCode::NothingToTakeBack,
+        ErrorCode::TakebackAlreadyOffered,
+        ErrorCode::NoTakebackOffer,
+        ErrorCode::NotStarted,
+        ErrorCode::OpponentConnected,
+        ErrorCode::ClaimTooEarly,
+        ErrorCode::Internal,
+    ];
+
+    /// The code as it is written on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::FrameTooLarge => "frame_too_large",
+            ErrorCode::BadMessage => "bad_message",
+            ErrorCode::UnsupportedProtocol => "unsupported_protocol",
+            ErrorCode::HelloRequired => "hello_required",
+            ErrorCode::UnknownGame => "unknown_game",
+            ErrorCode::NotAPlayer => "not_a_player",
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::Aborted => "aborted",
+            ErrorCode::Adjourned => "adjourned",
+            ErrorCode::NotAdjourned => "not_adjourned",
+            ErrorCode::AlreadyAdjourned => "already_adjourned",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::BadMoveText => "bad_move_text",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::DrawAlreadyOffered => "draw_already_offered",
+            ErrorCode::OfferWithMove => "offer_with_move",
+            ErrorCode::ReofferNotAllowed => "reoffer_not_allowed",
+            ErrorCode::NoDrawOffer => "no_draw_offer",
+            ErrorCode::CannotAbort => "cannot_abort",
+            ErrorCode::TakebackInRated => "takeback_in_rated",
+            ErrorCode::NothingToTakeBack => "nothing_to_take_back",
+            ErrorCode::TakebackAlreadyOffered => "takeback_already_offered",
+            ErrorCode::NoTakebackOffer => "no_takeback_offer",
+            ErrorCode::NotStarted => "not_started",
+            ErrorCode::OpponentConnected => "opponent_connected",
+            ErrorCode::ClaimTooEarly => "claim_too_early",
+            ErrorCode::Internal => "internal",
+        }
+    }
+
+    /// The value for a code.
+    pub fn parse(code: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+}

@@ -1,0 +1,66 @@
+//! guoxiang-protocol: the typed WebSocket protocol between the game server and the web UI.
+//!
+//! JSON text frames, one message each, tagged with a `t` field in snake_case: [`ClientMessage`] from the browser,
+//! [`ServerMessage`] to it. The client opens with `hello` ([`PROTOCOL_VERSION`]); every client message carries a
+//! client-chosen `id`, answered once by `ack`, `error` (stable `code`, zh/en messages) or a typed reply. Game
+//! events are `guoxiang-game`'s versioned events, so a reconnecting client sends `subscribe` with the last version
+//! it saw and gets what it missed, or a snapshot. The full description, with examples, is `docs/api.md`.
+//!
+//! The TypeScript types of `web/src/protocol.ts` are generated from these types ([`typescript`]; regenerate with
+//! `cargo run -p guoxiang-protocol --bin gen-ts`; a test fails when the committed file is stale).
+//!
+//! ```
+//! use guoxiang_protocol::{ClientMessage, ServerMessage, parse_client_frame};
+//!
+//! let msg = parse_client_frame(r#"{"t":"move","id":7,"game_id":"abcd1234","uci":"e2e4"}"#).unwrap();
+//! assert!(matches!(msg, ClientMessage::Move { id: 7, offer_draw: false, lag_ms: 0, .. }));
+//! assert_eq!(ServerMessage::Ack { id: msg.id() }.to_json(), r#"{"t":"ack","id":7}"#);
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod client;
+mod codes;
+mod error;
+mod server;
+mod ts;
+mod wire;
+
+pub use client::ClientMessage;
+pub use codes::{AbortReasonCode, ErrorCode, GameResult, ReasonCode, TerminationCode};
+pub use error::{PROTOCOL_ERROR_CODES, ProtocolError};
+pub use server::{Challenge, ChallengeStatus, LiveGame, PoolSize, Seek, ServerMessage};
+pub use ts::{TS_OUTPUT_PATH, typescript};
+pub use wire::{
+    ClaimKind, Clocks, Color, ColorChoice, GameEvent, GameSnapshot, GameStatus, IllegalMoveReason, Lang, MoveInfo,
+    Player, PromotionRole, Variant, VersionedGameEvent,
+};
+
+/// The version of this protocol. Bumped on any change a deployed client could not handle; the server refuses a
+/// `hello` with another version (`unsupported_protocol`), and the UI reloads.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest client frame the server reads, in bytes (64 KiB). Larger frames are refused before parsing.
+pub const MAX_CLIENT_FRAME_BYTES: usize = 64 * 1024;
+
+/// Checks a client frame's size ([`MAX_CLIENT_FRAME_BYTES`]) without looking at its content.
+pub fn check_frame_size(frame: &str) -> Result<(), ProtocolError> {
+    if frame.len() > MAX_CLIENT_FRAME_BYTES {
+        return Err(ProtocolError::FrameTooLarge { len: frame.len() });
+    }
+    Ok(())
+}
+
+/// Reads one client frame: checks its size, then parses it. A frame that is not a client message gives
+/// [`ProtocolError::BadMessage`] with the JSON reader's explanation and, if the frame has a numeric `id`, that id
+/// (so the error answer can carry it). Never panics.
+pub fn parse_client_frame(frame: &str) -> Result<ClientMessage, ProtocolError> {
+    check_frame_size(frame)?;
+    serde_json::from_str(frame).map_err(|e| {
+        let id = serde_json::from_str::<serde_json::Value>(frame)
+            .ok()
+            .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64))
+            .and_then(|id| u32::try_from(id).ok());
+        ProtocolError::BadMessage { id, detail: e.to_string() }
+    })
+}

@@ -1,0 +1,236 @@
+//! One sample of every message variant, shared by the tests.
+
+#![allow(dead_code)]
+
+use guoxiang_protocol::*;
+
+pub fn player(id: &str, name: &str) -> Player {
+    Player { id: id.into(), name: name.into(), is_engine: false, engine_level: None }
+}
+
+pub fn clocks() -> Option<Clocks> {
+    Some(Clocks { white_ms: 178_000, black_ms: 180_000 })
+}
+
+pub fn client_samples() -> Vec<ClientMessage> {
+    use ClientMessage::*;
+    let g = || "abcd1234".to_string();
+    vec![
+        Hello { id: 1, protocol: PROTOCOL_VERSION, lang: Lang::En },
+        Subscribe { id: 2, game_id: g(), since_version: Some(12) },
+        Subscribe { id: 3, game_id: g(), since_version: None },
+        Unsubscribe { id: 4, game_id: g() },
+        Move { id: 5, game_id: g(), uci: "e2e4".into(), offer_draw: true, lag_ms: 87 },
+        Resign { id: 6, game_id: g() },
+        OfferDraw { id: 7, game_id: g() },
+        AcceptDraw { id: 8, game_id: g() },
+        DeclineDraw { id: 9, game_id: g() },
+        ClaimDraw { id: 10, game_id: g(), kind: ClaimKind::ThreefoldRepetition, intended: Some("g1f3".into()) },
+        ClaimDraw { id: 11, game_id: g(), kind: ClaimKind::FiftyMoves, intended: None },
+        Abort { id: 12, game_id: g() },
+        TakebackOffer { id: 13, game_id: g() },
+        TakebackAccept { id: 14, game_id: g() },
+        TakebackDecline { id: 15, game_id: g() },
+        ClaimVictory { id: 16, game_id: g() },
+        RematchOffer { id: 17, game_id: g() },
+        RematchAccept { id: 18, game_id: g() },
+        RematchDecline { id: 19, game_id: g() },
+        Ping { id: 20, client_time_ms: 1_764_500_000_123 },
+        Explain { id: 21, game_id: g(), from: "e7".into(), to: "e8".into(), promotion: Some(PromotionRole::King) },
+        Explain { id: 22, game_id: g(), from: "e1".into(), to: "g1".into(), promotion: None },
+        LobbySubscribe { id: 23 },
+        LobbyUnsubscribe { id: 24 },
+        CreateSeek { id: 25, time_control: "300+3".into(), rated: true, color: ColorChoice::Random },
+        CancelSeek { id: 26, seek_id: "s1".into() },
+        AcceptSeek { id: 27, seek_id: "s2".into() },
+        JoinPool { id: 28, time_control: "180+2".into(), rated: false },
+        LeavePool { id: 29 },
+        PlayComputer { id: 30, level: 4, color: ColorChoice::Black, time_control: "-".into() },
+        ChallengeFriend { id: 31, time_control: "600+0".into(), rated: false, color: ColorChoice::White },
+        AcceptChallenge { id: 32, challenge_id: "c1".into() },
+        DeclineChallenge { id: 33, challenge_id: "c1".into() },
+        CancelChallenge { id: 34, challenge_id: "c1".into() },
+    ]
+}
+
+pub fn events() -> Vec<GameEvent> {
+    use GameEvent::*;
+    let (w, b) = (Color::White, Color::Black);
+    vec![
+        MoveMade {
+            by: w,
+            uci: "e2e4".into(),
+            san: "e4".into(),
+            fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+            ply: 1,
+            clocks: clocks(),
+        },
+        DrawOffered { by: w },
+        DrawDeclined { by: b },
+        DrawClaimRejected {
+            by: b,
+            kind: "fifty_moves".into(),
+            penalty_ms: 120_000,
+            message_zh: "提和要求不成立".into(),
+            message_en: "incorrect claim".into(),
+        },
+        ClockUpdate { clocks: None },
+        TakebackOffered { by: b },
+        TakebackDeclined { by: w },
+        TakebackCancelled,
+        TakebackDone { plies: 2, fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(), clocks: clocks() },
+        PlayerDisconnected { who: w },
+        PlayerReconnected { who: w },
+        Adjourned { clocks: clocks() },
+        Resumed { clocks: clocks() },
+        GameEnded {
+            result: "1-0".into(),
+            termination: "checkmate".into(),
+            winner: Some(w),
+            message_zh: "白方将杀获胜".into(),
+            message_en: "White wins by checkmate".into(),
+            clocks: None,
+        },
+        Aborted {
+            reason: "player".into(),
+            by: b,
+            message_zh: "黑方取消了对局".into(),
+            message_en: "Black aborted".into(),
+        },
+    ]
+}
+
+pub fn snapshot() -> GameSnapshot {
+    GameSnapshot {
+        id: "abcd1234".into(),
+        white: player("u1", "Alice"),
+        black: Player { id: "engine".into(), name: "国象 4".into(), is_engine: true, engine_level: Some(4) },
+        rated: false,
+        variant: Variant::Chess960 { fen: "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1".into() },
+        time_control: "300+3".into(),
+        fen: "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1".into(),
+        turn: Color::White,
+        moves: vec![MoveInfo { uci: "e2e4".into(), san: "e4".into(), clock_ms: Some(300_000) }],
+        clocks: clocks(),
+        clock_running: Some(Color::White),
+        status: GameStatus::Finished {
+            result: "1/2-1/2".into(),
+            termination: "agreement".into(),
+            winner: None,
+            message_zh: "双方同意和棋".into(),
+            message_en: "Draw by agreement".into(),
+        },
+        draw_offer: Some(Color::Black),
+        may_offer_draw: [true, false],
+        takeback_offer: None,
+        disconnected: [false, true],
+        version: 42,
+    }
+}
+
+pub fn server_samples() -> Vec<ServerMessage> {
+    use ServerMessage::*;
+    let g = || "abcd1234".to_string();
+    let seek = Seek {
+        id: "s1".into(),
+        player: player("u1", "Alice"),
+        rating: Some(1500),
+        time_control: "300+3".into(),
+        rated: true,
+        color: ColorChoice::Random,
+    };
+    let pool = PoolSize { time_control: "180+2".into(), rated: true, waiting: 3 };
+    let live = LiveGame {
+        game_id: g(),
+        white: player("u1", "Alice"),
+        black: player("u2", "Bob"),
+        time_control: "60+0".into(),
+        rated: true,
+        fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+        last_move: Some("e2e4".into()),
+        spectators: 7,
+    };
+    let mut out = vec![
+        Hello {
+            id: 1,
+            protocol: PROTOCOL_VERSION,
+            server: "guoxiang 0.1.0".into(),
+            user: Some(player("u1", "Alice")),
+            playing: vec![g()],
+            server_time_ms: 1_764_500_000_000,
+        },
+        Hello {
+            id: 1,
+            protocol: PROTOCOL_VERSION,
+            server: "guoxiang 0.1.0".into(),
+            user: None,
+            playing: vec![],
+            server_time_ms: 0,
+        },
+        Ack { id: 5 },
+        Error {
+            id: Some(5),
+            code: "not_your_turn".into(),
+            message_zh: "还没轮到你".into(),
+            message_en: "not your turn".into(),
+        },
+        Error { id: None, code: "bad_message".into(), message_zh: "无法识别".into(), message_en: "invalid".into() },
+        GameEvents {
+            game_id: g(),
+            events: events()
+                .into_iter()
+                .zip(1..)
+                .map(|(event, version)| VersionedGameEvent { version, event })
+                .collect(),
+        },
+        GameSnapshot { game_id: g(), snapshot: snapshot() },
+        Clocks { game_id: g(), white_ms: 1, black_ms: 2, running: None, server_time_ms: 3 },
+        Clocks { game_id: g(), white_ms: 1, black_ms: 2, running: Some(Color::Black), server_time_ms: 3 },
+        Pong { id: 20, client_time_ms: 1000, server_time_ms: 1_764_500_000_000 },
+        Explanation {
+            id: 21,
+            game_id: g(),
+            legal: false,
+            reason: Some(IllegalMoveReason {
+                code: "pinned".into(),
+                squares: vec!["e2".into(), "e8".into(), "e1".into()],
+                message_zh: "牵制".into(),
+                message_en: "pinned".into(),
+            }),
+        },
+        Explanation { id: 22, game_id: g(), legal: true, reason: None },
+        GameStarted { game_id: g(), color: Color::Black },
+        RematchOffered { game_id: g(), by: Color::White },
+        RematchDeclined { game_id: g(), by: Color::Black },
+        Lobby { seeks: vec![seek.clone()], pools: vec![pool.clone()], games: vec![live.clone()] },
+        SeekCreated { id: 25, seek_id: "s1".into() },
+        SeekAdded { seek },
+        SeekRemoved { seek_id: "s1".into() },
+        Pools { pools: vec![pool] },
+        LiveGames { games: vec![live] },
+        ChallengeCreated { id: 31, challenge_id: "c1".into(), url: "https://example.invalid/c1".into() },
+    ];
+    for status in [
+        ChallengeStatus::Pending,
+        ChallengeStatus::Accepted,
+        ChallengeStatus::Declined,
+        ChallengeStatus::Cancelled,
+        ChallengeStatus::Expired,
+    ] {
+        let accepted = status == ChallengeStatus::Accepted;
+        out.push(Challenge {
+            challenge: guoxiang_protocol::Challenge {
+                id: "c1".into(),
+                url: "https://example.invalid/c1".into(),
+                challenger: player("u1", "Alice"),
+                opponent: accepted.then(|| player("u2", "Bob")),
+                time_control: "600+0".into(),
+                rated: false,
+                color: ColorChoice::White,
+                status,
+                game_id: accepted.then(g),
+            },
+        });
+    }
+    out
+}
