@@ -552,3 +552,54 @@ impl fmt::Display for Position {
         f.write_str(&self.fen())
     }
 }
+
+impl Position {
+    /// Start position number `n` (0..960) of Chess960, in the standard numbering (Scharnagl's): number 518 is the
+    /// classical start. Castling rights go to both rooks; the position is in Chess960 mode. `None` for `n ≥ 960`.
+    pub fn chess960(n: u16) -> Option<Position> {
+        if n >= 960 {
+            return None;
+        }
+        let mut n = n as usize;
+        let mut back: [Option<Role>; 8] = [None; 8];
+        // Bishops on a light and a dark square, then the queen and the knights on the free squares, counted from
+        // the a-file; king and rooks take the last three, rook-king-rook.
+        back[(n % 4) * 2 + 1] = Some(Role::Bishop);
+        n /= 4;
+        back[(n % 4) * 2] = Some(Role::Bishop);
+        n /= 4;
+        let queen = n % 6;
+        n /= 6;
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let (k1, k2) = KNIGHTS[n];
+        let place = |back: &mut [Option<Role>; 8], nth: usize, role: Role| {
+            if let Some(i) = (0..8).filter(|&i| back[i].is_none()).nth(nth) {
+                back[i] = Some(role);
+            }
+        };
+        place(&mut back, queen, Role::Queen);
+        // The second knight's index counts the free squares before the first knight is placed.
+        place(&mut back, k2, Role::Knight);
+        place(&mut back, k1, Role::Knight);
+        for role in [Role::Rook, Role::King, Role::Rook] {
+            place(&mut back, 0, role);
+        }
+        let mut p = Position::empty();
+        for (f, role) in back.iter().enumerate() {
+            let role = (*role)?;
+            let file = File::new(f as u32);
+            p.put(Square::from_coords(file, Rank::First), Piece::new(Color::White, role));
+            p.put(Square::from_coords(file, Rank::Second), Piece::new(Color::White, Role::Pawn));
+            p.put(Square::from_coords(file, Rank::Seventh), Piece::new(Color::Black, Role::Pawn));
+            p.put(Square::from_coords(file, Rank::Eighth), Piece::new(Color::Black, role));
+            if role == Role::Rook {
+                p.castles |= Square::from_coords(file, Rank::First);
+                p.castles |= Square::from_coords(file, Rank::Eighth);
+            }
+        }
+        p.chess960 = true;
+        p.hash = p.hash_from_scratch();
+        Some(p)
+    }
+}

@@ -420,3 +420,29 @@ fn huge_move_counters_saturate() {
         }
     }
 }
+
+/// The 960 start positions: all distinct, bishops on opposite colours, king between the rooks, number 518 the
+/// classical start, and the first one (0) as the standard numbering gives it.
+#[test]
+fn chess960_start_positions() {
+    use guoxiang_core::{Bitboard, Color, Position, Role};
+    let mut seen = std::collections::HashSet::new();
+    for n in 0..960u16 {
+        let p = Position::chess960(n).unwrap();
+        assert!(seen.insert(p.placement()), "start position {n} repeats");
+        let bishops = p.pieces(Color::White, Role::Bishop);
+        assert_eq!((bishops & Bitboard::LIGHT_SQUARES).count(), 1, "{n}");
+        let rooks: Vec<_> = p.pieces(Color::White, Role::Rook).collect();
+        let king = p.king(Color::White);
+        assert!(rooks[0].file() < king.file() && king.file() < rooks[1].file(), "{n}");
+        assert_eq!(p.castling_rooks().count(), 4, "{n}: both rooks of each side keep their rights");
+        // Its X-FEN reads back to the same position.
+        let again =
+            Position::from_fen_with(&p.fen(), guoxiang_core::CastlingMode::Chess960, guoxiang_core::Validation::Strict)
+                .unwrap();
+        assert_eq!(again, p, "{n}");
+    }
+    assert_eq!(Position::chess960(518).unwrap().placement(), Position::new().placement());
+    assert_eq!(Position::chess960(0).unwrap().placement(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR");
+    assert!(Position::chess960(960).is_none());
+}
