@@ -356,24 +356,8 @@ fn explain_uci_rejects_malformed_text() {
 
 // ----- exhaustive comparison with the move generator ---------------------------------------------------------
 
-/// A random Chess960 starting position (bishops on opposite colours, king between the rooks).
 fn chess960_start(rng: &mut Rng) -> Position {
-    let mut rank: [Option<char>; 8] = [None; 8];
-    rank[rng.below(4) * 2] = Some('B');
-    rank[rng.below(4) * 2 + 1] = Some('B');
-    for piece in ['Q', 'N', 'N'] {
-        let free: Vec<usize> = (0..8).filter(|&i| rank[i].is_none()).collect();
-        rank[free[rng.below(free.len())]] = Some(piece);
-    }
-    let free: Vec<usize> = (0..8).filter(|&i| rank[i].is_none()).collect();
-    rank[free[0]] = Some('R');
-    rank[free[1]] = Some('K');
-    rank[free[2]] = Some('R');
-    let white: String = rank.iter().map(|c| c.unwrap()).collect();
-    let black = white.to_ascii_lowercase();
-    let files: String = [free[0], free[2]].iter().map(|&i| (b'A' + i as u8) as char).collect();
-    let fen = format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {files}{} - 0 1", files.to_ascii_lowercase());
-    Position::from_fen_with(&fen, CastlingMode::Chess960, Validation::Strict).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::chess960(rng.below(960) as u16).expect("0..960")
 }
 
 /// Positions met along seeded random games, from the standard start, Chess960 starts and a few sharp set-ups.

@@ -205,31 +205,9 @@ fn compare(ours: &Position, theirs: &sm::Chess, ctx: &str, opts: &Compare, stats
     (om, tm)
 }
 
-/// A random Chess960 back rank (bishops on opposite colours, king between the rooks).
-fn chess960_back_rank(rng: &mut Rng) -> [char; 8] {
-    let mut rank = [' '; 8];
-    rank[rng.below(4) * 2] = 'B';
-    rank[rng.below(4) * 2 + 1] = 'B';
-    for piece in ['Q', 'N', 'N'] {
-        let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-        rank[free[rng.below(free.len())]] = piece;
-    }
-    let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-    rank[free[0]] = 'R';
-    rank[free[1]] = 'K';
-    rank[free[2]] = 'R';
-    rank
-}
-
-/// A Chess960 starting FEN with Shredder-FEN castling letters.
+/// A Chess960 start (Shredder-FEN castling letters) drawn from the seed.
 fn chess960_start(rng: &mut Rng) -> String {
-    let rank = chess960_back_rank(rng);
-    let white: String = rank.iter().collect();
-    let black = white.to_ascii_lowercase();
-    let rooks: Vec<char> = (0..8).filter(|&i| rank[i] == 'R').map(|i| (b'a' + i as u8) as char).collect();
-    let castling =
-        format!("{}{}{}{}", rooks[1].to_ascii_uppercase(), rooks[0].to_ascii_uppercase(), rooks[1], rooks[0]);
-    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
+    Position::chess960(rng.below(960) as u16).expect("0..960").fen_with(true)
 }
 
 /// Picks a move, preferring captures, promotions, castling and en passant a third of the time so that games reach
@@ -297,18 +275,13 @@ fn random_playouts_chess960() {
 
 #[test]
 fn every_chess960_start_position() {
-    // All 960 back ranks: the generator above draws from the same space; here each one is compared with castling
-    // rights written both in Shredder-FEN and X-FEN.
+    // All 960 start positions (`Position::chess960`, which the random games above draw from), each compared with
+    // castling rights written both in X-FEN and Shredder-FEN.
     let mut seen = std::collections::HashSet::new();
-    let mut rng = Rng(960);
     let mut stats = Stats::default();
-    while seen.len() < 960 {
-        let rank = chess960_back_rank(&mut rng);
-        if !seen.insert(rank) {
-            continue;
-        }
-        let white: String = rank.iter().collect();
-        let fen = format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1", white.to_ascii_lowercase());
+    for n in 0..960 {
+        let fen = Position::chess960(n).expect("0..960").fen();
+        assert!(seen.insert(fen.clone()), "start position {n} repeats");
         let ours = Position::from_fen_with(&fen, CastlingMode::Chess960, Validation::Strict)
             .unwrap_or_else(|e| panic!("{fen}: {e}"));
         let theirs = sm_strict(&fen, true).unwrap_or_else(|e| panic!("{fen}: {e}"));

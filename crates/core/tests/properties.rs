@@ -14,25 +14,7 @@ use proptest::test_runner::TestCaseError;
 
 /// A Chess960 start (Shredder-FEN castling letters) drawn from the seed.
 fn chess960_start(rng: &mut Rng) -> String {
-    let mut rank = [' '; 8];
-    rank[rng.below(4) * 2] = 'B';
-    rank[rng.below(4) * 2 + 1] = 'B';
-    for piece in ['Q', 'N', 'N'] {
-        let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-        rank[free[rng.below(free.len())]] = piece;
-    }
-    let free: Vec<usize> = (0..8).filter(|&i| rank[i] == ' ').collect();
-    rank[free[0]] = 'R';
-    rank[free[1]] = 'K';
-    rank[free[2]] = 'R';
-    let white: String = rank.iter().collect();
-    let (a, h) = ((b'a' + free[0] as u8) as char, (b'a' + free[2] as u8) as char);
-    format!(
-        "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {}{}{h}{a} - 0 1",
-        white.to_ascii_lowercase(),
-        h.to_ascii_uppercase(),
-        a.to_ascii_uppercase()
-    )
+    Position::chess960(rng.below(960) as u16).expect("0..960").fen_with(true)
 }
 
 fn mode_of(p: &Position) -> CastlingMode {

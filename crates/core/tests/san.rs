@@ -37,40 +37,8 @@ fn normal(role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to:
 
 // ----- a small deterministic PRNG ----------------------------------------------------------------------------------
 
-/// The Chess960 starting position numbered `n` (0..960, Scharnagl's numbering; 518 is the standard one).
 fn chess960_start(n: usize) -> Position {
-    let mut rank: [Option<char>; 8] = [None; 8];
-    let mut n = n;
-    rank[2 * (n % 4) + 1] = Some('B');
-    n /= 4;
-    rank[2 * (n % 4)] = Some('B');
-    n /= 4;
-    let place = |rank: &mut [Option<char>; 8], mut k: usize, c: char| {
-        for slot in rank.iter_mut() {
-            if slot.is_none() {
-                if k == 0 {
-                    *slot = Some(c);
-                    return;
-                }
-                k -= 1;
-            }
-        }
-    };
-    place(&mut rank, n % 6, 'Q');
-    n /= 6;
-    let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n];
-    place(&mut rank, knights.1, 'N');
-    place(&mut rank, knights.0, 'N');
-    for c in ['R', 'K', 'R'] {
-        place(&mut rank, 0, c);
-    }
-    let white: String = rank.iter().map(|c| c.unwrap()).collect();
-    let rooks: Vec<char> =
-        white.char_indices().filter(|(_, c)| *c == 'R').map(|(i, _)| (b'A' + i as u8) as char).collect();
-    let castling =
-        format!("{}{}{}{}", rooks[1], rooks[0], rooks[1].to_ascii_lowercase(), rooks[0].to_ascii_lowercase());
-    let fen = format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1", white.to_lowercase());
-    Position::from_fen_with(&fen, CastlingMode::Chess960, Validation::Strict).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::chess960(n as u16).expect("0..960")
 }
 
 /// Positions from random games: `games` games of at most `max_plies` plies each, every position visited.
