@@ -53,8 +53,11 @@ pub fn client_samples() -> Vec<ClientMessage> {
     ]
 }
 
-pub fn events() -> Vec<GameEvent> {
-    use GameEvent::*;
+/// One of every `guoxiang-game` event, with sample values.
+pub fn game_events() -> Vec<guoxiang_game::Event> {
+    use guoxiang_game::Color;
+    use guoxiang_game::Event::*;
+    let clocks = Some(guoxiang_game::Clocks { white_ms: 178_000, black_ms: 180_000 });
     let (w, b) = (Color::White, Color::Black);
     vec![
         MoveMade {
@@ -63,7 +66,7 @@ pub fn events() -> Vec<GameEvent> {
             san: "e4".into(),
             fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
             ply: 1,
-            clocks: clocks(),
+            clocks,
         },
         DrawOffered { by: w },
         DrawDeclined { by: b },
@@ -78,11 +81,11 @@ pub fn events() -> Vec<GameEvent> {
         TakebackOffered { by: b },
         TakebackDeclined { by: w },
         TakebackCancelled,
-        TakebackDone { plies: 2, fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(), clocks: clocks() },
+        TakebackDone { plies: 2, fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(), clocks },
         PlayerDisconnected { who: w },
         PlayerReconnected { who: w },
-        Adjourned { clocks: clocks() },
-        Resumed { clocks: clocks() },
+        Adjourned { clocks },
+        Resumed { clocks },
         GameEnded {
             result: "1-0".into(),
             termination: "checkmate".into(),
@@ -98,6 +101,11 @@ pub fn events() -> Vec<GameEvent> {
             message_en: "Black aborted".into(),
         },
     ]
+}
+
+/// The same events as the protocol sends them: through the `From` conversion the server uses.
+pub fn events() -> Vec<GameEvent> {
+    game_events().into_iter().map(GameEvent::from).collect()
 }
 
 pub fn snapshot() -> GameSnapshot {
