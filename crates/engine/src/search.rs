@@ -408,16 +408,8 @@ impl<'a> Worker<'a> {
         let key = pos.hash();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.and_then(|h| h.mv);
-        if let Some(h) = hit
-            && !pv_node
-            && h.depth >= depth
-        {
-            match h.bound {
-                Bound::Exact => return h.score,
-                Bound::Lower if h.score >= beta => return h.score,
-                Bound::Upper if h.score <= alpha => return h.score,
-                _ => {}
-            }
+        if let Some(score) = hit.filter(|h| !pv_node && h.depth >= depth).and_then(|h| h.cutoff(alpha, beta)) {
+            return score;
         }
 
         let static_eval = if in_check { -INF } else { self.eval(pos) };
@@ -588,13 +580,8 @@ impl<'a> Worker<'a> {
         }
         let key = pos.hash();
         let hit = self.shared.tt.probe(key, ply);
-        if let Some(h) = hit {
-            match h.bound {
-                Bound::Exact => return h.score,
-                Bound::Lower if h.score >= beta => return h.score,
-                Bound::Upper if h.score <= alpha => return h.score,
-                _ => {}
-            }
+        if let Some(score) = hit.and_then(|h| h.cutoff(alpha, beta)) {
+            return score;
         }
         let stand = if in_check { -INF } else { self.eval(pos) };
         let mut best = stand;

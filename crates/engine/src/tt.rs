@@ -30,6 +30,19 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// The stored score, when its bound settles the window `(alpha, beta)` on its own.
+    #[inline]
+    pub fn cutoff(&self, alpha: i32, beta: i32) -> Option<i32> {
+        match self.bound {
+            Bound::Exact => Some(self.score),
+            Bound::Lower if self.score >= beta => Some(self.score),
+            Bound::Upper if self.score <= alpha => Some(self.score),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Entry {
     key_xor: AtomicU64,
