@@ -10,7 +10,11 @@ mod cmd;
 mod input;
 
 #[derive(Parser)]
-#[command(name = "guoxiang", version, about = "guoxiang (国象): chess under the FIDE Laws — rules, notation, PGN")]
+#[command(
+    name = "guoxiang",
+    version,
+    about = "guoxiang (国象): a chess server and tools under the FIDE Laws — with no command, `serve`"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -30,6 +34,16 @@ enum Command {
     Uci(cmd::uci::Args),
     /// Search a fixed set of positions to a fixed depth; the last line is `N nodes M nps`.
     Bench(cmd::bench::Args),
+    /// Run the game server (the default when no command is given): http://127.0.0.1:8080 with a SQLite file.
+    Serve(cmd::serve::Args),
+    /// Manage accounts (`user add NAME [--password P]`).
+    #[command(subcommand)]
+    User(cmd::user::UserCommand),
+    /// Manage personal API tokens (`token create NAME`).
+    #[command(subcommand)]
+    Token(cmd::user::TokenCommand),
+    /// Play many concurrent games against a running server and measure move latency.
+    Loadtest(cmd::loadtest::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,13 +55,11 @@ fn main() -> ExitCode {
         Some(Command::Explain(a)) => cmd::explain::run(a),
         Some(Command::Uci(a)) => cmd::uci::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
-        None => {
-            use clap::CommandFactory;
-            let mut c = Cli::command();
-            let _ = c.print_help();
-            println!("\nThe game server (`guoxiang serve`, the default) is not built yet; the rules tools above are.");
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Serve(a)) => cmd::serve::run(a),
+        Some(Command::User(c)) => cmd::user::run_user(c),
+        Some(Command::Token(c)) => cmd::user::run_token(c),
+        Some(Command::Loadtest(a)) => cmd::loadtest::run(a),
+        None => cmd::serve::run(cmd::serve::Args::default()),
     };
     match result {
         Ok(code) => code,

@@ -14,6 +14,8 @@ pub struct PgnTags {
     /// `YYYY.MM.DD`.
     pub date: Option<String>,
     pub round: Option<String>,
+    /// More tags, written after `Termination` in this order (e.g. `WhiteElo`, `ECO`, `Opening`).
+    pub extra: Vec<(String, String)>,
 }
 
 /// The PGN `Termination` tag in the words lichess uses: `Normal`, `Time forfeit`, `Abandoned`, `Adjudication`
@@ -61,6 +63,9 @@ impl Game {
         w.tag("GameId", &self.id);
         w.tag("TimeControl", &self.time_control().to_pgn());
         w.tag("Termination", termination_tag(&self.status));
+        for (k, v) in &tags.extra {
+            w.tag(k, v);
+        }
         match &self.variant {
             Variant::Standard => {}
             Variant::Chess960 { .. } | Variant::FromPosition { .. } => {

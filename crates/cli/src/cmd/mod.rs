@@ -1,6 +1,9 @@
 pub mod bench;
 pub mod explain;
+pub mod loadtest;
 pub mod perft;
 pub mod pgn;
 pub mod position;
+pub mod serve;
 pub mod uci;
+pub mod user;

@@ -1,0 +1,60 @@
+//! `guoxiang serve` (also what `guoxiang` with no arguments does): the game server.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+/// Where the server listens and what it stores into.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Database: `sqlite://FILE` (created if missing) or `postgres://USER@HOST/DB`.
+    #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
+    pub database: String,
+    /// The address people use to reach the server, for links (default: http://ADDR).
+    #[arg(long)]
+    pub public_url: Option<String>,
+    /// Threads for the computer opponent (default: cores − 1, at least 1).
+    #[arg(long)]
+    pub engine_workers: Option<usize>,
+    /// Mark session cookies `Secure` (when served over HTTPS by a proxy).
+    #[arg(long)]
+    pub secure_cookies: bool,
+}
+
+impl Default for Args {
+    fn default() -> Args {
+        Args {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            database: std::env::var("GUOXIANG_DATABASE").unwrap_or_else(|_| "sqlite://guoxiang.db".to_owned()),
+            public_url: None,
+            engine_workers: None,
+            secure_cookies: false,
+        }
+    }
+}
+
+pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| format!("tokio: {e}"))
+}
+
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    let mut config = guoxiang_server::Config::new(a.addr, a.database);
+    if let Some(u) = a.public_url {
+        config.public_url = u.trim_end_matches('/').to_owned();
+    }
+    if let Some(n) = a.engine_workers {
+        config.engine_workers = n.max(1);
+    }
+    config.secure_cookies = a.secure_cookies;
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    runtime()?.block_on(guoxiang_server::serve(config))?;
+    Ok(ExitCode::SUCCESS)
+}

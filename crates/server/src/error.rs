@@ -1,0 +1,91 @@
+//! One error type for every HTTP answer: a status, a stable code and messages in both languages. Internal details
+//! (database errors) are logged, never sent.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// An error answer. The JSON body is `{"error": <English message>, "code": …, "message_zh": …}`; `error` is what
+/// Lichess clients read.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub zh: String,
+    pub en: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
+        ApiError { status, code, zh: zh.into(), en: en.into() }
+    }
+
+    pub fn bad_request(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, zh, en)
+    }
+
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "login_required", "请先登录", "authentication required")
+    }
+
+    pub fn forbidden(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, code, zh, en)
+    }
+
+    pub fn not_found(what_zh: &str, what_en: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("找不到{what_zh}"), format!("{what_en} not found"))
+    }
+
+    pub fn too_many() -> ApiError {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "请求太频繁，请稍后再试",
+            "too many requests; try again later",
+        )
+    }
+
+    pub fn internal(context: &str, e: impl std::fmt::Display) -> ApiError {
+        tracing::error!("{context}: {e}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "服务器内部错误",
+            "internal server error (logged on the server)",
+        )
+    }
+
+    pub fn from_command(e: &guoxiang_game::CommandError) -> ApiError {
+        let t = e.text();
+        ApiError { status: StatusCode::BAD_REQUEST, code: e.code(), zh: t.zh, en: t.en }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.status, self.code, self.en)
+    }
+}
+
+impl From<guoxiang_store::StoreError> for ApiError {
+    fn from(e: guoxiang_store::StoreError) -> ApiError {
+        ApiError::internal("database", e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({"error": self.en, "code": self.code, "message_zh": self.zh}))).into_response()
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    /// The same error with another code.
+    pub fn with_code(mut self, code: &'static str) -> ApiError {
+        self.code = code;
+        self
+    }
+}

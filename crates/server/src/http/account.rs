@@ -1,0 +1,158 @@
+//! Accounts: register, log in and out, guests, the current user, personal API tokens, the engine's levels.
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{AppendHeaders, IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::auth::{self, Auth, MaybeAuth, Via};
+use crate::error::{ApiError, ApiResult};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+}
+
+fn user_json(u: &guoxiang_store::User) -> Value {
+    json!({
+        "id": u.id,
+        "username": u.name,
+        "guest": u.is_guest,
+        "admin": u.is_admin,
+        "points": u.points,
+        "level_zh": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::Zh),
+        "level_en": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::En),
+        "created_at": u.created_at_ms,
+    })
+}
+
+fn with_cookie(state: &AppState, secret: &str, days: i64, body: Value) -> Response {
+    (AppendHeaders([(header::SET_COOKIE, auth::session_cookie(secret, days, state.config.secure_cookies))]), Json(body))
+        .into_response()
+}
+
+pub async fn guest(State(state): State<AppState>) -> ApiResult<Response> {
+    let (user, secret) = auth::new_guest(&state).await?;
+    let body = json!({"user": user_json(&user), "session": secret});
+    Ok(with_cookie(&state, &secret, auth::GUEST_SESSION_DAYS, body))
+}
+
+pub async fn register(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Json(c): Json<Credentials>,
+) -> ApiResult<Response> {
+    state.limiters.register(peer.ip())?;
+    auth::check_name(&c.username)?;
+    auth::check_password(&c.password)?;
+    let password = c.password.clone();
+    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
+        .await
+        .map_err(|e| ApiError::internal("argon2 task", e))??;
+    let user = match state.store.create_user(&c.username, Some(&hash), false, crate::time::now_ms() as i64).await {
+        Ok(u) => u,
+        Err(guoxiang_store::StoreError::NameTaken) => {
+            return Err(ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                "name_taken",
+                format!("用户名 {} 已被使用", c.username),
+                format!("the user name {} is taken", c.username),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
+    let body = json!({"user": user_json(&user), "session": secret});
+    Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
+}
+
+fn bad_credentials() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::UNAUTHORIZED,
+        "bad_credentials",
+        "用户名或密码错误",
+        "wrong user name or password",
+    )
+}
+
+pub async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Json(c): Json<Credentials>,
+) -> ApiResult<Response> {
+    state.limiters.login(peer.ip())?;
+    if c.username.len() > 100 || c.password.len() > 1000 {
+        return Err(bad_credentials());
+    }
+    let user = state.store.user(&c.username.to_lowercase()).await?;
+    let Some(user) = user.filter(|u| !u.is_guest) else { return Err(bad_credentials()) };
+    let Some(hash) = user.password_hash.clone() else { return Err(bad_credentials()) };
+    let password = c.password.clone();
+    let ok = tokio::task::spawn_blocking(move || auth::verify_password(&password, &hash))
+        .await
+        .map_err(|e| ApiError::internal("argon2 task", e))?;
+    if !ok {
+        return Err(bad_credentials());
+    }
+    let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
+    let body = json!({"user": user_json(&user), "session": secret});
+    Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
+}
+
+pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<impl IntoResponse> {
+    if let Some(s) = auth::cookie_secret(&headers) {
+        state.store.delete_session(&auth::hash_secret(&s)).await?;
+    }
+    Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(json!({"ok": true}))))
+}
+
+pub async fn me(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> ApiResult<Json<Value>> {
+    let a = a.ok_or_else(ApiError::unauthorized)?;
+    let mut v = user_json(&a.user);
+    let ratings = state.store.ratings(&a.user.id).await?;
+    v["ratings"] = crate::http::archive::perfs_json(&ratings);
+    v["playing"] = json!(state.live.games_of(&a.user.id).into_iter().map(|g| g.id).collect::<Vec<_>>());
+    Ok(Json(v))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewToken {
+    #[serde(default)]
+    pub description: String,
+    pub scopes: Vec<String>,
+}
+
+/// Creates a personal API token (from a logged-in session, not from another token).
+pub async fn create_token(State(state): State<AppState>, a: Auth, Json(t): Json<NewToken>) -> ApiResult<Json<Value>> {
+    if matches!(a.via, Via::Token(_)) {
+        return Err(ApiError::forbidden("missing_scope", "令牌不能创建令牌", "a token cannot create tokens"));
+    }
+    if a.user.is_guest {
+        return Err(ApiError::forbidden("login_required", "游客不能创建令牌", "guests cannot create tokens"));
+    }
+    if t.description.chars().count() > 200 || t.scopes.len() > 20 {
+        return Err(ApiError::bad_request("bad_request", "描述或权限太长", "description or scope list too long"));
+    }
+    let token = auth::new_token(&state, &a.user.id, &t.description, &t.scopes).await?;
+    Ok(Json(json!({"token": token, "scopes": t.scopes})))
+}
+
+/// The computer's levels: number, names, approximate Elo.
+pub async fn levels() -> Json<Value> {
+    Json(json!(
+        guoxiang_engine::LEVELS
+            .iter()
+            .map(|l| json!({
+                "level": l.number, "name_zh": l.name_zh, "name_en": l.name_en, "elo": l.elo,
+            }))
+            .collect::<Vec<_>>()
+    ))
+}

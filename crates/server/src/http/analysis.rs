@@ -1,0 +1,133 @@
+//! The analysis board's server side: the engine's evaluation and best lines of a position (on the same bounded
+//! worker pool as the computer opponent), and the name of the opening a line reaches.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::{Query, State};
+use guoxiang_core::{Position, Validation};
+use guoxiang_engine::{Control, Engine, Info, Limits};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    /// The position (default: the standard start).
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Moves played from it, in UCI.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Depth limit, 1–30 (default 14).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Lines, 1–5 (default 1).
+    #[serde(default)]
+    pub multipv: Option<usize>,
+    /// Time limit in ms, at most 5,000 (default 1,000).
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+}
+
+fn bad(zh: String, en: String) -> ApiError {
+    ApiError::bad_request("bad_request", zh, en)
+}
+
+/// Replays `moves` (UCI) from `fen` (or the start); the error names the move that failed.
+pub fn position_after(fen: Option<&str>, moves: &[String]) -> Result<Position, ApiError> {
+    let mut pos = match fen {
+        None => Position::new(),
+        Some(f) => Position::from_fen_with(f, guoxiang_core::CastlingMode::Auto, Validation::Strict)
+            .map_err(|e| bad(format!("FEN 有误：{e}"), format!("bad FEN: {e}")))?,
+    };
+    if moves.len() > 1000 {
+        return Err(bad("着法太多".into(), "too many moves (at most 1000)".into()));
+    }
+    for (i, u) in moves.iter().enumerate() {
+        let m = pos.parse_uci(u).map_err(|e| {
+            bad(format!("第 {} 步 {u:?} 无法走出：{e}", i + 1), format!("move {} ({u:?}) cannot be played: {e}", i + 1))
+        })?;
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}
+
+fn score_json(info: &Info) -> Value {
+    match info.score.mate_moves() {
+        Some(m) => json!({"mate": m}),
+        None => json!({"cp": info.score.cp()}),
+    }
+}
+
+/// `POST /api/analyse`: the engine at full strength on a position.
+pub async fn analyse(State(state): State<AppState>, Json(r): Json<AnalyseRequest>) -> ApiResult<Json<Value>> {
+    let pos = position_after(r.fen.as_deref(), &r.moves)?;
+    let depth = r.depth.unwrap_or(14).clamp(1, 30);
+    let multipv = r.multipv.unwrap_or(1).clamp(1, 5);
+    let movetime = Duration::from_millis(r.movetime_ms.unwrap_or(1_000).clamp(10, 5_000));
+    if pos.legal_moves().is_empty() {
+        return Ok(Json(json!({"fen": pos.fen(), "depth": 0, "lines": [], "bestmove": null})));
+    }
+    let permit = state.live.engine_permit().await;
+    let fen = pos.fen();
+    let lines = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut engine = Engine::new(16);
+        engine.options.multipv = multipv;
+        let limits = Limits { depth: Some(depth), movetime: Some(movetime), ..Limits::default() };
+        let last: Mutex<Vec<Option<Info>>> = Mutex::new(vec![None; multipv]);
+        let reporter = |info: &Info| {
+            let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(slot) = l.get_mut(info.multipv.saturating_sub(1) as usize) {
+                *slot = Some(info.clone());
+            }
+        };
+        engine.search(&pos, &[], &limits, &Control::default(), &reporter, Instant::now());
+        let infos = last.into_inner().unwrap_or_else(|e| e.into_inner());
+        infos
+            .into_iter()
+            .flatten()
+            .map(|info| {
+                let mut p = pos.clone();
+                let mut uci = Vec::new();
+                let mut san = Vec::new();
+                for m in &info.pv {
+                    uci.push(p.uci(*m));
+                    san.push(p.san(*m));
+                    p.play_unchecked(*m);
+                }
+                json!({"depth": info.depth, "score": score_json(&info), "pv": uci, "pv_san": san, "nodes": info.nodes})
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| ApiError::internal("analysis", e))?;
+    let best = lines.first().and_then(|l| l["pv"].get(0).cloned());
+    let depth = lines.first().map_or(json!(0), |l| l["depth"].clone());
+    let turn = if fen.split(' ').nth(1) == Some("b") { "black" } else { "white" };
+    Ok(Json(json!({"fen": fen, "turn": turn, "depth": depth, "lines": lines, "bestmove": best})))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct OpeningQuery {
+    /// UCI moves from the start, separated by spaces or commas.
+    #[serde(default)]
+    pub moves: String,
+}
+
+/// `GET /api/opening?moves=e2e4,e7e5`: the opening reached (`null` when none is known).
+pub async fn opening(Query(q): Query<OpeningQuery>) -> ApiResult<Json<Value>> {
+    if q.moves.len() > 10_000 {
+        return Err(bad("着法太多".into(), "too many moves".into()));
+    }
+    let moves: Vec<&str> = q.moves.split([' ', ',']).filter(|s| !s.is_empty()).collect();
+    Ok(Json(match guoxiang_openings::classify_uci(&moves) {
+        Some(o) => json!({"eco": o.eco, "name_en": o.name_en, "name_zh": o.name_zh, "ply": o.plies}),
+        None => Value::Null,
+    }))
+}

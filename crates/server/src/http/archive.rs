@@ -1,0 +1,329 @@
+//! The archive: profiles with ratings and 级别/积分, game lists, PGN export of one game or of all of a user's games
+//! (streamed page by page), and game JSON in the Lichess export format.
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use guoxiang_game::PgnTags;
+use guoxiang_store::{GameRow, MoveRow, RatingRow};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::live::game_row_view;
+
+/// `YYYY.MM.DD` (UTC) of a Unix time in ms.
+pub fn pgn_date(ms: i64) -> String {
+    let (y, m, d) = civil(ms.div_euclid(86_400_000));
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian.
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The opening a stored game reached, if known.
+pub fn opening_of(moves: &[MoveRow], initial_fen: Option<&str>) -> Option<&'static guoxiang_openings::Opening> {
+    if initial_fen.is_some() {
+        return None;
+    }
+    let uci: Vec<&str> = moves.iter().map(|m| m.uci.as_str()).collect();
+    guoxiang_openings::classify_uci(&uci)
+}
+
+/// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening.
+pub fn game_pgn(state: &AppState, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
+    let game = crate::live::restore_game(row, moves).map_err(|e| ApiError::internal("pgn", e))?;
+    let tags = PgnTags {
+        event: None,
+        site: Some(format!("{}/{}", state.config.public_url, row.id)),
+        date: Some(pgn_date(row.created_at_ms)),
+        round: None,
+        extra: {
+            let mut extra = Vec::new();
+            let push = |extra: &mut Vec<(String, String)>, k: &str, v: Option<i64>| {
+                if let Some(v) = v {
+                    extra.push((
+                        k.to_owned(),
+                        if k.ends_with("Diff") && v >= 0 { format!("+{v}") } else { v.to_string() },
+                    ));
+                }
+            };
+            push(&mut extra, "WhiteElo", row.white_rating);
+            push(&mut extra, "BlackElo", row.black_rating);
+            push(&mut extra, "WhiteRatingDiff", row.white_rating_diff);
+            push(&mut extra, "BlackRatingDiff", row.black_rating_diff);
+            if let Some(o) = opening_of(moves, game.variant().fen()) {
+                extra.push(("ECO".to_owned(), o.eco.to_string()));
+                extra.push(("Opening".to_owned(), o.name_en.to_string()));
+            }
+            extra
+        },
+    };
+    Ok(game.to_pgn(&tags))
+}
+
+/// Lichess status names.
+pub fn lichess_status(row_status: &str, termination: Option<&str>) -> &'static str {
+    match (row_status, termination) {
+        ("aborted", _) => "aborted",
+        ("live", _) => "started",
+        (_, Some("checkmate")) => "mate",
+        (_, Some("resignation")) => "resign",
+        (_, Some("stalemate")) => "stalemate",
+        (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
+        (_, Some("abandoned")) => "timeout",
+        (_, Some("adjudication")) => "unknownFinish",
+        _ => "draw",
+    }
+}
+
+/// A stored game in the Lichess export JSON form.
+pub fn game_export_json(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -> Value {
+    let view = game_row_view(row, moves);
+    let player = |p: &guoxiang_game::PlayerRef, rating: Option<i64>, diff: Option<i64>| {
+        let mut v = if p.is_engine {
+            json!({"aiLevel": p.engine_level})
+        } else {
+            json!({"user": {"name": p.name, "id": p.id}})
+        };
+        if let Some(r) = rating {
+            v["rating"] = json!(r);
+        }
+        if let Some(d) = diff {
+            v["ratingDiff"] = json!(d);
+        }
+        v
+    };
+    let mut v = json!({
+        "id": row.id,
+        "rated": row.rated,
+        "variant": if view.initial_fen.is_some() { "fromPosition" } else { "standard" },
+        "speed": row.speed,
+        "perf": row.speed,
+        "createdAt": row.created_at_ms,
+        "lastMoveAt": moves.last().map_or(row.created_at_ms, |m| m.at_ms),
+        "status": lichess_status(&row.status, row.termination.as_deref()),
+        "players": {
+            "white": player(&view.white, row.white_rating, row.white_rating_diff),
+            "black": player(&view.black, row.black_rating, row.black_rating_diff),
+        },
+        "moves": view.moves_san.join(" "),
+    });
+    if let Some(w) = &row.winner {
+        v["winner"] = json!(w);
+    }
+    if let (Some(i), Some(inc)) = (view.initial_ms, view.increment_ms) {
+        v["clock"] = json!({"initial": i / 1000, "increment": inc / 1000, "totalTime": i / 1000 + 40 * inc / 1000});
+    }
+    if let Some(f) = &view.initial_fen {
+        v["initialFen"] = json!(f);
+    }
+    if let Some(o) = opening_of(moves, view.initial_fen.as_deref()) {
+        v["opening"] = json!({"eco": o.eco, "name": o.name_en, "name_zh": o.name_zh, "ply": o.plies});
+    }
+    if let Some(p) = with_pgn {
+        v["pgn"] = json!(p);
+    }
+    v
+}
+
+pub fn perfs_json(rows: &[RatingRow]) -> Value {
+    let mut m = serde_json::Map::new();
+    for r in rows {
+        let g = guoxiang_ratings::Glicko {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+            games: r.games as u32,
+        };
+        m.insert(
+            r.speed.clone(),
+            json!({"games": r.games, "rating": r.rating.round() as i64, "rd": r.deviation.round() as i64, "prov": g.is_provisional()}),
+        );
+    }
+    Value::Object(m)
+}
+
+async fn user_by_name(state: &AppState, name: &str) -> ApiResult<guoxiang_store::User> {
+    if name.len() > 64 {
+        return Err(ApiError::not_found("用户", "user"));
+    }
+    state
+        .store
+        .user(&name.to_lowercase())
+        .await?
+        .ok_or_else(|| ApiError::not_found(&format!("用户 {name}"), &format!("user {name}")))
+}
+
+pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+    let u = user_by_name(&state, &name).await?;
+    let ratings = state.store.ratings(&u.id).await?;
+    let games = state.store.count_user_games(&u.id).await?;
+    let points = u.points.max(0) as u32;
+    Ok(Json(json!({
+        "id": u.id,
+        "username": u.name,
+        "guest": u.is_guest,
+        "createdAt": u.created_at_ms,
+        "perfs": perfs_json(&ratings),
+        "points": u.points,
+        "level": guoxiang_ratings::level(points),
+        "level_zh": guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::Zh),
+        "level_en": guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::En),
+        "count": {"all": games},
+        "online": state.hub.is_online(&u.id),
+        "playing": state.live.games_of(&u.id).into_iter().map(|g| g.id).collect::<Vec<_>>(),
+    })))
+}
+
+pub async fn rating_history(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+    let u = user_by_name(&state, &name).await?;
+    let points = state.store.rating_history(&u.id).await?;
+    Ok(Json(json!(points.iter().map(|p| json!({
+        "speed": p.speed, "game_id": p.game_id, "at": p.at_ms, "rating": p.rating.round() as i64, "rd": p.deviation.round() as i64,
+    })).collect::<Vec<_>>())))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Page {
+    #[serde(default)]
+    pub offset: Option<i64>,
+    #[serde(default)]
+    pub limit: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+}
+
+pub async fn games_json(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(p): Query<Page>,
+) -> ApiResult<Json<Value>> {
+    let u = user_by_name(&state, &name).await?;
+    let offset = p.offset.unwrap_or(0).max(0);
+    let limit = p.limit.unwrap_or(20).clamp(1, 100);
+    let rows = state.store.user_games(&u.id, offset, limit).await?;
+    let total = state.store.count_user_games(&u.id).await?;
+    let mut games = Vec::new();
+    for r in &rows {
+        let moves = state.store.moves(&r.id).await?;
+        games.push(game_export_json(r, &moves, None));
+    }
+    Ok(Json(json!({"total": total, "offset": offset, "games": games})))
+}
+
+fn wants(headers: &HeaderMap, mime: &str) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains(mime))
+}
+
+/// All of a user's games, newest first, as PGN (or NDJSON with `Accept: application/x-ndjson`), streamed.
+pub async fn export_user(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(p): Query<Page>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let u = user_by_name(&state, &name).await?;
+    let ndjson = wants(&headers, "application/x-ndjson");
+    let max = p.max.unwrap_or(i64::MAX).max(0);
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<String, std::io::Error>>(4);
+    tokio::spawn(async move {
+        let mut offset = 0;
+        while offset < max {
+            let limit = 100.min(max - offset);
+            let rows = match state.store.user_games(&u.id, offset, limit).await {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
+                    return;
+                }
+            };
+            if rows.is_empty() {
+                break;
+            }
+            offset += rows.len() as i64;
+            for r in rows {
+                let moves = state.store.moves(&r.id).await.unwrap_or_default();
+                let chunk = if ndjson {
+                    format!("{}\n", game_export_json(&r, &moves, None))
+                } else {
+                    match game_pgn(&state, &r, &moves) {
+                        Ok(pgn) => format!("{pgn}\n"),
+                        Err(_) => continue,
+                    }
+                };
+                if tx.send(Ok(chunk)).await.is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    let stream = tokio_stream_from(rx);
+    let ctype = if ndjson { "application/x-ndjson" } else { "application/x-chess-pgn; charset=utf-8" };
+    let filename = format!("attachment; filename=\"guoxiang_{name}.pgn\"");
+    Ok(([(header::CONTENT_TYPE, ctype.to_owned()), (header::CONTENT_DISPOSITION, filename)], Body::from_stream(stream))
+        .into_response())
+}
+
+fn tokio_stream_from<T: Send + 'static>(
+    mut rx: tokio::sync::mpsc::Receiver<T>,
+) -> impl futures_util::Stream<Item = T> + Send + 'static {
+    futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+}
+
+async fn stored_game(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<MoveRow>)> {
+    if id.len() > 32 {
+        return Err(ApiError::not_found("对局", "game"));
+    }
+    // A live game's latest state is in memory; the database has every committed move too.
+    state.store.game(id).await?.ok_or_else(|| ApiError::not_found(&format!("对局 {id}"), &format!("game {id}")))
+}
+
+/// One game as PGN (`Accept: application/json` for the Lichess JSON form).
+pub async fn export_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (row, moves) = stored_game(&state, &id).await?;
+    let pgn = game_pgn(&state, &row, &moves)?;
+    if wants(&headers, "application/json") {
+        return Ok(Json(game_export_json(&row, &moves, Some(pgn))).into_response());
+    }
+    let filename = format!("attachment; filename=\"guoxiang_{id}.pgn\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, filename),
+        ],
+        pgn,
+    )
+        .into_response())
+}
+
+/// One game as JSON (ours: the view, plus the export form).
+pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    if let Some(h) = state.live.get(&id) {
+        let v = h.view().await?;
+        return Ok(Json(json!(*v)));
+    }
+    let (row, moves) = stored_game(&state, &id).await?;
+    Ok(Json(json!(game_row_view(&row, &moves))))
+}
+
+pub async fn live(State(state): State<AppState>) -> Json<Value> {
+    Json(json!(crate::http::live_games(&state, 100).await))
+}

@@ -1,0 +1,179 @@
+//! guoxiang-server: the game server behind `guoxiang serve`.
+//!
+//! | module | what lives there |
+//! |---|---|
+//! | `live` | live games: one actor per game, the registry, group-commit persistence, the engine pool |
+//! | `lobby` | challenges, seeks, quick-pairing pools |
+//! | `hub` | per-user notifications (game started, challenge, rematch) |
+//! | `ws` | the typed WebSocket protocol for the web UI |
+//! | `http` | accounts, archive and PGN export, the web UI's files |
+//! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
+//! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits |
+//! | `time`, `error` | the server's clock; the one error type of every answer |
+//!
+//! The database is `guoxiang-store` (SQLite or PostgreSQL); the rules, the clock and the game state machine are
+//! `guoxiang-core`, `guoxiang-clock` and `guoxiang-game`. [`app`] builds the router from an [`AppState`], so tests
+//! can drive it; [`serve`] is the whole server.
+
+#![forbid(unsafe_code)]
+
+pub mod auth;
+pub mod error;
+pub mod http;
+pub mod hub;
+pub mod lichess;
+pub mod live;
+pub mod lobby;
+pub mod security;
+pub mod time;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use guoxiang_store::Store;
+
+pub use error::{ApiError, ApiResult};
+
+/// Rate limits (per client address or per user).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub logins_per_minute: u32,
+    pub registrations_per_hour: u32,
+    pub ws_messages_per_sec: u32,
+    pub ws_burst: u32,
+    pub api_moves_per_minute: u32,
+}
+
+impl Default for Limits {
+    /// 10 logins a minute and 30 registrations an hour per address; 20 WebSocket messages a second (bursts of 60);
+    /// 600 API game commands a minute per user.
+    fn default() -> Limits {
+        Limits {
+            logins_per_minute: 10,
+            registrations_per_hour: 30,
+            ws_messages_per_sec: 20,
+            ws_burst: 60,
+            api_moves_per_minute: 600,
+        }
+    }
+}
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    /// `sqlite://FILE` or `postgres://…`.
+    pub database_url: String,
+    /// The address people reach the server at (for links), without a trailing slash.
+    pub public_url: String,
+    /// Mark cookies `Secure` (behind HTTPS).
+    pub secure_cookies: bool,
+    /// Threads the computer opponent may think on at once.
+    pub engine_workers: usize,
+    /// Transposition table per search, MiB.
+    pub engine_hash_mb: usize,
+    /// How long a finished game stays in memory for rematch offers, ms.
+    pub linger_ms: u64,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// Defaults for an address and a database.
+    pub fn new(addr: SocketAddr, database_url: impl Into<String>) -> Config {
+        Config {
+            addr,
+            database_url: database_url.into(),
+            public_url: format!("http://{addr}"),
+            secure_cookies: false,
+            engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            engine_hash_mb: 16,
+            linger_ms: 600_000,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Everything a request handler can reach.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub store: Store,
+    pub live: live::Live,
+    pub lobby: lobby::Lobby,
+    pub hub: hub::Hub,
+    pub limiters: security::Limiters,
+}
+
+impl AppState {
+    /// Connects to the database (running migrations), starts the writer and the engine pool, and resumes the live
+    /// games of the last run.
+    pub async fn start(config: Config) -> Result<AppState, String> {
+        let store =
+            Store::connect(&config.database_url).await.map_err(|e| format!("database {}: {e}", config.database_url))?;
+        let persist = live::persist::Persist::start(store.clone());
+        let hub = hub::Hub::default();
+        let engines = live::engine::EnginePool::new(config.engine_workers, config.engine_hash_mb);
+        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, config.linger_ms);
+        let n = live.restore_all().await.map_err(|e| e.to_string())?;
+        if n > 0 {
+            tracing::info!("resumed {n} live games");
+        }
+        let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
+        let limiters = security::Limiters::new(&config.limits);
+        Ok(AppState { config: Arc::new(config), store, live, lobby, hub, limiters })
+    }
+}
+
+/// The whole HTTP surface.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/ws", axum::routing::get(ws::upgrade))
+        .merge(http::routes())
+        .merge(lichess::routes())
+        .fallback(http::web::static_or_index)
+        .layer(axum::middleware::from_fn(security::origin_layer))
+        .layer(DefaultBodyLimit::max(64 * 1024))
+        .with_state(state)
+}
+
+/// Runs the server until Ctrl-C / SIGTERM; then stops the clocks of live games and exits.
+pub async fn serve(config: Config) -> Result<(), String> {
+    let addr = config.addr;
+    let state = AppState::start(config).await?;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("guoxiang is listening on http://{local}/ (database: {})", state.config.database_url);
+    let live = state.live.clone();
+    // Without TCP_NODELAY a move's events and its ack, written back to back, wait for the client's delayed ACK.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| e.to_string())?;
+    live.shutdown().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}

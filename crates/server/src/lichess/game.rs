@@ -1,0 +1,334 @@
+//! The game endpoints of the board and bot APIs (`/api/board/game/…` with `board:play`, `/api/bot/game/…` with
+//! `bot:play`): the game stream, moves, abort, resign, draw and takeback offers, victory and draw claims, chat.
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{Uri, header};
+use axum::response::{IntoResponse, Response};
+use guoxiang_core::Color;
+use guoxiang_game::{ClaimKind, Event, Game};
+use serde_json::{Value, json};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::events::no_start;
+use super::json::{self as lj, game_full_json, game_state_json, is_over};
+use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response};
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult};
+use crate::live::{GameHandle, PlayerCommand, game_row_view};
+
+fn game_not_found(id: &str) -> ApiError {
+    ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
+}
+
+/// Reports a player's stream as a connection to the game while it lives.
+struct Presence {
+    handle: GameHandle,
+    user_id: String,
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        let (h, u) = (self.handle.clone(), std::mem::take(&mut self.user_id));
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move { h.presence(&u, -1).await });
+        }
+    }
+}
+
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn opponent_gone(gone: bool, claim_in_ms: Option<u64>) -> String {
+    let mut v = json!({"type": "opponentGone", "gone": gone});
+    if let Some(ms) = claim_in_ms {
+        v["claimWinInSeconds"] = json!(ms.div_ceil(1000));
+    }
+    format!("{v}\n")
+}
+
+/// The game's stream: `gameFull`, then a `gameState` after every change and `opponentGone` when the opponent's
+/// connections drop or come back; it ends with the game. A player's open stream counts as their connection.
+pub async fn stream(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    auth.require(Api::of_path(uri.path()).scope())?;
+    let id = lj::game_id(&id).to_owned();
+    let Some(h) = state.live.get(&id) else {
+        // Over and no longer in memory: the final state, and the end of the stream.
+        if id.len() > 32 {
+            return Err(game_not_found(&id));
+        }
+        let (row, moves) = state.store.game(&id).await?.ok_or_else(|| game_not_found(&id))?;
+        let v = game_row_view(&row, &moves);
+        let r = ratings(&state, &v.white, &v.black, &v.speed).await;
+        let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r));
+        return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response());
+    };
+    let mut sub = h.subscribe(None).await?;
+    let snap = h.snapshot().await?;
+    let me = auth.user.id.clone();
+    let my_color = h.color_of(&me);
+    let opponent = my_color.map(|c| if c == Color::White { &h.black } else { &h.white });
+    // Whether to tell this watcher about the opponent's connection.
+    let watch_opponent = opponent.is_some_and(|o| !o.is_engine);
+    let timeout_ms = snap.config.disconnect_timeout_ms;
+    let gone_since = my_color.and_then(|c| snap.disconnected[(!c).index()]).filter(|_| watch_opponent);
+    let presence = match my_color {
+        Some(_) => {
+            h.presence(&me, 1).await;
+            Some(Presence { handle: h.clone(), user_id: me.clone() })
+        }
+        None => None,
+    };
+    let r = ratings(&state, &h.white, &h.black, &sub.view.speed).await;
+    let (tx, resp) = stream_response("application/x-ndjson");
+    tokio::spawn(async move {
+        let _presence = presence;
+        let mut ns = no_start(&h, &sub.view).await;
+        if tx.send(format!("{}\n", game_full_json(&sub.view, ns, r))).await.is_err() || is_over(&sub.view) {
+            return;
+        }
+        let mut claim_at = None;
+        if let Some(since) = gone_since {
+            let left = (since.0 + timeout_ms).saturating_sub(crate::time::now_ms());
+            if tx.send(opponent_gone(true, Some(left))).await.is_err() {
+                return;
+            }
+            if left > 0 {
+                claim_at = Some(tokio::time::Instant::now() + Duration::from_millis(left));
+            }
+        }
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        let stop = super::stopping();
+        tokio::pin!(stop);
+        loop {
+            let mut lines = Vec::new();
+            let mut over = false;
+            tokio::select! {
+                u = sub.rx.recv() => match u {
+                    Ok(u) => {
+                        let mut changed = false;
+                        for e in &u.events {
+                            match &e.event {
+                                Event::PlayerDisconnected { who } | Event::PlayerReconnected { who } => {
+                                    if !watch_opponent || Some(*who) == my_color {
+                                        continue;
+                                    }
+                                    let gone = matches!(e.event, Event::PlayerDisconnected { .. });
+                                    lines.push(opponent_gone(gone, gone.then_some(timeout_ms)));
+                                    claim_at = gone.then(|| tokio::time::Instant::now() + Duration::from_millis(timeout_ms));
+                                }
+                                Event::Aborted { reason, .. } => {
+                                    ns = reason == "first_move_timeout";
+                                    changed = true;
+                                }
+                                _ => changed = true,
+                            }
+                        }
+                        if changed {
+                            lines.push(format!("{}\n", game_state_json(&u.view, ns)));
+                        }
+                        over = is_over(&u.view);
+                    }
+                    Err(RecvError::Lagged(_)) => match h.subscribe(None).await {
+                        Ok(s) => {
+                            sub = s;
+                            lines.push(format!("{}\n", game_state_json(&sub.view, ns)));
+                            over = is_over(&sub.view);
+                        }
+                        Err(_) => return,
+                    },
+                    Err(RecvError::Closed) => return,
+                },
+                () = sleep_until(claim_at) => {
+                    claim_at = None;
+                    lines.push(opponent_gone(true, Some(0)));
+                }
+                _ = tick.tick() => lines.push("\n".to_owned()),
+                () = tx.closed() => return,
+                () = &mut stop => return,
+            }
+            for line in lines {
+                if tx.send(line).await.is_err() {
+                    return;
+                }
+            }
+            if over {
+                return;
+            }
+        }
+    });
+    Ok(resp)
+}
+
+/// Runs a player's command on a live game.
+async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, cmd: PlayerCommand) -> ApiResult<Json<Value>> {
+    auth.require(Api::of_path(uri.path()).scope())?;
+    state.limiters.api_move(&auth.user.id)?;
+    let h = state.live.require(lj::game_id(id))?;
+    h.command(&auth.user.id, cmd, 0).await?;
+    Ok(ok())
+}
+
+/// A move in UCI (`e2e4`, `e7e8q`, castling `e1g1`); `offeringDraw=true` offers a draw with it.
+pub async fn make_move(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path((id, uci)): Path<(String, String)>,
+    p: Params,
+) -> ApiResult<Json<Value>> {
+    if uci.len() > 8 {
+        return Err(ApiError::bad_request("illegal_move", "着法格式错误", format!("{uci:?} is not a UCI move")));
+    }
+    let offer_draw = p.bool("offeringDraw")?.unwrap_or(false);
+    command(&state, &auth, &uri, &id, PlayerCommand::Move { uci, offer_draw }).await
+}
+
+pub async fn abort(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    command(&state, &auth, &uri, &id, PlayerCommand::Abort).await
+}
+
+pub async fn resign(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    command(&state, &auth, &uri, &id, PlayerCommand::Resign).await
+}
+
+fn yes_no(answer: &str) -> ApiResult<bool> {
+    match answer {
+        "yes" | "true" | "accept" => Ok(true),
+        "no" | "false" | "decline" => Ok(false),
+        a => Err(ApiError::bad_request("bad_request", "须为 yes 或 no", format!("expected yes or no, not {a:?}"))),
+    }
+}
+
+/// `yes`: offer a draw, or accept the opponent's offer; `no`: decline the opponent's offer.
+pub async fn draw(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path((id, answer)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
+    let cmd = if yes_no(&answer)? { PlayerCommand::OfferDraw } else { PlayerCommand::DeclineDraw };
+    command(&state, &auth, &uri, &id, cmd).await
+}
+
+/// `yes`: ask to take back, or accept the opponent's request; `no`: decline the opponent's request.
+pub async fn takeback(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path((id, answer)): Path<(String, String)>,
+) -> ApiResult<Json<Value>> {
+    let cmd = if yes_no(&answer)? { PlayerCommand::TakebackOffer } else { PlayerCommand::TakebackDecline };
+    command(&state, &auth, &uri, &id, cmd).await
+}
+
+pub async fn claim_victory(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Value>> {
+    command(&state, &auth, &uri, &id, PlayerCommand::ClaimVictory).await
+}
+
+/// Reads the `kind` of a draw claim: `threefold` or `fifty` (also the long codes).
+pub fn claim_kind(kind: Option<&str>) -> ApiResult<Option<ClaimKind>> {
+    match kind {
+        None | Some("") => Ok(None),
+        Some("threefold" | "threefold_repetition" | "repetition") => Ok(Some(ClaimKind::ThreefoldRepetition)),
+        Some("fifty" | "fifty_moves" | "50") => Ok(Some(ClaimKind::FiftyMoves)),
+        Some(k) => Err(ApiError::bad_request(
+            "bad_request",
+            format!("未知的和棋要求 {k:?}"),
+            format!("unknown claim kind {k:?}: threefold or fifty"),
+        )),
+    }
+}
+
+/// Our extension: claims a draw by threefold repetition or the fifty-move rule (FIDE Articles 9.2, 9.3), as the
+/// player to move. `kind` = `threefold` | `fifty`; `move` = a UCI move to claim with (written, not yet played:
+/// the claim is about the position after it). Without `kind`, claims what can be claimed now, or answers 400 if
+/// nothing can (without the penalty that an incorrect claim of a `kind` costs: 2 minutes for the opponent).
+pub async fn claim_draw(
+    State(state): State<AppState>,
+    auth: Auth,
+    uri: Uri,
+    Path(id): Path<String>,
+    p: Params,
+) -> ApiResult<Json<Value>> {
+    let intended = p.get("move").filter(|m| !m.is_empty()).map(str::to_owned);
+    let kind = match claim_kind(p.get("kind"))? {
+        Some(k) => k,
+        None if intended.is_some() => {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                "带着法的和棋要求须指明 kind",
+                "a claim with a move needs kind=threefold or kind=fifty",
+            ));
+        }
+        None => {
+            auth.require(Api::of_path(uri.path()).scope())?;
+            let h = state.live.require(lj::game_id(&id))?;
+            let snap = h.snapshot().await?;
+            let game = Game::restore(snap, crate::time::now()).map_err(|e| ApiError::internal("claim", e))?;
+            *game.claimable_draws().first().ok_or_else(|| {
+                ApiError::bad_request("no_claim", "现在不能要求和棋", "there is no draw to claim in this position")
+            })?
+        }
+    };
+    command(&state, &auth, &uri, &id, PlayerCommand::ClaimDraw { kind, intended }).await
+}
+
+/// Game chat is not kept: messages are accepted and dropped.
+pub async fn chat_write(auth: Auth, uri: Uri) -> ApiResult<Json<Value>> {
+    auth.require(Api::of_path(uri.path()).scope())?;
+    Ok(ok())
+}
+
+/// Game chat: always empty.
+pub async fn chat_read(auth: Auth, uri: Uri) -> ApiResult<Json<Value>> {
+    auth.require(Api::of_path(uri.path()).scope())?;
+    Ok(Json(json!([])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_and_claims() {
+        assert!(yes_no("yes").unwrap());
+        assert!(!yes_no("no").unwrap());
+        assert!(yes_no("maybe").is_err());
+        assert_eq!(claim_kind(None).unwrap(), None);
+        assert_eq!(claim_kind(Some("threefold")).unwrap(), Some(ClaimKind::ThreefoldRepetition));
+        assert_eq!(claim_kind(Some("fifty_moves")).unwrap(), Some(ClaimKind::FiftyMoves));
+        assert!(claim_kind(Some("stalemate")).is_err());
+        let gone: Value = serde_json::from_str(&opponent_gone(true, Some(59_001))).unwrap();
+        assert_eq!(gone, json!({"type": "opponentGone", "gone": true, "claimWinInSeconds": 60}));
+        let back: Value = serde_json::from_str(&opponent_gone(false, None)).unwrap();
+        assert_eq!(back, json!({"type": "opponentGone", "gone": false}));
+    }
+}

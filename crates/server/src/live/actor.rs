@@ -1,0 +1,509 @@
+//! The per-game actor: the only code that changes a live game.
+//!
+//! Every change follows the same path: apply the command to the [`Game`] → write what changed (moves, state,
+//! result, ratings) through the group-commit writer and wait for the commit → broadcast the events → answer the
+//! sender. So nobody, not even the opponent, sees a move that a crash could lose. Timers (flag fall, first-move
+//! timeout) are the actor's own `sleep_until` on the game's next deadline.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use guoxiang_core::{Color, Role, Square};
+use guoxiang_game::{Command, Event, Game, MoveInput, MoveRecord, Snapshot, Status, Timestamp};
+use guoxiang_protocol::ServerMessage;
+use guoxiang_store::{GameRow, MoveRow, WriteOp};
+use tokio::sync::{broadcast, mpsc};
+
+use super::{ActorMsg, GameHandle, GameView, Live, PlayerCommand, Subscription, Update, engine_player, finish};
+use crate::error::ApiError;
+use crate::hub::UserEvent;
+use crate::time;
+
+/// The game's state for the database: the snapshot without its moves (they are rows of their own).
+fn state_json(game: &Game, now: Timestamp) -> String {
+    let mut v = serde_json::to_value(game.snapshot(now)).unwrap_or_default();
+    if let Some(m) = v.get_mut("moves") {
+        *m = serde_json::Value::Array(Vec::new());
+    }
+    v.to_string()
+}
+
+fn status_str(s: &Status) -> &'static str {
+    match s {
+        Status::Created | Status::Started => "live",
+        Status::Finished { .. } => "finished",
+        Status::Aborted { .. } => "aborted",
+    }
+}
+
+/// The row of a new game.
+pub(super) fn game_row(game: &Game, now: Timestamp) -> GameRow {
+    GameRow {
+        id: game.id().to_owned(),
+        white_id: game.white().id.clone(),
+        white_name: game.white().name.clone(),
+        black_id: game.black().id.clone(),
+        black_name: game.black().name.clone(),
+        white_engine_level: game.white().engine_level.map(i64::from),
+        black_engine_level: game.black().engine_level.map(i64::from),
+        rated: game.rated(),
+        time_control: game.time_control().to_pgn(),
+        speed: game.time_control().speed().as_str().to_owned(),
+        variant_json: serde_json::to_string(game.variant()).unwrap_or_default(),
+        status: status_str(&game.status()).to_owned(),
+        result: None,
+        termination: None,
+        winner: None,
+        created_at_ms: game.created_at().0 as i64,
+        ended_at_ms: None,
+        state_json: state_json(game, now),
+        version: game.version() as i64,
+        white_rating: None,
+        black_rating: None,
+        white_rating_diff: None,
+        black_rating_diff: None,
+        white_points_diff: None,
+        black_points_diff: None,
+    }
+}
+
+fn move_row(game_id: &str, ply: usize, m: &MoveRecord) -> MoveRow {
+    MoveRow {
+        game_id: game_id.to_owned(),
+        ply: ply as i64,
+        uci: m.uci.clone(),
+        san: m.san.clone(),
+        at_ms: m.at.0 as i64,
+        clock_ms: m.clock_ms.map(|c| c as i64),
+        used_ms: m.used_ms as i64,
+    }
+}
+
+/// A game from its row and moves, resumed at `now` without charging the downtime.
+pub(super) fn restore(row: &GameRow, moves: &[MoveRow], now: Timestamp) -> Result<Game, String> {
+    let mut v: serde_json::Value = serde_json::from_str(&row.state_json).map_err(|e| format!("state: {e}"))?;
+    let start_turn = {
+        let variant: guoxiang_game::Variant = serde_json::from_value(v.get("variant").cloned().unwrap_or_default())
+            .map_err(|e| format!("variant: {e}"))?;
+        variant.start_position().map_err(|e| e.message(guoxiang_core::Lang::En))?.turn()
+    };
+    let records: Vec<MoveRecord> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| MoveRecord {
+            by: if i % 2 == 0 { start_turn } else { !start_turn },
+            uci: m.uci.clone(),
+            san: m.san.clone(),
+            at: Timestamp(m.at_ms.max(0) as u64),
+            clock_ms: m.clock_ms.map(|c| c.max(0) as u64),
+            used_ms: m.used_ms.max(0) as u64,
+        })
+        .collect();
+    v["moves"] = serde_json::to_value(records).map_err(|e| e.to_string())?;
+    let snapshot: Snapshot = serde_json::from_value(v).map_err(|e| format!("snapshot: {e}"))?;
+    Game::restore(snapshot, now).map_err(|e| e.message(guoxiang_core::Lang::En))
+}
+
+struct Actor {
+    live: Live,
+    handle: GameHandle,
+    game: Game,
+    tx: broadcast::Sender<Arc<Update>>,
+    /// Open connections of each player (`[white, black]`) following the game.
+    presence: [u32; 2],
+    engine_thinking_at: Option<u64>,
+    rematch_offer: Option<Color>,
+    rematch_done: bool,
+    finished_at: Option<tokio::time::Instant>,
+    self_tx: mpsc::WeakSender<ActorMsg>,
+}
+
+fn idx(c: Color) -> usize {
+    c.fold(0, 1)
+}
+
+pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc::Receiver<ActorMsg>) {
+    let (tx, _) = broadcast::channel(64);
+    let finished_at = game.is_over().then(tokio::time::Instant::now);
+    let self_tx = handle.tx.downgrade();
+    let mut a = Actor {
+        live,
+        handle,
+        game,
+        tx,
+        presence: [0, 0],
+        engine_thinking_at: None,
+        rematch_offer: None,
+        rematch_done: false,
+        finished_at,
+        self_tx,
+    };
+    a.maybe_engine();
+    let linger = Duration::from_millis(a.live.inner.linger_ms);
+    loop {
+        let deadline = match a.finished_at {
+            Some(t) => Some(t + linger),
+            None => a.game.next_deadline(time::now()).map(time::instant_of),
+        };
+        let msg = tokio::select! {
+            m = rx.recv() => m,
+            _ = sleep_opt(deadline) => {
+                if a.finished_at.is_some() {
+                    break;
+                }
+                let _ = a.apply(Command::Tick).await;
+                continue;
+            }
+        };
+        let Some(msg) = msg else { break };
+        match msg {
+            ActorMsg::Command { user_id, cmd, lag_ms, reply } => {
+                let r = a.command(&user_id, cmd, lag_ms).await;
+                let _ = reply.send(r);
+            }
+            ActorMsg::Subscribe { since, reply } => {
+                let _ = reply.send(a.subscribe(since));
+            }
+            ActorMsg::Presence { user_id, delta } => a.presence(&user_id, delta).await,
+            ActorMsg::Explain { from, to, promotion, reply } => {
+                let _ = reply.send(a.explain(&from, &to, promotion.as_deref()));
+            }
+            ActorMsg::View { reply } => {
+                let _ = reply.send(Arc::new(GameView::of(&a.game, time::now())));
+            }
+            ActorMsg::Snapshot { reply } => {
+                let _ = reply.send(a.game.snapshot(time::now()));
+            }
+            ActorMsg::EngineMove { version, uci } => a.engine_move(version, uci).await,
+            ActorMsg::Shutdown { reply } => {
+                // Persist the exact clocks; the game resumes from here after the restart.
+                let now = time::now();
+                let op = WriteOp::UpdateGameState {
+                    game_id: a.game.id().to_owned(),
+                    state_json: state_json(&a.game, now),
+                    version: a.game.version() as i64,
+                };
+                if !a.game.is_over() {
+                    let _ = a.live.inner.persist.write(vec![op]).await;
+                }
+                let _ = reply.send(());
+                break;
+            }
+        }
+    }
+    a.live.unregister(a.game.id());
+}
+
+async fn sleep_opt(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn parse_square(s: &str) -> Result<Square, ApiError> {
+    Square::parse(s).ok_or_else(|| {
+        ApiError::bad_request("bad_request", format!("{s:?} 不是一个格子"), format!("{s:?} is not a square (e.g. e4)"))
+    })
+}
+
+impl Actor {
+    fn color_of(&self, user_id: &str) -> Result<Color, ApiError> {
+        self.handle.color_of(user_id).ok_or_else(|| {
+            ApiError::forbidden("not_a_player", "你不是这盘棋的对局者", "you are not a player in this game")
+        })
+    }
+
+    async fn command(&mut self, user_id: &str, cmd: PlayerCommand, lag_ms: u64) -> Result<(), ApiError> {
+        let by = self.color_of(user_id)?;
+        let c = match cmd {
+            PlayerCommand::Move { uci, offer_draw } => {
+                Command::Move { by, mv: MoveInput::Uci(uci), offer_draw, lag_ms: lag_ms.min(10_000) }
+            }
+            PlayerCommand::Resign => Command::Resign { by },
+            PlayerCommand::OfferDraw => Command::OfferDraw { by },
+            PlayerCommand::AcceptDraw => Command::AcceptDraw { by },
+            PlayerCommand::DeclineDraw => Command::DeclineDraw { by },
+            PlayerCommand::ClaimDraw { kind, intended } => {
+                Command::ClaimDraw { by, kind, intended: intended.map(MoveInput::Uci) }
+            }
+            PlayerCommand::Abort => Command::Abort { by },
+            PlayerCommand::TakebackOffer => Command::TakebackOffer { by },
+            PlayerCommand::TakebackAccept => Command::TakebackAccept { by },
+            PlayerCommand::TakebackDecline => Command::TakebackDecline { by },
+            PlayerCommand::ClaimVictory => Command::ClaimVictory { by },
+            PlayerCommand::RematchOffer | PlayerCommand::RematchAccept => return self.rematch(by, true).await,
+            PlayerCommand::RematchDecline => return self.rematch(by, false).await,
+        };
+        self.apply(c).await?;
+        // The computer agrees to take back at once.
+        let opponent = self.game.player(!by).clone();
+        if opponent.is_engine && self.game.takeback_offer() == Some(by) {
+            self.engine_thinking_at = None;
+            self.apply(Command::TakebackAccept { by: !by }).await?;
+        }
+        Ok(())
+    }
+
+    /// Applies a command: persist, then broadcast. A refused command changes nothing.
+    async fn apply(&mut self, cmd: Command) -> Result<(), ApiError> {
+        let now = time::now();
+        let before_moves = self.game.moves().len();
+        let events = self.game.apply(now, cmd).map_err(|e| ApiError::from_command(&e))?;
+        if events.is_empty() {
+            return Ok(());
+        }
+        let id = self.game.id().to_owned();
+        let mut ops = Vec::new();
+        let moves = self.game.moves();
+        if moves.len() < before_moves || events.iter().any(|e| matches!(e.event, Event::TakebackDone { .. })) {
+            ops.push(WriteOp::TruncateMoves { game_id: id.clone(), keep_plies: moves.len() as i64 });
+        }
+        let first_new = if moves.len() > before_moves { before_moves } else { moves.len() };
+        let new: Vec<MoveRow> =
+            moves[first_new..].iter().enumerate().map(|(i, m)| move_row(&id, first_new + i + 1, m)).collect();
+        if !new.is_empty() {
+            ops.push(WriteOp::AppendMoves { game_id: id.clone(), moves: new });
+        }
+        let state = state_json(&self.game, now);
+        let over = self.game.is_over();
+        if over {
+            let status = self.game.status();
+            let (result, termination, winner) = match status {
+                Status::Finished { outcome } => (
+                    Some(outcome.result().to_owned()),
+                    Some(outcome.termination.code().to_owned()),
+                    outcome.winner.map(super::view::color_str),
+                ),
+                _ => (None, Some("aborted".to_owned()), None),
+            };
+            ops.push(WriteOp::FinishGame {
+                game_id: id.clone(),
+                status: status_str(&status).to_owned(),
+                result,
+                termination,
+                winner,
+                ended_at_ms: now.0 as i64,
+                state_json: state,
+                version: self.game.version() as i64,
+            });
+        } else {
+            ops.push(WriteOp::UpdateGameState {
+                game_id: id.clone(),
+                state_json: state,
+                version: self.game.version() as i64,
+            });
+        }
+        let live = self.live.clone();
+        let ratings_guard = if over && self.game.rated() { Some(live.inner.ratings.lock().await) } else { None };
+        if ratings_guard.is_some()
+            && let Status::Finished { outcome } = self.game.status()
+        {
+            match finish::rating_ops(&self.live, &self.game, &outcome, now).await {
+                Ok(more) => ops.extend(more),
+                Err(e) => tracing::error!("ratings of game {id}: {e}"),
+            }
+        }
+        let written = self.live.inner.persist.write(ops).await;
+        drop(ratings_guard);
+        written.map_err(|e| ApiError::internal("commit", e))?;
+        if over && self.finished_at.is_none() {
+            self.finished_at = Some(tokio::time::Instant::now());
+            for c in [Color::White, Color::Black] {
+                let p = self.game.player(c);
+                if !p.is_engine {
+                    self.live.inner.hub.send(&p.id, UserEvent::GameFinished { game_id: id.clone() });
+                }
+            }
+        }
+        self.broadcast(events, now);
+        self.maybe_engine();
+        Ok(())
+    }
+
+    fn clocks_json(&self, now: Timestamp) -> Option<Arc<str>> {
+        let c = self.game.clocks(now)?;
+        let running = if self.game.is_over() {
+            None
+        } else {
+            self.game.clock().running().map(|s| match s {
+                guoxiang_clock::Side::White => guoxiang_protocol::Color::White,
+                guoxiang_clock::Side::Black => guoxiang_protocol::Color::Black,
+            })
+        };
+        Some(
+            ServerMessage::Clocks {
+                game_id: self.game.id().to_owned(),
+                white_ms: c.white_ms,
+                black_ms: c.black_ms,
+                running,
+                server_time_ms: now.0,
+            }
+            .to_json()
+            .into(),
+        )
+    }
+
+    fn broadcast(&mut self, events: Vec<guoxiang_game::VersionedEvent>, now: Timestamp) {
+        let ws_json: Arc<str> = ServerMessage::game_events(self.game.id(), events.clone()).to_json().into();
+        let update = Update {
+            events,
+            ws_json,
+            clocks_json: self.clocks_json(now),
+            view: Arc::new(GameView::of(&self.game, now)),
+        };
+        let _ = self.tx.send(Arc::new(update));
+    }
+
+    fn subscribe(&self, since: Option<u64>) -> Subscription {
+        let now = time::now();
+        let rx = self.tx.subscribe();
+        let id = self.game.id();
+        let first =
+            ServerMessage::resync(id, since.and_then(|v| self.game.events_since(v)), || self.game.snapshot(now));
+        let mut initial: Vec<Arc<str>> = vec![first.to_json().into()];
+        if let Some(c) = self.clocks_json(now) {
+            initial.push(c);
+        }
+        Subscription { initial, view: Arc::new(GameView::of(&self.game, now)), rx }
+    }
+
+    async fn presence(&mut self, user_id: &str, delta: i32) {
+        let Some(c) = self.handle.color_of(user_id) else { return };
+        let i = idx(c);
+        let before = self.presence[i];
+        self.presence[i] = before.saturating_add_signed(delta);
+        if self.game.is_over() {
+            return;
+        }
+        if before > 0 && self.presence[i] == 0 {
+            let _ = self.apply(Command::Disconnected { who: c, since: time::now() }).await;
+        } else if before == 0 && self.presence[i] > 0 && self.game.disconnected_since(c).is_some() {
+            let _ = self.apply(Command::Reconnected { who: c }).await;
+        }
+    }
+
+    fn explain(&self, from: &str, to: &str, promotion: Option<&str>) -> Result<guoxiang_core::Explanation, ApiError> {
+        let from = parse_square(from)?;
+        let to = parse_square(to)?;
+        let role = match promotion {
+            None => None,
+            Some(p) => Some(match p {
+                "queen" | "q" => Role::Queen,
+                "rook" | "r" => Role::Rook,
+                "bishop" | "b" => Role::Bishop,
+                "knight" | "n" => Role::Knight,
+                "king" | "k" => Role::King,
+                "pawn" | "p" => Role::Pawn,
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "bad_request",
+                        format!("未知的升变棋子 {p:?}"),
+                        format!("unknown promotion piece {p:?}"),
+                    ));
+                }
+            }),
+        };
+        Ok(self.game.position().explain(from, to, role))
+    }
+
+    /// Starts the computer's search if it is the computer's turn.
+    fn maybe_engine(&mut self) {
+        if self.game.is_over() {
+            return;
+        }
+        let turn = self.game.turn();
+        let player = self.game.player(turn);
+        let Some(level) = player.engine_level.filter(|_| player.is_engine) else { return };
+        let version = self.game.version();
+        if self.engine_thinking_at == Some(version) {
+            return;
+        }
+        self.engine_thinking_at = Some(version);
+        let now = time::now();
+        let clocks = self.game.clocks(now);
+        let positions = self.game.state().positions();
+        let history: Vec<u64> = positions[..positions.len().saturating_sub(1)].iter().map(|p| p.hash()).collect();
+        let job = super::engine::Job {
+            position: self.game.position().clone(),
+            history,
+            level,
+            white_ms: clocks.map(|c| c.white_ms),
+            black_ms: clocks.map(|c| c.black_ms),
+            increment_ms: super::view::clock_of(self.game.time_control()).1,
+            seed: version ^ 0x9e37_79b9,
+        };
+        let tx = self.self_tx.clone();
+        let pool = self.live.inner.engines.clone();
+        tokio::spawn(async move {
+            let uci = pool.think(job).await;
+            if let Some(tx) = tx.upgrade() {
+                let _ = tx.send(ActorMsg::EngineMove { version, uci }).await;
+            }
+        });
+    }
+
+    async fn engine_move(&mut self, version: u64, uci: Option<String>) {
+        if self.engine_thinking_at != Some(version) || self.game.version() != version {
+            return; // stale: something happened meanwhile
+        }
+        self.engine_thinking_at = None;
+        let by = self.game.turn();
+        let Some(uci) = uci else { return };
+        if let Err(e) =
+            self.apply(Command::Move { by, mv: MoveInput::Uci(uci.clone()), offer_draw: false, lag_ms: 0 }).await
+        {
+            tracing::error!("engine move {uci} in game {}: {e}", self.game.id());
+        }
+    }
+
+    async fn rematch(&mut self, by: Color, yes: bool) -> Result<(), ApiError> {
+        if !self.game.is_over() {
+            return Err(ApiError::bad_request("not_over", "对局尚未结束", "the game is not over"));
+        }
+        if self.rematch_done {
+            return Err(ApiError::bad_request("rematch_done", "已经开始了再战", "the rematch has already started"));
+        }
+        let opponent = self.game.player(!by).clone();
+        if !yes {
+            if self.rematch_offer == Some(!by) {
+                self.rematch_offer = None;
+                self.live
+                    .inner
+                    .hub
+                    .send(&opponent.id, UserEvent::RematchDeclined { game_id: self.game.id().to_owned(), by });
+                return Ok(());
+            }
+            return Err(ApiError::bad_request("no_rematch_offer", "没有待回应的再战邀请", "there is no rematch offer"));
+        }
+        if self.rematch_offer == Some(!by) || opponent.is_engine {
+            // Accepted: colours swap.
+            self.rematch_done = true;
+            self.rematch_offer = None;
+            let (white, black) = (self.game.black().clone(), self.game.white().clone());
+            let white = if white.is_engine { engine_player(white.engine_level.unwrap_or(1)) } else { white };
+            let black = if black.is_engine { engine_player(black.engine_level.unwrap_or(1)) } else { black };
+            let tc = self.game.time_control().clone();
+            let variant = self.game.variant().clone();
+            let rated = self.game.rated();
+            let live = self.live.clone();
+            // Creating the game goes through the writer; do it outside this actor's turn so no lock is held.
+            tokio::spawn(async move {
+                if let Err(e) = live.create_game(white, black, rated, tc, variant).await {
+                    tracing::error!("rematch: {e}");
+                }
+            });
+            return Ok(());
+        }
+        if self.rematch_offer == Some(by) {
+            return Err(ApiError::bad_request(
+                "rematch_offered",
+                "你已经提出再战",
+                "you have already offered a rematch",
+            ));
+        }
+        self.rematch_offer = Some(by);
+        self.live.inner.hub.send(&opponent.id, UserEvent::RematchOffered { game_id: self.game.id().to_owned(), by });
+        Ok(())
+    }
+}

@@ -1,0 +1,375 @@
+//! Live games: one actor (a tokio task) per game owns its [`Game`] and is the only one to change it; the registry
+//! finds actors by id, creates games, and restores the live ones after a restart.
+//!
+//! | module | what lives there |
+//! |---|---|
+//! | `actor` | the per-game task: commands, timers, persistence before acknowledgement, broadcasting |
+//! | `persist` | the group-commit writer all games share |
+//! | `engine` | the bounded worker pool the computer opponent thinks in |
+//! | `finish` | what happens when a game ends: ratings and points |
+//! | `view` | [`GameView`], a game's public state as the HTTP APIs show it |
+
+mod actor;
+pub mod engine;
+mod finish;
+pub mod persist;
+mod view;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use guoxiang_core::Color;
+use guoxiang_game::{
+    ClaimKind, Game, GameConfig, GameSetup, PlayerRef, Snapshot, TimeControl, Variant, VersionedEvent,
+};
+use guoxiang_store::{GameRow, Store, WriteOp};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+pub use view::{GameView, game_row_view};
+
+use crate::error::ApiError;
+use crate::hub::{Hub, UserEvent};
+use engine::EnginePool;
+use persist::Persist;
+
+/// What a player asks of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerCommand {
+    Move { uci: String, offer_draw: bool },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimDraw { kind: ClaimKind, intended: Option<String> },
+    Abort,
+    TakebackOffer,
+    TakebackAccept,
+    TakebackDecline,
+    ClaimVictory,
+    RematchOffer,
+    RematchAccept,
+    RematchDecline,
+}
+
+/// One change of a game as broadcast to its followers: the events, the same as a ready-made WebSocket frame, and
+/// the state after them.
+#[derive(Debug)]
+pub struct Update {
+    pub events: Vec<VersionedEvent>,
+    /// `game_events` as JSON.
+    pub ws_json: Arc<str>,
+    /// `clocks` as JSON, when the game has clocks.
+    pub clocks_json: Option<Arc<str>>,
+    pub view: Arc<GameView>,
+}
+
+/// What a new follower gets: the frames to send first (a snapshot or the missed events, then the clocks), the
+/// state, and the stream of what follows.
+#[derive(Debug)]
+pub struct Subscription {
+    pub initial: Vec<Arc<str>>,
+    pub view: Arc<GameView>,
+    pub rx: broadcast::Receiver<Arc<Update>>,
+}
+
+pub(crate) enum ActorMsg {
+    Command {
+        user_id: String,
+        cmd: PlayerCommand,
+        lag_ms: u64,
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    Subscribe {
+        since: Option<u64>,
+        reply: oneshot::Sender<Subscription>,
+    },
+    /// A connection of `user_id` that follows the game opened (+1) or closed (-1).
+    Presence {
+        user_id: String,
+        delta: i32,
+    },
+    Explain {
+        from: String,
+        to: String,
+        promotion: Option<String>,
+        reply: oneshot::Sender<Result<guoxiang_core::Explanation, ApiError>>,
+    },
+    View {
+        reply: oneshot::Sender<Arc<GameView>>,
+    },
+    Snapshot {
+        reply: oneshot::Sender<Snapshot>,
+    },
+    EngineMove {
+        version: u64,
+        uci: Option<String>,
+    },
+    Shutdown {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// A handle on a live game's actor.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    tx: mpsc::Sender<ActorMsg>,
+    pub id: String,
+    pub white: PlayerRef,
+    pub black: PlayerRef,
+    pub rated: bool,
+    pub time_control: String,
+}
+
+impl GameHandle {
+    /// The colour `user_id` plays, if any.
+    pub fn color_of(&self, user_id: &str) -> Option<Color> {
+        if self.white.id == user_id {
+            Some(Color::White)
+        } else if self.black.id == user_id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    async fn ask<T>(&self, msg: impl FnOnce(oneshot::Sender<T>) -> ActorMsg) -> Result<T, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(msg(reply)).await.map_err(|_| gone(&self.id))?;
+        rx.await.map_err(|_| gone(&self.id))
+    }
+
+    /// Carries out a player's command; returns once it is durable (or refused).
+    pub async fn command(&self, user_id: &str, cmd: PlayerCommand, lag_ms: u64) -> Result<(), ApiError> {
+        self.ask(|reply| ActorMsg::Command { user_id: user_id.to_owned(), cmd, lag_ms, reply }).await?
+    }
+
+    /// Follows the game from `since` (a version the follower has) or from scratch.
+    pub async fn subscribe(&self, since: Option<u64>) -> Result<Subscription, ApiError> {
+        self.ask(|reply| ActorMsg::Subscribe { since, reply }).await
+    }
+
+    /// Reports a connection of a player opening or closing (for disconnection claims).
+    pub async fn presence(&self, user_id: &str, delta: i32) {
+        let _ = self.tx.send(ActorMsg::Presence { user_id: user_id.to_owned(), delta }).await;
+    }
+
+    pub async fn explain(
+        &self,
+        from: String,
+        to: String,
+        promotion: Option<String>,
+    ) -> Result<guoxiang_core::Explanation, ApiError> {
+        self.ask(|reply| ActorMsg::Explain { from, to, promotion, reply }).await?
+    }
+
+    pub async fn view(&self) -> Result<Arc<GameView>, ApiError> {
+        self.ask(|reply| ActorMsg::View { reply }).await
+    }
+
+    pub async fn snapshot(&self) -> Result<Snapshot, ApiError> {
+        self.ask(|reply| ActorMsg::Snapshot { reply }).await
+    }
+}
+
+fn gone(id: &str) -> ApiError {
+    ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
+}
+
+/// The registry of live games, and what their actors share.
+#[derive(Clone, Debug)]
+pub struct Live {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    games: Mutex<HashMap<String, GameHandle>>,
+    store: Store,
+    persist: Persist,
+    hub: Hub,
+    engines: EnginePool,
+    /// Rated results are read-modify-write on two players' ratings; one at a time.
+    ratings: tokio::sync::Mutex<()>,
+    /// Shortened timeouts for tests (milliseconds a finished game stays in memory for rematches).
+    linger_ms: u64,
+}
+
+/// A new game id: 8 characters of [a-zA-Z0-9], as lichess.
+pub fn new_game_id() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut rng = rand::rng();
+    (0..8).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// The engine's player reference for a level.
+pub fn engine_player(level: u8) -> PlayerRef {
+    let l = guoxiang_engine::levels::level(level).unwrap_or(&guoxiang_engine::LEVELS[0]);
+    PlayerRef {
+        id: format!("engine-{level}"),
+        name: format!("guoxiang {} ({})", l.number, l.name_en),
+        is_engine: true,
+        engine_level: Some(level),
+    }
+}
+
+impl Live {
+    pub fn new(store: Store, persist: Persist, hub: Hub, engines: EnginePool, linger_ms: u64) -> Live {
+        Live {
+            inner: Arc::new(Inner {
+                games: Mutex::new(HashMap::new()),
+                store,
+                persist,
+                hub,
+                engines,
+                ratings: tokio::sync::Mutex::new(()),
+                linger_ms,
+            }),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// A worker of the engine pool (held while searching).
+    pub async fn engine_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.inner.engines.permit().await
+    }
+
+    pub fn hub(&self) -> &Hub {
+        &self.inner.hub
+    }
+
+    /// The live game `id`, if it is in memory.
+    pub fn get(&self, id: &str) -> Option<GameHandle> {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+    }
+
+    /// The live game `id`, or a 404.
+    pub fn require(&self, id: &str) -> Result<GameHandle, ApiError> {
+        self.get(id).ok_or_else(|| gone(id))
+    }
+
+    /// Every game in memory.
+    pub fn all(&self) -> Vec<GameHandle> {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
+    }
+
+    /// The games `user_id` plays in (in memory: live, or finished a moment ago).
+    pub fn games_of(&self, user_id: &str) -> Vec<GameHandle> {
+        self.all().into_iter().filter(|g| g.color_of(user_id).is_some()).collect()
+    }
+
+    fn register(&self, h: GameHandle) {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).insert(h.id.clone(), h);
+    }
+
+    fn unregister(&self, id: &str) {
+        self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+    }
+
+    /// Creates and starts a game, durably, and tells both players (`game_started`). Rated games need two
+    /// registered humans and a time control with a rating category.
+    pub async fn create_game(
+        &self,
+        white: PlayerRef,
+        black: PlayerRef,
+        rated: bool,
+        time_control: TimeControl,
+        variant: Variant,
+    ) -> Result<String, ApiError> {
+        if rated && guoxiang_ratings::RatingSpeed::of(time_control.speed()).is_none() {
+            return Err(ApiError::bad_request(
+                "not_ratable",
+                "不限时的对局不能计算等级分",
+                "games without a time limit cannot be rated",
+            ));
+        }
+        if rated && (white.is_engine || black.is_engine) {
+            return Err(ApiError::bad_request(
+                "not_ratable",
+                "与电脑的对局不计等级分",
+                "games against the computer are casual",
+            ));
+        }
+        let id = new_game_id();
+        let setup = GameSetup {
+            id: id.clone(),
+            white,
+            black,
+            rated,
+            config: GameConfig::for_time_control(&time_control),
+            time_control,
+            variant,
+        };
+        let now = crate::time::now();
+        let game = Game::new(setup, now).map_err(|e| {
+            ApiError::bad_request("bad_setup", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
+        })?;
+        let row = actor::game_row(&game, now);
+        self.inner
+            .persist
+            .write(vec![WriteOp::InsertGame(row)])
+            .await
+            .map_err(|e| ApiError::internal("insert game", e))?;
+        let white_id = game.white().id.clone();
+        let black_id = game.black().id.clone();
+        self.spawn(game);
+        self.inner.hub.send(&white_id, UserEvent::GameStarted { game_id: id.clone(), color: Color::White });
+        self.inner.hub.send(&black_id, UserEvent::GameStarted { game_id: id.clone(), color: Color::Black });
+        Ok(id)
+    }
+
+    fn spawn(&self, game: Game) {
+        let (tx, rx) = mpsc::channel(256);
+        let handle = GameHandle {
+            tx,
+            id: game.id().to_owned(),
+            white: game.white().clone(),
+            black: game.black().clone(),
+            rated: game.rated(),
+            time_control: game.time_control().to_pgn(),
+        };
+        self.register(handle.clone());
+        let live = self.clone();
+        tokio::spawn(actor::run(live, handle, game, rx));
+    }
+
+    /// Resumes every live game from the database (after a restart or a crash). Returns how many.
+    pub async fn restore_all(&self) -> Result<usize, ApiError> {
+        let rows = self.inner.store.live_games().await?;
+        let now = crate::time::now();
+        let mut n = 0;
+        for (row, moves) in rows {
+            match actor::restore(&row, &moves, now) {
+                Ok(game) => {
+                    self.spawn(game);
+                    n += 1;
+                }
+                Err(e) => tracing::error!("game {} cannot be restored: {e}", row.id),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Stops every actor after persisting its state (clean shutdown: the clocks of live games stop).
+    pub async fn shutdown(&self) {
+        for h in self.all() {
+            let (reply, rx) = oneshot::channel();
+            if h.tx.send(ActorMsg::Shutdown { reply }).await.is_ok() {
+                let _ = rx.await;
+            }
+        }
+    }
+
+    /// The archived or live game `id` from the database, as a view.
+    pub async fn stored(&self, id: &str) -> Result<Option<(GameRow, Vec<guoxiang_store::MoveRow>)>, ApiError> {
+        Ok(self.inner.store.game(id).await?)
+    }
+}
+
+/// Rebuilds a stored game (live or finished) as a [`Game`], e.g. for its PGN.
+pub fn restore_game(row: &GameRow, moves: &[guoxiang_store::MoveRow]) -> Result<Game, String> {
+    actor::restore(row, moves, crate::time::now())
+}

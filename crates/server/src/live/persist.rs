@@ -1,0 +1,55 @@
+//! Group commit: every live game hands its writes to one writer task, which commits whatever has queued up as one
+//! transaction and then answers each sender. A game acknowledges a move only after its write is answered, so an
+//! acknowledged move survives a crash; under load, many games share each commit.
+
+use guoxiang_store::{Store, WriteOp};
+use tokio::sync::{mpsc, oneshot};
+
+type Job = (Vec<WriteOp>, oneshot::Sender<Result<(), String>>);
+
+/// The handle games write through. Cloning is cheap.
+#[derive(Clone, Debug)]
+pub struct Persist {
+    tx: mpsc::Sender<Job>,
+}
+
+/// At most this many queued jobs go into one transaction.
+const MAX_JOBS_PER_COMMIT: usize = 512;
+
+impl Persist {
+    /// Starts the writer task.
+    pub fn start(store: Store) -> Persist {
+        let (tx, mut rx) = mpsc::channel::<Job>(8192);
+        tokio::spawn(async move {
+            let mut jobs: Vec<Job> = Vec::new();
+            while let Some(first) = rx.recv().await {
+                jobs.push(first);
+                while jobs.len() < MAX_JOBS_PER_COMMIT {
+                    match rx.try_recv() {
+                        Ok(j) => jobs.push(j),
+                        Err(_) => break,
+                    }
+                }
+                let ops: Vec<WriteOp> = jobs.iter_mut().flat_map(|(ops, _)| std::mem::take(ops)).collect();
+                let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
+                if let Err(e) = &result {
+                    tracing::error!("commit of {} writes failed: {e}", ops.len());
+                }
+                for (_, reply) in jobs.drain(..) {
+                    let _ = reply.send(result.clone());
+                }
+            }
+        });
+        Persist { tx }
+    }
+
+    /// Writes `ops` durably (in one transaction with whatever else is queued); returns once committed.
+    pub async fn write(&self, ops: Vec<WriteOp>) -> Result<(), String> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let (reply, done) = oneshot::channel();
+        self.tx.send((ops, reply)).await.map_err(|_| "the database writer has stopped".to_owned())?;
+        done.await.map_err(|_| "the database writer has stopped".to_owned())?
+    }
+}

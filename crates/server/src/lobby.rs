@@ -1,0 +1,458 @@
+//! Finding an opponent: challenges (to a named player, or a link anyone can open), lobby seeks, and quick-pairing
+//! pools. All in memory: a seek or a pool entry lives as long as the connection that made it; challenges expire
+//! after a day (and do not survive a restart — a game, once created, does).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use guoxiang_core::Color;
+use guoxiang_game::{PlayerRef, TimeControl, Variant};
+use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage};
+use tokio::sync::broadcast;
+
+use crate::error::ApiError;
+use crate::hub::UserEvent;
+use crate::live::Live;
+
+/// The quick-pairing pools: time controls (PGN tags) offered as buttons.
+pub const POOLS: &[&str] = &["60+0", "180+2", "300+3", "600+5", "900+10", "1800+20", "40/5400+30:1800+30"];
+
+/// How long a challenge waits.
+const CHALLENGE_TTL_MS: u64 = 86_400_000;
+
+/// A challenge.
+#[derive(Clone, Debug)]
+pub struct ChallengeInfo {
+    pub id: String,
+    pub challenger: PlayerRef,
+    /// The challenged user (a named challenge), or `None` for a link anyone may accept.
+    pub dest: Option<String>,
+    pub opponent: Option<PlayerRef>,
+    pub time_control: String,
+    pub rated: bool,
+    pub color: ColorChoice,
+    pub variant: Variant,
+    pub status: ChallengeStatus,
+    pub game_id: Option<String>,
+    pub created_at_ms: u64,
+    /// Why it was declined (Lichess reason key), when declined.
+    pub decline_reason: Option<String>,
+}
+
+impl ChallengeInfo {
+    /// The link to share.
+    pub fn url(&self, base: &str) -> String {
+        format!("{base}/challenge/{}", self.id)
+    }
+
+    pub fn to_protocol(&self, base: &str) -> guoxiang_protocol::Challenge {
+        guoxiang_protocol::Challenge {
+            id: self.id.clone(),
+            url: self.url(base),
+            challenger: Player::from(&self.challenger),
+            opponent: self.opponent.as_ref().map(Player::from),
+            time_control: self.time_control.clone(),
+            rated: self.rated,
+            color: self.color,
+            status: self.status,
+            game_id: self.game_id.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct SeekEntry {
+    seek: Seek,
+    owner: PlayerRef,
+    conn: u64,
+}
+
+#[derive(Clone, Debug)]
+struct PoolEntry {
+    player: PlayerRef,
+    conn: u64,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    challenges: HashMap<String, ChallengeInfo>,
+    seeks: HashMap<String, SeekEntry>,
+    /// `(time control, rated)` → players waiting, oldest first.
+    pools: HashMap<(String, bool), Vec<PoolEntry>>,
+}
+
+/// The lobby.
+#[derive(Clone, Debug)]
+pub struct Lobby {
+    state: Arc<Mutex<State>>,
+    /// Lobby updates for the `lobby_subscribe`d, as JSON frames.
+    pub updates: broadcast::Sender<Arc<str>>,
+    live: Live,
+    base_url: String,
+}
+
+/// Reads a time control tag, with a clear error.
+pub fn parse_time_control(tc: &str) -> Result<TimeControl, ApiError> {
+    if tc.len() > 64 {
+        return Err(ApiError::bad_request("bad_time_control", "时限太长", "time control too long"));
+    }
+    TimeControl::from_pgn(tc).map_err(|e| {
+        ApiError::bad_request(
+            "bad_time_control",
+            format!("时限 {tc:?} 无法识别：{e}"),
+            format!("time control {tc:?}: {e}"),
+        )
+    })
+}
+
+fn colors(choice: ColorChoice, a: PlayerRef, b: PlayerRef) -> (PlayerRef, PlayerRef) {
+    let a_white = match choice {
+        ColorChoice::White => true,
+        ColorChoice::Black => false,
+        ColorChoice::Random => rand::random::<bool>(),
+    };
+    if a_white { (a, b) } else { (b, a) }
+}
+
+impl Lobby {
+    pub fn new(live: Live, base_url: String) -> Lobby {
+        Lobby { state: Arc::default(), updates: broadcast::channel(1024).0, live, base_url }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    fn publish(&self, msg: ServerMessage) {
+        let _ = self.updates.send(msg.to_json().into());
+    }
+
+    fn notify_challenge(&self, c: &ChallengeInfo) {
+        let ev = UserEvent::Challenge(Box::new(c.clone()));
+        self.live.hub().send(&c.challenger.id, ev.clone());
+        if let Some(d) = &c.dest {
+            self.live.hub().send(d, ev.clone());
+        }
+        if let Some(o) = &c.opponent
+            && c.dest.as_deref() != Some(o.id.as_str())
+        {
+            self.live.hub().send(&o.id, ev);
+        }
+    }
+
+    /// Creates a challenge (to `dest`, or a link when `None`).
+    pub fn create_challenge(
+        &self,
+        challenger: PlayerRef,
+        dest: Option<String>,
+        time_control: &str,
+        rated: bool,
+        color: ColorChoice,
+        variant: Variant,
+    ) -> Result<ChallengeInfo, ApiError> {
+        let tc = parse_time_control(time_control)?;
+        if rated && guoxiang_ratings::RatingSpeed::of(tc.speed()).is_none() {
+            return Err(ApiError::bad_request(
+                "not_ratable",
+                "不限时的对局不能计算等级分",
+                "games without a time limit cannot be rated",
+            ));
+        }
+        variant.start_position().map_err(|e| {
+            ApiError::bad_request("bad_fen", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
+        })?;
+        if dest.as_deref() == Some(challenger.id.as_str()) {
+            return Err(ApiError::bad_request("self_challenge", "不能向自己挑战", "you cannot challenge yourself"));
+        }
+        let c = ChallengeInfo {
+            id: crate::live::new_game_id(),
+            challenger,
+            dest,
+            opponent: None,
+            time_control: tc.to_pgn(),
+            rated,
+            color,
+            variant,
+            status: ChallengeStatus::Pending,
+            game_id: None,
+            created_at_ms: crate::time::now_ms(),
+            decline_reason: None,
+        };
+        let mut st = self.lock();
+        let now = crate::time::now_ms();
+        st.challenges.retain(|_, c| c.status == ChallengeStatus::Pending && now - c.created_at_ms < CHALLENGE_TTL_MS);
+        if st.challenges.len() > 100_000 {
+            return Err(ApiError::too_many());
+        }
+        st.challenges.insert(c.id.clone(), c.clone());
+        drop(st);
+        self.notify_challenge(&c);
+        Ok(c)
+    }
+
+    pub fn challenge(&self, id: &str) -> Option<ChallengeInfo> {
+        self.lock().challenges.get(id).cloned()
+    }
+
+    /// Pending challenges to or from `user_id`: (incoming, outgoing).
+    pub fn challenges_of(&self, user_id: &str) -> (Vec<ChallengeInfo>, Vec<ChallengeInfo>) {
+        let st = self.lock();
+        let pending = st.challenges.values().filter(|c| c.status == ChallengeStatus::Pending);
+        let incoming = pending.clone().filter(|c| c.dest.as_deref() == Some(user_id)).cloned().collect();
+        let outgoing = pending.filter(|c| c.challenger.id == user_id).cloned().collect();
+        (incoming, outgoing)
+    }
+
+    fn take_pending(&self, id: &str) -> Result<ChallengeInfo, ApiError> {
+        let st = self.lock();
+        let c = st
+            .challenges
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(&format!("挑战 {id}"), &format!("challenge {id}")))?;
+        if c.status != ChallengeStatus::Pending {
+            return Err(ApiError::bad_request(
+                "challenge_closed",
+                "这个挑战已经结束",
+                "this challenge is no longer open",
+            ));
+        }
+        Ok(c.clone())
+    }
+
+    fn set(&self, c: &ChallengeInfo) {
+        self.lock().challenges.insert(c.id.clone(), c.clone());
+        self.notify_challenge(c);
+    }
+
+    /// Accepts a challenge: creates the game.
+    pub async fn accept_challenge(&self, id: &str, by: PlayerRef, by_guest: bool) -> Result<String, ApiError> {
+        let mut c = self.take_pending(id)?;
+        if c.challenger.id == by.id {
+            return Err(ApiError::bad_request(
+                "self_challenge",
+                "不能接受自己的挑战",
+                "you cannot accept your own challenge",
+            ));
+        }
+        if let Some(d) = &c.dest
+            && *d != by.id
+        {
+            return Err(ApiError::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else"));
+        }
+        if c.rated && by_guest {
+            return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+        }
+        // Claim it first so that two accepts cannot both create a game.
+        {
+            let mut st = self.lock();
+            match st.challenges.get_mut(id) {
+                Some(x) if x.status == ChallengeStatus::Pending => x.status = ChallengeStatus::Accepted,
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "challenge_closed",
+                        "这个挑战已经结束",
+                        "this challenge is no longer open",
+                    ));
+                }
+            }
+        }
+        let (white, black) = colors(c.color, c.challenger.clone(), by.clone());
+        let tc = parse_time_control(&c.time_control)?;
+        match self.live.create_game(white, black, c.rated, tc, c.variant.clone()).await {
+            Ok(game_id) => {
+                c.status = ChallengeStatus::Accepted;
+                c.opponent = Some(by);
+                c.game_id = Some(game_id.clone());
+                self.set(&c);
+                Ok(game_id)
+            }
+            Err(e) => {
+                c.status = ChallengeStatus::Pending;
+                self.lock().challenges.insert(c.id.clone(), c);
+                Err(e)
+            }
+        }
+    }
+
+    /// Declines (the challenged) or cancels (the challenger) a challenge.
+    pub fn close_challenge(&self, id: &str, by_user: &str, reason: Option<String>) -> Result<(), ApiError> {
+        let mut c = self.take_pending(id)?;
+        if c.challenger.id == by_user {
+            c.status = ChallengeStatus::Cancelled;
+        } else if c.dest.as_deref().is_none_or(|d| d == by_user) {
+            c.status = ChallengeStatus::Declined;
+            c.decline_reason = Some(reason.unwrap_or_else(|| "generic".to_owned()));
+        } else {
+            return Err(ApiError::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else"));
+        }
+        self.set(&c);
+        Ok(())
+    }
+
+    /// Posts a seek.
+    pub fn create_seek(
+        &self,
+        owner: PlayerRef,
+        conn: u64,
+        time_control: &str,
+        rated: bool,
+        color: ColorChoice,
+        rating: Option<u32>,
+    ) -> Result<Seek, ApiError> {
+        let tc = parse_time_control(time_control)?;
+        if rated && guoxiang_ratings::RatingSpeed::of(tc.speed()).is_none() {
+            return Err(ApiError::bad_request(
+                "not_ratable",
+                "不限时的对局不能计算等级分",
+                "games without a time limit cannot be rated",
+            ));
+        }
+        let seek = Seek {
+            id: crate::live::new_game_id(),
+            player: Player::from(&owner),
+            rating,
+            time_control: tc.to_pgn(),
+            rated,
+            color,
+        };
+        let mut st = self.lock();
+        if st.seeks.values().filter(|s| s.owner.id == owner.id).count() >= 5 {
+            return Err(ApiError::bad_request("too_many_seeks", "最多同时发布 5 个约战", "at most 5 seeks at a time"));
+        }
+        st.seeks.insert(seek.id.clone(), SeekEntry { seek: seek.clone(), owner, conn });
+        drop(st);
+        self.publish(ServerMessage::SeekAdded { seek: seek.clone() });
+        Ok(seek)
+    }
+
+    pub fn cancel_seek(&self, seek_id: &str, user_id: &str) -> Result<(), ApiError> {
+        let mut st = self.lock();
+        match st.seeks.get(seek_id) {
+            Some(s) if s.owner.id == user_id => {
+                st.seeks.remove(seek_id);
+            }
+            Some(_) => return Err(ApiError::forbidden("not_yours", "这不是你的约战", "this seek is not yours")),
+            None => return Err(ApiError::not_found(&format!("约战 {seek_id}"), &format!("seek {seek_id}"))),
+        }
+        drop(st);
+        self.publish(ServerMessage::SeekRemoved { seek_id: seek_id.to_owned() });
+        Ok(())
+    }
+
+    pub async fn accept_seek(&self, seek_id: &str, by: PlayerRef, by_guest: bool) -> Result<String, ApiError> {
+        let entry = {
+            let mut st = self.lock();
+            let Some(e) = st.seeks.get(seek_id) else {
+                return Err(ApiError::not_found(&format!("约战 {seek_id}"), &format!("seek {seek_id}")));
+            };
+            if e.owner.id == by.id {
+                return Err(ApiError::bad_request("own_seek", "不能接受自己的约战", "you cannot accept your own seek"));
+            }
+            if e.seek.rated && by_guest {
+                return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+            }
+            st.seeks.remove(seek_id).expect("present")
+        };
+        self.publish(ServerMessage::SeekRemoved { seek_id: seek_id.to_owned() });
+        let (white, black) = colors(entry.seek.color, entry.owner, by);
+        let tc = parse_time_control(&entry.seek.time_control)?;
+        self.live.create_game(white, black, entry.seek.rated, tc, Variant::Standard).await
+    }
+
+    /// Joins a pool; pairs at once with the longest-waiting other player if there is one. Returns the game id
+    /// when paired.
+    pub async fn join_pool(
+        &self,
+        player: PlayerRef,
+        conn: u64,
+        time_control: &str,
+        rated: bool,
+    ) -> Result<Option<String>, ApiError> {
+        let tc = parse_time_control(time_control)?;
+        let key = (tc.to_pgn(), rated);
+        if !POOLS.contains(&key.0.as_str()) {
+            return Err(ApiError::bad_request(
+                "unknown_pool",
+                format!("没有 {} 的快速配对", key.0),
+                format!("no quick-pairing pool for {}; pools: {}", key.0, POOLS.join(", ")),
+            ));
+        }
+        let opponent = {
+            let mut st = self.lock();
+            for q in st.pools.values_mut() {
+                q.retain(|e| e.player.id != player.id);
+            }
+            let q = st.pools.entry(key.clone()).or_default();
+            if q.is_empty() {
+                q.push(PoolEntry { player: player.clone(), conn });
+                None
+            } else {
+                Some(q.remove(0))
+            }
+        };
+        self.publish_pools();
+        let Some(opponent) = opponent else { return Ok(None) };
+        let (white, black) = colors(ColorChoice::Random, opponent.player, player);
+        self.live.create_game(white, black, rated, tc, Variant::Standard).await.map(Some)
+    }
+
+    pub fn leave_pool(&self, user_id: &str) {
+        let mut st = self.lock();
+        for q in st.pools.values_mut() {
+            q.retain(|e| e.player.id != user_id);
+        }
+        drop(st);
+        self.publish_pools();
+    }
+
+    /// A connection closed: its seeks and pool entries go.
+    pub fn connection_closed(&self, conn: u64) {
+        let mut st = self.lock();
+        let gone: Vec<String> = st.seeks.iter().filter(|(_, s)| s.conn == conn).map(|(id, _)| id.clone()).collect();
+        for id in &gone {
+            st.seeks.remove(id);
+        }
+        let mut pools_changed = false;
+        for q in st.pools.values_mut() {
+            let n = q.len();
+            q.retain(|e| e.conn != conn);
+            pools_changed |= q.len() != n;
+        }
+        drop(st);
+        for id in gone {
+            self.publish(ServerMessage::SeekRemoved { seek_id: id });
+        }
+        if pools_changed {
+            self.publish_pools();
+        }
+    }
+
+    pub fn seeks(&self) -> Vec<Seek> {
+        self.lock().seeks.values().map(|s| s.seek.clone()).collect()
+    }
+
+    pub fn pools(&self) -> Vec<PoolSize> {
+        let st = self.lock();
+        let mut v = Vec::new();
+        for tc in POOLS {
+            for rated in [false, true] {
+                let waiting = st.pools.get(&((*tc).to_owned(), rated)).map_or(0, Vec::len) as u32;
+                v.push(PoolSize { time_control: (*tc).to_owned(), rated, waiting });
+            }
+        }
+        v
+    }
+
+    fn publish_pools(&self) {
+        self.publish(ServerMessage::Pools { pools: self.pools() });
+    }
+}
+
+/// The colour a player gets, as a protocol value.
+pub fn proto_color(c: Color) -> guoxiang_protocol::Color {
+    c.into()
+}

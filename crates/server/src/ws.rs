@@ -1,0 +1,459 @@
+//! The WebSocket endpoint (`/ws`) of the typed protocol (`guoxiang-protocol`, described in `docs/api.md`).
+//!
+//! One task per connection reads client frames and answers each exactly once; a writer task drains a bounded
+//! queue of outgoing frames (a client too slow to keep up is disconnected rather than buffered without end); one
+//! forwarding task per followed game copies its broadcast frames, resyncing with a snapshot if it fell behind.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use governor::{Quota, RateLimiter};
+use guoxiang_game::{PlayerRef, Variant};
+use guoxiang_protocol::{ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, parse_client_frame};
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::JoinHandle;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::ApiError;
+use crate::hub::UserEvent;
+use crate::live::{GameHandle, PlayerCommand};
+
+static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
+
+/// Outgoing frames a connection may have queued before it is considered dead.
+const OUT_QUEUE: usize = 1024;
+
+pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+    if let Err(e) = crate::security::check_origin(&headers) {
+        return e.into_response();
+    }
+    let auth = match crate::auth::authenticate(&state, &headers).await {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    // Frames up to 1 MiB reach our own size check, which answers `frame_too_large` instead of dropping the line.
+    ws.max_message_size(1 << 20).on_upgrade(move |socket| connection(state, auth, socket))
+}
+
+fn api_error(id: u32, e: &ApiError) -> Arc<str> {
+    ServerMessage::Error { id: Some(id), code: e.code.to_owned(), message_zh: e.zh.clone(), message_en: e.en.clone() }
+        .to_json()
+        .into()
+}
+
+struct Conn {
+    state: AppState,
+    auth: Option<Auth>,
+    id: u64,
+    out: mpsc::Sender<Arc<str>>,
+    hello: bool,
+    /// Followed games: the forwarding task, and whether we count as the player's presence.
+    subs: HashMap<String, (JoinHandle<()>, Option<GameHandle>)>,
+    lobby: Option<JoinHandle<()>>,
+    dead: bool,
+}
+
+async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut out_rx) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
+    let writer = tokio::spawn(async move {
+        while let Some(frame) = out_rx.recv().await {
+            if sink.send(Message::Text(frame.as_ref().into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut conn = Conn {
+        state: state.clone(),
+        auth,
+        id: CONNECTIONS.fetch_add(1, Ordering::Relaxed),
+        out: out.clone(),
+        hello: false,
+        subs: HashMap::new(),
+        lobby: None,
+        dead: false,
+    };
+    // Per-user notifications.
+    let hub_task = conn.auth.as_ref().map(|a| {
+        let (guard, mut rx) = state.hub.register(&a.user.id);
+        let out = out.clone();
+        let base = state.config.public_url.clone();
+        tokio::spawn(async move {
+            let _guard = guard;
+            while let Some(ev) = rx.recv().await {
+                let msg = match ev {
+                    UserEvent::GameStarted { game_id, color } => {
+                        ServerMessage::GameStarted { game_id, color: color.into() }
+                    }
+                    UserEvent::Challenge(c) => ServerMessage::Challenge { challenge: c.to_protocol(&base) },
+                    UserEvent::RematchOffered { game_id, by } => {
+                        ServerMessage::RematchOffered { game_id, by: by.into() }
+                    }
+                    UserEvent::RematchDeclined { game_id, by } => {
+                        ServerMessage::RematchDeclined { game_id, by: by.into() }
+                    }
+                    UserEvent::GameFinished { .. } => continue,
+                };
+                if out.send(msg.to_json().into()).await.is_err() {
+                    break;
+                }
+            }
+        })
+    });
+    let limiter = RateLimiter::direct(
+        Quota::per_second(NonZeroU32::new(state.config.limits.ws_messages_per_sec).unwrap_or(NonZeroU32::MIN))
+            .allow_burst(NonZeroU32::new(state.config.limits.ws_burst).unwrap_or(NonZeroU32::MIN)),
+    );
+    while let Some(Ok(msg)) = stream.next().await {
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Binary(_) => {
+                let e =
+                    ProtocolError::BadMessage { id: None, detail: "binary frames are not part of the protocol".into() };
+                conn.send(ServerMessage::protocol_error(None, &e).to_json().into());
+                continue;
+            }
+            _ => continue,
+        };
+        if limiter.check().is_err() {
+            let id = parse_client_frame(&text).ok().map(|m| m.id()).unwrap_or_default();
+            conn.send(api_error(id, &ApiError::too_many()));
+            continue;
+        }
+        match parse_client_frame(&text) {
+            Ok(m) => conn.handle(m).await,
+            Err(e) => conn.send(ServerMessage::protocol_error(None, &e).to_json().into()),
+        }
+        if conn.dead {
+            break;
+        }
+    }
+    // Closing: stop forwarding, release presence, seeks and pool entries.
+    for (_, (task, player)) in conn.subs.drain() {
+        task.abort();
+        if let (Some(h), Some(a)) = (player, &conn.auth) {
+            h.presence(&a.user.id, -1).await;
+        }
+    }
+    if let Some(t) = conn.lobby.take() {
+        t.abort();
+    }
+    if let Some(t) = hub_task {
+        t.abort();
+    }
+    state.lobby.connection_closed(conn.id);
+    drop(conn);
+    drop(out);
+    let _ = writer.await;
+}
+
+impl Conn {
+    fn send(&mut self, frame: Arc<str>) {
+        if self.out.try_send(frame).is_err() {
+            self.dead = true; // the client does not read: drop it
+        }
+    }
+
+    fn ack(&mut self, id: u32) {
+        self.send(ServerMessage::Ack { id }.to_json().into());
+    }
+
+    fn player(&self) -> Option<(PlayerRef, bool)> {
+        self.auth.as_ref().map(|a| (PlayerRef::human(a.user.id.clone(), a.user.name.clone()), a.user.is_guest))
+    }
+
+    fn need_user(&self) -> Result<(PlayerRef, bool), ApiError> {
+        self.player().ok_or_else(ApiError::unauthorized)
+    }
+
+    async fn handle(&mut self, msg: ClientMessage) {
+        let id = msg.id();
+        if !self.hello {
+            match msg {
+                ClientMessage::Hello { protocol, .. } if protocol == PROTOCOL_VERSION => {
+                    self.hello = true;
+                    let user = self.auth.as_ref().map(|a| Player {
+                        id: a.user.id.clone(),
+                        name: a.user.name.clone(),
+                        is_engine: false,
+                        engine_level: None,
+                    });
+                    let playing = match &self.auth {
+                        Some(a) => self.state.live.games_of(&a.user.id).into_iter().map(|g| g.id).collect(),
+                        None => Vec::new(),
+                    };
+                    self.send(
+                        ServerMessage::Hello {
+                            id,
+                            protocol: PROTOCOL_VERSION,
+                            server: format!("guoxiang {}", env!("CARGO_PKG_VERSION")),
+                            user,
+                            playing,
+                            server_time_ms: crate::time::now_ms(),
+                        }
+                        .to_json()
+                        .into(),
+                    );
+                }
+                ClientMessage::Hello { protocol, .. } => {
+                    let e = ProtocolError::UnsupportedProtocol { client: protocol };
+                    self.send(ServerMessage::protocol_error(Some(id), &e).to_json().into());
+                    self.dead = true;
+                }
+                _ => self.send(ServerMessage::protocol_error(Some(id), &ProtocolError::HelloRequired).to_json().into()),
+            }
+            return;
+        }
+        if let Err(e) = self.dispatch(msg).await {
+            self.send(api_error(id, &e));
+        }
+    }
+
+    fn game(&self, game_id: &str) -> Result<GameHandle, ApiError> {
+        self.state.live.get(game_id).ok_or_else(|| {
+            ApiError::not_found(&format!("进行中的对局 {game_id}"), &format!("live game {game_id}"))
+                .with_code("unknown_game")
+        })
+    }
+
+    async fn game_command(&mut self, id: u32, game_id: &str, cmd: PlayerCommand, lag_ms: u32) -> Result<(), ApiError> {
+        let (p, _) = self.need_user()?;
+        let g = self.game(game_id)?;
+        g.command(&p.id, cmd, u64::from(lag_ms)).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn dispatch(&mut self, msg: ClientMessage) -> Result<(), ApiError> {
+        use ClientMessage as C;
+        match msg {
+            C::Hello { .. } => {
+                Err(ApiError::bad_request("bad_request", "已经握手", "hello was already sent on this connection"))
+            }
+            C::Ping { id, client_time_ms } => {
+                self.send(
+                    ServerMessage::Pong { id, client_time_ms, server_time_ms: crate::time::now_ms() }.to_json().into(),
+                );
+                Ok(())
+            }
+            C::Subscribe { id, game_id, since_version } => {
+                let g = self.game(&game_id)?;
+                let sub = g.subscribe(since_version).await?;
+                if let Some((old, p)) = self.subs.remove(&game_id) {
+                    old.abort();
+                    if let Some(p) = p
+                        && let Some(a) = &self.auth
+                    {
+                        p.presence(&a.user.id, -1).await;
+                    }
+                }
+                for f in sub.initial {
+                    self.send(f);
+                }
+                let is_player = self.auth.as_ref().and_then(|a| g.color_of(&a.user.id)).is_some();
+                if is_player && let Some(a) = &self.auth {
+                    g.presence(&a.user.id, 1).await;
+                }
+                let task = tokio::spawn(forward(g.clone(), sub.rx, self.out.clone()));
+                self.subs.insert(game_id, (task, is_player.then_some(g)));
+                self.ack(id);
+                Ok(())
+            }
+            C::Unsubscribe { id, game_id } => {
+                if let Some((task, p)) = self.subs.remove(&game_id) {
+                    task.abort();
+                    if let (Some(p), Some(a)) = (p, &self.auth) {
+                        p.presence(&a.user.id, -1).await;
+                    }
+                }
+                self.ack(id);
+                Ok(())
+            }
+            C::Move { id, game_id, uci, offer_draw, lag_ms } => {
+                self.game_command(id, &game_id, PlayerCommand::Move { uci, offer_draw }, lag_ms).await
+            }
+            C::Resign { id, game_id } => self.game_command(id, &game_id, PlayerCommand::Resign, 0).await,
+            C::OfferDraw { id, game_id } => self.game_command(id, &game_id, PlayerCommand::OfferDraw, 0).await,
+            C::AcceptDraw { id, game_id } => self.game_command(id, &game_id, PlayerCommand::AcceptDraw, 0).await,
+            C::DeclineDraw { id, game_id } => self.game_command(id, &game_id, PlayerCommand::DeclineDraw, 0).await,
+            C::ClaimDraw { id, game_id, kind, intended } => {
+                self.game_command(id, &game_id, PlayerCommand::ClaimDraw { kind: kind.into(), intended }, 0).await
+            }
+            C::Abort { id, game_id } => self.game_command(id, &game_id, PlayerCommand::Abort, 0).await,
+            C::TakebackOffer { id, game_id } => self.game_command(id, &game_id, PlayerCommand::TakebackOffer, 0).await,
+            C::TakebackAccept { id, game_id } => {
+                self.game_command(id, &game_id, PlayerCommand::TakebackAccept, 0).await
+            }
+            C::TakebackDecline { id, game_id } => {
+                self.game_command(id, &game_id, PlayerCommand::TakebackDecline, 0).await
+            }
+            C::ClaimVictory { id, game_id } => self.game_command(id, &game_id, PlayerCommand::ClaimVictory, 0).await,
+            C::RematchOffer { id, game_id } => self.game_command(id, &game_id, PlayerCommand::RematchOffer, 0).await,
+            C::RematchAccept { id, game_id } => self.game_command(id, &game_id, PlayerCommand::RematchAccept, 0).await,
+            C::RematchDecline { id, game_id } => {
+                self.game_command(id, &game_id, PlayerCommand::RematchDecline, 0).await
+            }
+            C::Explain { id, game_id, from, to, promotion } => {
+                let g = self.game(&game_id)?;
+                let promo = promotion.map(|p| format!("{p:?}").to_lowercase());
+                let e = g.explain(from, to, promo).await?;
+                self.send(ServerMessage::explanation(id, game_id, &e).to_json().into());
+                Ok(())
+            }
+            C::LobbySubscribe { id } => {
+                if self.lobby.is_none() {
+                    let lobby = &self.state.lobby;
+                    let rx = lobby.updates.subscribe();
+                    let games = crate::http::live_games(&self.state, 50).await;
+                    self.send(
+                        ServerMessage::Lobby { seeks: lobby.seeks(), pools: lobby.pools(), games }.to_json().into(),
+                    );
+                    self.lobby = Some(tokio::spawn(forward_lobby(rx, self.out.clone())));
+                }
+                self.ack(id);
+                Ok(())
+            }
+            C::LobbyUnsubscribe { id } => {
+                if let Some(t) = self.lobby.take() {
+                    t.abort();
+                }
+                self.ack(id);
+                Ok(())
+            }
+            C::CreateSeek { id, time_control, rated, color } => {
+                let (p, guest) = self.need_user()?;
+                if rated && guest {
+                    return Err(rated_needs_account());
+                }
+                let rating = self.rating_for(&time_control).await;
+                let seek = self.state.lobby.create_seek(p, self.id, &time_control, rated, color, rating)?;
+                self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
+                Ok(())
+            }
+            C::CancelSeek { id, seek_id } => {
+                let (p, _) = self.need_user()?;
+                self.state.lobby.cancel_seek(&seek_id, &p.id)?;
+                self.ack(id);
+                Ok(())
+            }
+            C::AcceptSeek { id, seek_id } => {
+                let (p, guest) = self.need_user()?;
+                self.state.lobby.accept_seek(&seek_id, p, guest).await?;
+                self.ack(id);
+                Ok(())
+            }
+            C::JoinPool { id, time_control, rated } => {
+                let (p, guest) = self.need_user()?;
+                if rated && guest {
+                    return Err(rated_needs_account());
+                }
+                self.state.lobby.join_pool(p, self.id, &time_control, rated).await?;
+                self.ack(id);
+                Ok(())
+            }
+            C::LeavePool { id } => {
+                let (p, _) = self.need_user()?;
+                self.state.lobby.leave_pool(&p.id);
+                self.ack(id);
+                Ok(())
+            }
+            C::PlayComputer { id, level, color, time_control } => {
+                let (p, _) = self.need_user()?;
+                crate::http::play_computer(&self.state, p, level, color, &time_control, Variant::Standard).await?;
+                self.ack(id);
+                Ok(())
+            }
+            C::ChallengeFriend { id, time_control, rated, color } => {
+                let (p, guest) = self.need_user()?;
+                if rated && guest {
+                    return Err(rated_needs_account());
+                }
+                let c = self.state.lobby.create_challenge(p, None, &time_control, rated, color, Variant::Standard)?;
+                let url = c.url(&self.state.config.public_url);
+                self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
+                Ok(())
+            }
+            C::AcceptChallenge { id, challenge_id } => {
+                let (p, guest) = self.need_user()?;
+                self.state.lobby.accept_challenge(&challenge_id, p, guest).await?;
+                self.ack(id);
+                Ok(())
+            }
+            C::DeclineChallenge { id, challenge_id } | C::CancelChallenge { id, challenge_id } => {
+                let (p, _) = self.need_user()?;
+                self.state.lobby.close_challenge(&challenge_id, &p.id, None)?;
+                self.ack(id);
+                Ok(())
+            }
+        }
+    }
+
+    async fn rating_for(&self, time_control: &str) -> Option<u32> {
+        let a = self.auth.as_ref()?;
+        let tc = crate::lobby::parse_time_control(time_control).ok()?;
+        let speed = guoxiang_ratings::RatingSpeed::of(tc.speed())?;
+        let rows = self.state.store.ratings(&a.user.id).await.ok()?;
+        let r = rows.into_iter().find(|r| r.speed == speed.as_str()).map_or(1500.0, |r| r.rating);
+        Some(r.round() as u32)
+    }
+}
+
+fn rated_needs_account() -> ApiError {
+    ApiError::forbidden(
+        "login_required",
+        "计分对局需要注册账号",
+        "rated games need an account (guests play casual games)",
+    )
+}
+
+async fn forward(game: GameHandle, mut rx: broadcast::Receiver<Arc<crate::live::Update>>, out: mpsc::Sender<Arc<str>>) {
+    loop {
+        match rx.recv().await {
+            Ok(u) => {
+                if out.send(u.ws_json.clone()).await.is_err() {
+                    return;
+                }
+                if let Some(c) = &u.clocks_json
+                    && out.send(c.clone()).await.is_err()
+                {
+                    return;
+                }
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                // Fell behind: start again from a snapshot.
+                let Ok(sub) = game.subscribe(None).await else { return };
+                rx = sub.rx;
+                for f in sub.initial {
+                    if out.send(f).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+async fn forward_lobby(mut rx: broadcast::Receiver<Arc<str>>, out: mpsc::Sender<Arc<str>>) {
+    loop {
+        match rx.recv().await {
+            Ok(f) => {
+                if out.send(f).await.is_err() {
+                    return;
+                }
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}

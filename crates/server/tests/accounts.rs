@@ -1,0 +1,211 @@
+//! Accounts, sessions, tokens, rated games (Glicko-2 and 积分), origin checks and rate limits, over real HTTP.
+
+mod common;
+
+use common::{TestServer, play, temp_db};
+use serde_json::{Value, json};
+
+async fn post(server: &TestServer, path: &str, body: Value, session: Option<&str>) -> reqwest::Response {
+    let mut r = reqwest::Client::new().post(server.url(path)).json(&body);
+    if let Some(s) = session {
+        r = r.header("Cookie", format!("gx_session={s}"));
+    }
+    r.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn register_login_logout_and_bad_input() {
+    let server = TestServer::start(&temp_db("accounts")).await;
+    let (id, session) = server.register("张三").await;
+    assert_eq!(id, "张三");
+    // Same name in another case is taken.
+    let r = post(&server, "/api/register", json!({"username": "Alice", "password": "password1"}), None).await;
+    assert_eq!(r.status(), 200);
+    let r = post(&server, "/api/register", json!({"username": "alice", "password": "password1"}), None).await;
+    assert_eq!(r.status(), 409);
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(e["code"], "name_taken");
+    // Bad names and passwords say what is wrong.
+    let r = post(&server, "/api/register", json!({"username": "a b", "password": "password1"}), None).await;
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "bad_username");
+    let r = post(&server, "/api/register", json!({"username": "bob", "password": "short"}), None).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "bad_password");
+    let r = post(&server, "/api/register", json!({"username": "bob"}), None).await;
+    assert_eq!(r.status(), 422, "a missing field is a client error");
+    // Login: wrong password, then right; the cookie is HttpOnly and SameSite.
+    let r = post(&server, "/api/login", json!({"username": "ALICE", "password": "nope-nope"}), None).await;
+    assert_eq!(r.status(), 401);
+    let r = post(&server, "/api/login", json!({"username": "ALICE", "password": "password1"}), None).await;
+    assert_eq!(r.status(), 200);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
+    // /api/me with the session; after logout, no more.
+    let me: Value = reqwest::Client::new()
+        .get(server.url("/api/me"))
+        .header("Cookie", format!("gx_session={session}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["username"], "张三");
+    assert_eq!(me["level_zh"], "无级别");
+    let r = post(&server, "/api/logout", json!({}), Some(&session)).await;
+    assert_eq!(r.status(), 200);
+    let r = reqwest::Client::new()
+        .get(server.url("/api/me"))
+        .header("Cookie", format!("gx_session={session}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 401);
+}
+
+#[tokio::test]
+async fn tokens_carry_scopes_and_origin_is_checked() {
+    let server = TestServer::start(&temp_db("tokens")).await;
+    let (_, session) = server.register("carol").await;
+    let r =
+        post(&server, "/api/token", json!({"description": "board", "scopes": ["board:play"]}), Some(&session)).await;
+    let token = r.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned();
+    let r = post(&server, "/api/token", json!({"scopes": ["root"]}), Some(&session)).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "bad_scope");
+    let me: Value = reqwest::Client::new()
+        .get(server.url("/api/me"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["username"], "carol");
+    let r = reqwest::Client::new().get(server.url("/api/me")).bearer_auth("gxp_forged").send().await.unwrap();
+    assert_eq!(r.status(), 401);
+    // A token cannot mint tokens.
+    let r = reqwest::Client::new()
+        .post(server.url("/api/token"))
+        .bearer_auth(&token)
+        .json(&json!({"scopes": ["board:play"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    // Cross-site requests are refused, same-site ones pass.
+    let r = reqwest::Client::new()
+        .post(server.url("/api/logout"))
+        .header("Origin", "https://evil.example")
+        .header("Cookie", format!("gx_session={session}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "forbidden_origin");
+    let r = reqwest::Client::new()
+        .post(server.url("/api/guest"))
+        .header("Origin", format!("http://{}", server.addr))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    // A WebSocket from another site is refused at the upgrade.
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{}/ws", server.addr).into_client_request().unwrap();
+    req.headers_mut().insert("Origin", "https://evil.example".parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(req).await.is_err());
+    // Oversized bodies are refused.
+    let r = post(&server, "/api/login", json!({"username": "x".repeat(100_000), "password": "y"}), None).await;
+    assert_eq!(r.status(), 413);
+}
+
+#[tokio::test]
+async fn login_is_rate_limited() {
+    let server = TestServer::start_with(&temp_db("limits"), |c| c.limits.logins_per_minute = 5).await;
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        let r = post(&server, "/api/login", json!({"username": "nobody", "password": "whatever1"}), None).await;
+        statuses.push(r.status().as_u16());
+    }
+    assert_eq!(&statuses[..5], &[401; 5]);
+    assert!(statuses[5..].iter().all(|&s| s == 429), "{statuses:?}");
+}
+
+#[tokio::test]
+async fn rated_game_changes_glicko_and_points() {
+    let server = TestServer::start(&temp_db("rated")).await;
+    let (_, a) = server.register("winner").await;
+    let (_, b) = server.register("loser").await;
+    let mut wa = server.ws(&a).await;
+    let mut wb = server.ws(&b).await;
+    let c =
+        wa.request(json!({"t": "challenge_friend", "time_control": "180+2", "rated": true, "color": "white"})).await;
+    let cid = c["challenge_id"].as_str().unwrap().to_owned();
+    wb.ok(json!({"t": "accept_challenge", "challenge_id": cid})).await;
+    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    wa.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    wb.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    play(&mut wa, &gid, "e2e4").await;
+    play(&mut wb, &gid, "e7e5").await;
+    // Takebacks are for casual games only.
+    let r = wa.request(json!({"t": "takeback_offer", "game_id": gid})).await;
+    assert_eq!(r["code"], "takeback_in_rated", "{r}");
+    wb.ok(json!({"t": "resign", "game_id": gid})).await;
+    wa.event(&gid, "game_ended").await;
+    let w: Value = reqwest::get(server.url("/api/user/winner")).await.unwrap().json().await.unwrap();
+    let l: Value = reqwest::get(server.url("/api/user/loser")).await.unwrap().json().await.unwrap();
+    let wr = w["perfs"]["blitz"]["rating"].as_i64().unwrap();
+    let lr = l["perfs"]["blitz"]["rating"].as_i64().unwrap();
+    assert!(wr > 1500 && lr < 1500 && wr - 1500 == 1500 - lr, "{w} {l}");
+    assert_eq!(w["perfs"]["blitz"]["prov"], true);
+    // 积分: equal points, the winner gains 10; the loser had 0 and stays at 0.
+    assert_eq!(w["points"], 10);
+    assert_eq!(l["points"], 0);
+    assert_eq!(w["level_zh"], "无级别");
+    let pgn = reqwest::get(server.url(&format!("/game/export/{gid}"))).await.unwrap().text().await.unwrap();
+    assert!(pgn.contains("[WhiteElo \"1500\"]") && pgn.contains("[WhiteRatingDiff \"+"), "{pgn}");
+    assert!(pgn.contains("[Event \"Rated blitz game\"]"), "{pgn}");
+    // The archive: both players' game lists and the all-games export.
+    let list: Value = reqwest::get(server.url("/api/user/loser/games")).await.unwrap().json().await.unwrap();
+    assert_eq!(list["total"], 1);
+    assert_eq!(list["games"][0]["status"], "resign");
+    assert_eq!(list["games"][0]["winner"], "white");
+    let all = reqwest::get(server.url("/api/games/user/winner")).await.unwrap().text().await.unwrap();
+    assert_eq!(all.matches("[Event ").count(), 1);
+    // Guests cannot play rated games.
+    let (_, g) = server.guest().await;
+    let mut wg = server.ws(&g).await;
+    let r =
+        wg.request(json!({"t": "challenge_friend", "time_control": "180+2", "rated": true, "color": "white"})).await;
+    assert_eq!(r["code"], "login_required", "{r}");
+}
+
+#[tokio::test]
+async fn seeks_and_pools_pair_players() {
+    let server = TestServer::start(&temp_db("lobby")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let mut wa = server.ws(&a).await;
+    let mut wb = server.ws(&b).await;
+    wb.ok(json!({"t": "lobby_subscribe"})).await;
+    let lobby = wb.wait(|v| v["t"] == "lobby").await;
+    assert!(lobby["pools"].as_array().unwrap().len() >= 7);
+    let s = wa.request(json!({"t": "create_seek", "time_control": "300+3", "rated": false, "color": "random"})).await;
+    let sid = s["seek_id"].as_str().unwrap().to_owned();
+    let added = wb.wait(|v| v["t"] == "seek_added").await;
+    assert_eq!(added["seek"]["id"], sid);
+    wb.ok(json!({"t": "accept_seek", "seek_id": sid})).await;
+    let ga = wa.wait(|v| v["t"] == "game_started").await;
+    let gb = wb.wait(|v| v["t"] == "game_started").await;
+    assert_eq!(ga["game_id"], gb["game_id"]);
+    assert_ne!(ga["color"], gb["color"]);
+    // Pools: the second player to join the same pool is paired.
+    wa.ok(json!({"t": "join_pool", "time_control": "180+2", "rated": false})).await;
+    wb.ok(json!({"t": "join_pool", "time_control": "180+2", "rated": false})).await;
+    let ga2 = wa.wait(|v| v["t"] == "game_started" && v["game_id"] != ga["game_id"]).await;
+    let gb2 = wb.wait(|v| v["t"] == "game_started" && v["game_id"] != gb["game_id"]).await;
+    assert_eq!(ga2["game_id"], gb2["game_id"]);
+    let r = wa.request(json!({"t": "join_pool", "time_control": "7+0", "rated": false})).await;
+    assert_eq!(r["code"], "unknown_pool", "{r}");
+}

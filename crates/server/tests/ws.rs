@@ -1,0 +1,179 @@
+//! The WebSocket protocol against a real server on loopback, with a real SQLite file.
+
+mod common;
+
+use common::{TestServer, friend_game, play, temp_db};
+use serde_json::json;
+
+#[tokio::test]
+async fn friend_game_to_checkmate_and_pgn_export() {
+    let server = TestServer::start(&temp_db("mate")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "300+3", &a, &b).await;
+    let snap = wa.wait(|v| v["t"] == "game_snapshot").await;
+    assert_eq!(snap["snapshot"]["status"]["status"], "created");
+    play(&mut wa, &gid, "f2f3").await;
+    play(&mut wb, &gid, "e7e5").await;
+    play(&mut wa, &gid, "g2g4").await;
+    play(&mut wb, &gid, "d8h4").await;
+    let end = wa.event(&gid, "game_ended").await;
+    assert_eq!(end["result"], "0-1");
+    assert_eq!(end["termination"], "checkmate");
+    let end_b = wb.event(&gid, "game_ended").await;
+    assert_eq!(end_b["winner"], "black");
+    // A move after the end is refused with the game's own code.
+    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "e2e4"})).await;
+    assert_eq!(r["t"], "error");
+    assert_eq!(r["code"], "game_over", "{r}");
+    let pgn = reqwest::get(server.url(&format!("/game/export/{gid}"))).await.unwrap().text().await.unwrap();
+    assert!(pgn.contains("1. f3 { [%clk 0:05:00] } 1... e5"), "{pgn}");
+    assert!(pgn.contains("2. g4"), "{pgn}");
+    assert!(pgn.contains("Qh4#"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"Normal\"]"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
+}
+
+#[tokio::test]
+async fn only_players_move_and_illegal_moves_are_explained() {
+    let server = TestServer::start(&temp_db("auth")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (_, c) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "600+0", &a, &b).await;
+    let mut wc = server.ws(&c).await;
+    // A spectator may watch but not move.
+    wc.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    let r = wc.request(json!({"t": "move", "game_id": gid, "uci": "e2e4"})).await;
+    assert_eq!(r["code"], "not_a_player", "{r}");
+    // Black may not move for White.
+    let r = wb.request(json!({"t": "move", "game_id": gid, "uci": "e2e4"})).await;
+    assert_eq!(r["code"], "not_your_turn", "{r}");
+    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "e2e5"})).await;
+    assert_eq!(r["code"], "illegal_move", "{r}");
+    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "zz"})).await;
+    assert_eq!(r["code"], "bad_move_text", "{r}");
+    let r = wa.request(json!({"t": "explain", "game_id": gid, "from": "e1", "to": "e2"})).await;
+    assert_eq!(r["t"], "explanation");
+    assert_eq!(r["legal"], false);
+    assert!(r["reason"]["message_en"].as_str().unwrap().len() > 10, "{r}");
+    play(&mut wa, &gid, "e2e4").await;
+    let mv = wc.event(&gid, "move_made").await;
+    assert_eq!(mv["san"], "e4");
+    // Unknown games and anonymous players.
+    let r = wa.request(json!({"t": "resign", "game_id": "nosuchgm"})).await;
+    assert_eq!(r["code"], "unknown_game", "{r}");
+    let mut anon = common::Ws::connect(server.addr, None).await;
+    let r = anon.request(json!({"t": "move", "game_id": gid, "uci": "e7e5"})).await;
+    assert_eq!(r["code"], "login_required", "{r}");
+}
+
+#[tokio::test]
+async fn malformed_frames_get_clear_errors() {
+    let server = TestServer::start(&temp_db("frames")).await;
+    let (_, a) = server.guest().await;
+    let mut ws = server.ws(&a).await;
+    ws.send_raw("this is not json").await;
+    let r = ws.wait(|v| v["t"] == "error").await;
+    assert_eq!(r["code"], "bad_message");
+    ws.send_raw(r#"{"t":"move","id":9,"game_id":"x","uci":"e2e4","ofer_draw":true}"#).await;
+    let r = ws.wait(|v| v["t"] == "error").await;
+    assert_eq!(r["id"], 9);
+    assert!(r["message_en"].as_str().unwrap().contains("ofer_draw"), "{r}");
+    ws.send_raw(&format!(r#"{{"t":"ping","id":10,"client_time_ms":1,"pad":"{}"}}"#, "x".repeat(70_000))).await;
+    let r = ws.wait(|v| v["t"] == "error").await;
+    assert_eq!(r["code"], "frame_too_large");
+    let r = ws.request(json!({"t": "play_computer", "level": 99, "color": "white", "time_control": "-"})).await;
+    assert_eq!(r["code"], "bad_request", "{r}");
+    let r =
+        ws.request(json!({"t": "challenge_friend", "time_control": "fast", "rated": false, "color": "white"})).await;
+    assert_eq!(r["code"], "bad_time_control", "{r}");
+    // Still alive.
+    let r = ws.request(json!({"t": "ping", "client_time_ms": 5})).await;
+    assert_eq!(r["t"], "pong");
+    assert_eq!(r["client_time_ms"], 5);
+}
+
+#[tokio::test]
+async fn draw_offer_declined_by_moving_then_accepted() {
+    let server = TestServer::start(&temp_db("draw")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "600+0", &a, &b).await;
+    wa.ok(json!({"t": "move", "game_id": gid, "uci": "e2e4", "offer_draw": true})).await;
+    wb.event(&gid, "draw_offered").await;
+    play(&mut wb, &gid, "e7e5").await; // declines by moving
+    wa.event(&gid, "draw_declined").await;
+    // On one's own turn a draw is offered with the move; and White may not offer again before Black has offered.
+    let r = wa.request(json!({"t": "offer_draw", "game_id": gid})).await;
+    assert_eq!(r["code"], "offer_with_move", "{r}");
+    play(&mut wa, &gid, "g1f3").await;
+    let r = wa.request(json!({"t": "offer_draw", "game_id": gid})).await;
+    assert_eq!(r["code"], "reoffer_not_allowed", "{r}");
+    wb.ok(json!({"t": "move", "game_id": gid, "uci": "b8c6", "offer_draw": true})).await;
+    wa.ok(json!({"t": "accept_draw", "game_id": gid})).await;
+    let end = wb.event(&gid, "game_ended").await;
+    assert_eq!(end["result"], "1/2-1/2");
+    assert_eq!(end["termination"], "agreement");
+}
+
+#[tokio::test]
+async fn computer_answers_moves() {
+    let server = TestServer::start(&temp_db("engine")).await;
+    let (_, a) = server.guest().await;
+    let mut ws = server.ws(&a).await;
+    ws.ok(json!({"t": "play_computer", "level": 1, "color": "white", "time_control": "-"})).await;
+    let started = ws.wait(|v| v["t"] == "game_started").await;
+    let gid = started["game_id"].as_str().unwrap().to_owned();
+    ws.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    play(&mut ws, &gid, "e2e4").await;
+    let reply = loop {
+        let e = ws.event(&gid, "move_made").await;
+        if e["by"] == "black" {
+            break e;
+        }
+    };
+    assert_eq!(reply["ply"], 2);
+    // Takebacks against the computer are granted at once (casual game).
+    ws.ok(json!({"t": "takeback_offer", "game_id": gid})).await;
+    let done = ws.event(&gid, "takeback_done").await;
+    assert_eq!(done["plies"], 2, "{done}");
+}
+
+#[tokio::test]
+async fn restart_resumes_live_games_at_the_same_position() {
+    let db = temp_db("restart");
+    let server = TestServer::start(&db).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "300+0", &a, &b).await;
+    play(&mut wa, &gid, "d2d4").await;
+    play(&mut wb, &gid, "d7d5").await;
+    play(&mut wa, &gid, "c2c4").await;
+    let mv = loop {
+        let mv = wb.event(&gid, "move_made").await;
+        if mv["ply"] == 3 {
+            break mv;
+        }
+    };
+    let fen = mv["fen"].as_str().unwrap().to_owned();
+    let clocks = mv["clocks"].clone();
+    drop((wa, wb));
+    server.crash().await;
+    let server = TestServer::start(&db).await;
+    let mut wb = server.ws(&b).await;
+    let snap = wb.request(json!({"t": "subscribe", "game_id": gid, "since_version": 1})).await;
+    // The answer is the ack; the resync came before it.
+    assert_eq!(snap["t"], "ack");
+    let s = wb.wait(|v| v["t"] == "game_snapshot" || v["t"] == "game_events").await;
+    assert_eq!(s["t"], "game_snapshot", "after a restart the event log is gone: full resync");
+    assert_eq!(s["snapshot"]["fen"], fen);
+    assert_eq!(s["snapshot"]["moves"].as_array().unwrap().len(), 3);
+    // Black's clock had not started running down at the restart point by more than the time between move and crash.
+    let black_before = clocks["black_ms"].as_u64().unwrap();
+    let black_now = s["snapshot"]["clocks"]["black_ms"].as_u64().unwrap();
+    assert!(black_now <= black_before && black_before - black_now < 5_000, "{black_before} → {black_now}");
+    play(&mut wb, &gid, "d5c4").await;
+}
