@@ -303,11 +303,47 @@ fn pgn_on_real_games_round_trips_and_agrees_with_reference() {
 }
 
 #[test]
-fn no_arguments_prints_usage() {
-    let o = guoxiang(&[]);
+fn help_lists_every_command() {
+    let o = guoxiang(&["--help"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    for cmd in ["perft", "position", "pgn", "explain"] {
+    for cmd in ["serve", "perft", "position", "pgn", "explain", "uci", "bench", "user", "token", "loadtest"] {
         assert!(out.contains(cmd), "usage mentions {cmd}");
     }
+}
+
+/// `guoxiang` with no arguments is `guoxiang serve`: http://127.0.0.1:8080 with a SQLite file in the current
+/// directory.
+#[test]
+fn no_arguments_serves_on_8080_with_a_sqlite_file() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    if TcpStream::connect("127.0.0.1:8080").is_ok() {
+        eprintln!("skipped: something already listens on 127.0.0.1:8080");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("guoxiang-noargs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .current_dir(&dir)
+        .env_remove("GUOXIANG_DATABASE")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut answer = String::new();
+    while start.elapsed() < std::time::Duration::from_secs(30) {
+        if let Ok(mut s) = TcpStream::connect("127.0.0.1:8080") {
+            write!(s, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nConnection: close\r\n\r\n").unwrap();
+            s.read_to_string(&mut answer).unwrap();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(answer.starts_with("HTTP/1.1 200") && answer.ends_with("ok"), "{answer}");
+    assert!(dir.join("guoxiang.db").exists(), "the database file is made in the current directory");
+    let _ = std::fs::remove_dir_all(&dir);
 }
