@@ -208,8 +208,8 @@ impl ReasonCode {
     }
 }
 
-/// The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`) and the game's
-/// (`guoxiang_game::CommandError::code`).
+/// The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`), the game's
+/// (`guoxiang_game::CommandError::code`) and the server's (accounts, lobby, challenges, rematches).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -241,11 +241,29 @@ pub enum ErrorCode {
     OpponentConnected,
     ClaimTooEarly,
     Internal,
+    LoginRequired,
+    RateLimited,
+    NotFound,
+    NotRatable,
+    BadTimeControl,
+    BadFen,
+    BadSetup,
+    SelfChallenge,
+    ChallengeClosed,
+    NotForYou,
+    TooManySeeks,
+    NotYours,
+    OwnSeek,
+    UnknownPool,
+    NotOver,
+    RematchDone,
+    NoRematchOffer,
+    RematchOffered,
 }
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 46] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -274,6 +292,24 @@ impl ErrorCode {
         ErrorCode::OpponentConnected,
         ErrorCode::ClaimTooEarly,
         ErrorCode::Internal,
+        ErrorCode::LoginRequired,
+        ErrorCode::RateLimited,
+        ErrorCode::NotFound,
+        ErrorCode::NotRatable,
+        ErrorCode::BadTimeControl,
+        ErrorCode::BadFen,
+        ErrorCode::BadSetup,
+        ErrorCode::SelfChallenge,
+        ErrorCode::ChallengeClosed,
+        ErrorCode::NotForYou,
+        ErrorCode::TooManySeeks,
+        ErrorCode::NotYours,
+        ErrorCode::OwnSeek,
+        ErrorCode::UnknownPool,
+        ErrorCode::NotOver,
+        ErrorCode::RematchDone,
+        ErrorCode::NoRematchOffer,
+        ErrorCode::RematchOffered,
     ];
 
     /// The code as it is written on the wire.
@@ -307,6 +343,24 @@ impl ErrorCode {
             ErrorCode::OpponentConnected => "opponent_connected",
             ErrorCode::ClaimTooEarly => "claim_too_early",
             ErrorCode::Internal => "internal",
+            ErrorCode::LoginRequired => "login_required",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::NotRatable => "not_ratable",
+            ErrorCode::BadTimeControl => "bad_time_control",
+            ErrorCode::BadFen => "bad_fen",
+            ErrorCode::BadSetup => "bad_setup",
+            ErrorCode::SelfChallenge => "self_challenge",
+            ErrorCode::ChallengeClosed => "challenge_closed",
+            ErrorCode::NotForYou => "not_for_you",
+            ErrorCode::TooManySeeks => "too_many_seeks",
+            ErrorCode::NotYours => "not_yours",
+            ErrorCode::OwnSeek => "own_seek",
+            ErrorCode::UnknownPool => "unknown_pool",
+            ErrorCode::NotOver => "not_over",
+            ErrorCode::RematchDone => "rematch_done",
+            ErrorCode::NoRematchOffer => "no_rematch_offer",
+            ErrorCode::RematchOffered => "rematch_offered",
         }
     }
 

@@ -85,6 +85,27 @@ fn error_codes_are_the_protocol_and_game_codes() {
     ];
     let mut expected: Vec<&str> = PROTOCOL_ERROR_CODES.to_vec();
     expected.extend(game.iter().map(CommandError::code));
+    // The server's own refusals (accounts, lobby, challenges, rematches), documented in docs/api.md.
+    expected.extend([
+        "login_required",
+        "rate_limited",
+        "not_found",
+        "not_ratable",
+        "bad_time_control",
+        "bad_fen",
+        "bad_setup",
+        "self_challenge",
+        "challenge_closed",
+        "not_for_you",
+        "too_many_seeks",
+        "not_yours",
+        "own_seek",
+        "unknown_pool",
+        "not_over",
+        "rematch_done",
+        "no_rematch_offer",
+        "rematch_offered",
+    ]);
     let ours: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(ours, expected);
     for c in ErrorCode::ALL {

@@ -77,6 +77,10 @@ pub struct Config {
     pub engine_hash_mb: usize,
     /// How long a finished game stays in memory for rematch offers, ms.
     pub linger_ms: u64,
+    /// Time for each first move before the game is aborted, ms (`None`: 30 s; correspondence: a move's allowance).
+    pub first_move_timeout_ms: Option<u64>,
+    /// How long a player must have been disconnected before the opponent may claim the game, ms (`None`: 60 s).
+    pub disconnect_timeout_ms: Option<u64>,
     pub limits: Limits,
 }
 
@@ -91,6 +95,8 @@ impl Config {
             engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             engine_hash_mb: 16,
             linger_ms: 600_000,
+            first_move_timeout_ms: None,
+            disconnect_timeout_ms: None,
             limits: Limits::default(),
         }
     }
@@ -116,14 +122,21 @@ impl AppState {
         let persist = live::persist::Persist::start(store.clone());
         let hub = hub::Hub::default();
         let engines = live::engine::EnginePool::new(config.engine_workers, config.engine_hash_mb);
-        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, config.linger_ms);
+        let timeouts = live::Timeouts {
+            linger_ms: config.linger_ms,
+            first_move_ms: config.first_move_timeout_ms,
+            disconnect_ms: config.disconnect_timeout_ms,
+        };
+        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts);
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
         if n > 0 {
             tracing::info!("resumed {n} live games");
         }
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         let limiters = security::Limiters::new(&config.limits);
-        Ok(AppState { config: Arc::new(config), store, live, lobby, hub, limiters })
+        let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters };
+        state.lobby.start_live_games_feed(state.clone());
+        Ok(state)
     }
 }
 

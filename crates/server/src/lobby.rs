@@ -119,6 +119,26 @@ impl Lobby {
         Lobby { state: Arc::default(), updates: broadcast::channel(1024).0, live, base_url }
     }
 
+    /// Pushes `live_games` to lobby subscribers every few seconds when the list changed.
+    pub fn start_live_games_feed(&self, state: crate::AppState) {
+        let updates = self.updates.clone();
+        tokio::spawn(async move {
+            let mut last = Vec::new();
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(3));
+            loop {
+                tick.tick().await;
+                if updates.receiver_count() == 0 {
+                    continue;
+                }
+                let games = crate::http::live_games(&state, 50).await;
+                if games != last {
+                    let _ = updates.send(ServerMessage::LiveGames { games: games.clone() }.to_json().into());
+                    last = games;
+                }
+            }
+        });
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -189,7 +189,7 @@ impl Conn {
                         engine_level: None,
                     });
                     let playing = match &self.auth {
-                        Some(a) => self.state.live.games_of(&a.user.id).into_iter().map(|g| g.id).collect(),
+                        Some(a) => self.state.live.games_of(&a.user.id).into_iter().map(|g| g.id.clone()).collect(),
                         None => Vec::new(),
                     };
                     self.send(

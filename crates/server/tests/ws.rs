@@ -177,3 +177,33 @@ async fn restart_resumes_live_games_at_the_same_position() {
     assert!(black_now <= black_before && black_before - black_now < 5_000, "{black_before} → {black_now}");
     play(&mut wb, &gid, "d5c4").await;
 }
+
+#[tokio::test]
+async fn disconnected_opponent_can_be_claimed_against_and_first_moves_time_out() {
+    let server = TestServer::start_with(&temp_db("gone"), |c| {
+        c.disconnect_timeout_ms = Some(300);
+        c.first_move_timeout_ms = Some(400);
+    })
+    .await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "600+0", &a, &b).await;
+    play(&mut wa, &gid, "e2e4").await;
+    play(&mut wb, &gid, "e7e5").await;
+    drop(wb); // Black's only connection closes
+    let gone = wa.event(&gid, "player_disconnected").await;
+    assert_eq!(gone["who"], "black");
+    let r = wa.request(json!({"t": "claim_victory", "game_id": gid})).await;
+    assert_eq!(r["code"], "claim_too_early", "{r}");
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    wa.ok(json!({"t": "claim_victory", "game_id": gid})).await;
+    let end = wa.event(&gid, "game_ended").await;
+    assert_eq!(end["winner"], "white");
+    assert_eq!(end["termination"], "abandoned");
+
+    // A game whose first move never comes is aborted by the server on its own.
+    let (gid2, mut wa2, _wb2) = friend_game(&server, "600+0", &a, &b).await;
+    let aborted = wa2.event(&gid2, "aborted").await;
+    assert_eq!(aborted["reason"], "first_move_timeout");
+    assert_eq!(aborted["by"], "white");
+}

@@ -118,7 +118,7 @@ pub async fn me(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> ApiRe
     let mut v = user_json(&a.user);
     let ratings = state.store.ratings(&a.user.id).await?;
     v["ratings"] = crate::http::archive::perfs_json(&ratings);
-    v["playing"] = json!(state.live.games_of(&a.user.id).into_iter().map(|g| g.id).collect::<Vec<_>>());
+    v["playing"] = json!(state.live.games_of(&a.user.id).into_iter().map(|g| g.id.clone()).collect::<Vec<_>>());
     Ok(Json(v))
 }
 

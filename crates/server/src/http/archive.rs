@@ -185,7 +185,7 @@ pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) ->
         "level_en": guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::En),
         "count": {"all": games},
         "online": state.hub.is_online(&u.id),
-        "playing": state.live.games_of(&u.id).into_iter().map(|g| g.id).collect::<Vec<_>>(),
+        "playing": state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
     })))
 }
 

@@ -67,6 +67,9 @@ pub async fn play_computer(
 pub async fn live_games(state: &AppState, n: usize) -> Vec<LiveGame> {
     let mut views = Vec::new();
     for h in state.live.all() {
+        if h.is_over() {
+            continue;
+        }
         if let Ok(v) = h.view().await
             && (v.status == "created" || v.status == "started")
         {

@@ -139,7 +139,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
         self_tx,
     };
     a.maybe_engine();
-    let linger = Duration::from_millis(a.live.inner.linger_ms);
+    let linger = Duration::from_millis(a.live.inner.timeouts.linger_ms);
     loop {
         let deadline = match a.finished_at {
             Some(t) => Some(t + linger),
@@ -309,6 +309,7 @@ impl Actor {
         written.map_err(|e| ApiError::internal("commit", e))?;
         if over && self.finished_at.is_none() {
             self.finished_at = Some(tokio::time::Instant::now());
+            self.handle.set_over();
             for c in [Color::White, Color::Black] {
                 let p = self.game.player(c);
                 if !p.is_engine {

@@ -109,18 +109,41 @@ pub(crate) enum ActorMsg {
     },
 }
 
-/// A handle on a live game's actor.
+/// A handle on a live game's actor (cheap to clone).
 #[derive(Clone, Debug)]
-pub struct GameHandle {
+pub struct GameHandle(Arc<HandleData>);
+
+/// What a handle knows without asking the actor.
+#[derive(Debug)]
+pub struct HandleData {
     tx: mpsc::Sender<ActorMsg>,
     pub id: String,
     pub white: PlayerRef,
     pub black: PlayerRef,
     pub rated: bool,
     pub time_control: String,
+    /// Set by the actor when the game is over (it stays in memory a while for rematches).
+    over: std::sync::atomic::AtomicBool,
 }
 
-impl GameHandle {
+impl std::ops::Deref for GameHandle {
+    type Target = HandleData;
+
+    fn deref(&self) -> &HandleData {
+        &self.0
+    }
+}
+
+impl HandleData {
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.over.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_over(&self) {
+        self.over.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// The colour `user_id` plays, if any.
     pub fn color_of(&self, user_id: &str) -> Option<Color> {
         if self.white.id == user_id {
@@ -190,8 +213,17 @@ struct Inner {
     engines: EnginePool,
     /// Rated results are read-modify-write on two players' ratings; one at a time.
     ratings: tokio::sync::Mutex<()>,
-    /// Shortened timeouts for tests (milliseconds a finished game stays in memory for rematches).
-    linger_ms: u64,
+    timeouts: Timeouts,
+}
+
+/// The server's game policy.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// How long a finished game stays in memory (rematch offers), ms.
+    pub linger_ms: u64,
+    /// Overrides of `GameConfig`'s first-move and disconnection timeouts.
+    pub first_move_ms: Option<u64>,
+    pub disconnect_ms: Option<u64>,
 }
 
 /// A new game id: 8 characters of [a-zA-Z0-9], as lichess.
@@ -214,7 +246,7 @@ pub fn engine_player(level: u8) -> PlayerRef {
 }
 
 impl Live {
-    pub fn new(store: Store, persist: Persist, hub: Hub, engines: EnginePool, linger_ms: u64) -> Live {
+    pub fn new(store: Store, persist: Persist, hub: Hub, engines: EnginePool, timeouts: Timeouts) -> Live {
         Live {
             inner: Arc::new(Inner {
                 games: Mutex::new(HashMap::new()),
@@ -223,7 +255,7 @@ impl Live {
                 hub,
                 engines,
                 ratings: tokio::sync::Mutex::new(()),
-                linger_ms,
+                timeouts,
             }),
         }
     }
@@ -256,9 +288,10 @@ impl Live {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
     }
 
-    /// The games `user_id` plays in (in memory: live, or finished a moment ago).
+    /// The games `user_id` is playing now (not those that ended a moment ago and wait for a rematch).
     pub fn games_of(&self, user_id: &str) -> Vec<GameHandle> {
-        self.all().into_iter().filter(|g| g.color_of(user_id).is_some()).collect()
+        let games = self.inner.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.values().filter(|g| !g.is_over() && g.color_of(user_id).is_some()).cloned().collect()
     }
 
     fn register(&self, h: GameHandle) {
@@ -294,15 +327,16 @@ impl Live {
             ));
         }
         let id = new_game_id();
-        let setup = GameSetup {
-            id: id.clone(),
-            white,
-            black,
-            rated,
-            config: GameConfig::for_time_control(&time_control),
-            time_control,
-            variant,
-        };
+        let mut config = GameConfig::for_time_control(&time_control);
+        if let Some(ms) = self.inner.timeouts.first_move_ms
+            && !matches!(time_control, TimeControl::Correspondence(_) | TimeControl::Unlimited)
+        {
+            config.first_move_timeout_ms = ms;
+        }
+        if let Some(ms) = self.inner.timeouts.disconnect_ms {
+            config.disconnect_timeout_ms = ms;
+        }
+        let setup = GameSetup { id: id.clone(), white, black, rated, config, time_control, variant };
         let now = crate::time::now();
         let game = Game::new(setup, now).map_err(|e| {
             ApiError::bad_request("bad_setup", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
@@ -323,14 +357,15 @@ impl Live {
 
     fn spawn(&self, game: Game) {
         let (tx, rx) = mpsc::channel(256);
-        let handle = GameHandle {
+        let handle = GameHandle(Arc::new(HandleData {
             tx,
             id: game.id().to_owned(),
             white: game.white().clone(),
             black: game.black().clone(),
             rated: game.rated(),
             time_control: game.time_control().to_pgn(),
-        };
+            over: std::sync::atomic::AtomicBool::new(game.is_over()),
+        }));
         self.register(handle.clone());
         let live = self.clone();
         tokio::spawn(actor::run(live, handle, game, rx));
