@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shared helpers of the end-to-end tests: the server under test, headless Chromium (Debian's), clicking squares on
+// the chessground board, and a small move chooser (chessops) that plays to win against a weak engine.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { Chess } from 'chessops/chess';
+import { parseFen, makeFen } from 'chessops/fen';
+import { makeSquare, makeUci } from 'chessops/util';
+
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = s.address().port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/**
+ * The server to test: $GX_BASE if set (already running), else the binary $GX_BIN (or `bin`) started on a free
+ * port with a temporary SQLite database. Returns {base, stop}.
+ */
+export async function startServer(bin = process.env.GX_BIN) {
+  if (process.env.GX_BASE) return { base: process.env.GX_BASE.replace(/\/$/, ''), stop: async () => {} };
+  if (!bin) throw new Error('set GX_BIN (the guoxiang binary) or GX_BASE (a running server)');
+  const dir = mkdtempSync(join(tmpdir(), 'gx-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite://${join(dir, 'e2e.db')}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+  });
+  let log = '';
+  proc.stderr.on('data', (d) => {
+    log += d.toString();
+    if (log.length > 100_000) log = log.slice(-50_000);
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited: ${log}`);
+    try {
+      const r = await fetch(`${base}/healthz`);
+      if (r.ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    log: () => log,
+    stop: async () => {
+      if (proc.exitCode === null) {
+        proc.kill('SIGTERM');
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            proc.kill('SIGKILL');
+            r();
+          }, 5000);
+          proc.on('exit', () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A fresh browser context (its own cookies: its own guest) and a page in it. */
+export async function newPage(browser, base, { lang = 'zh', width = 1280, height = 900, mobile = false } = {}) {
+  const context = await browser.newContext({
+    baseURL: base,
+    locale: lang === 'zh' ? 'zh-CN' : 'en-US',
+    viewport: { width, height },
+    deviceScaleFactor: 1,
+    isMobile: mobile,
+    hasTouch: mobile,
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+  return { context, page };
+}
+
+export const tid = (id) => `[data-testid="${id}"]`;
+
+/** The board's state as the page mirrors it. */
+export async function boardState(page) {
+  return page.$eval(tid('board'), (el) => ({
+    fen: el.dataset.fen,
+    turn: el.dataset.turn,
+    myColor: el.dataset.myColor,
+    status: el.dataset.status,
+    live: el.dataset.live === '1',
+    ply: Number(el.dataset.ply),
+    orientation: el.dataset.orientation,
+  }));
+}
+
+/** Clicks the centre of a square of the main board. */
+export async function clickSquare(page, square) {
+  const box = await page.locator(tid('board')).boundingBox();
+  const orientation = await page.$eval(tid('board'), (el) => el.dataset.orientation);
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const size = box.width / 8;
+  const col = orientation === 'white' ? file : 7 - file;
+  const row = orientation === 'white' ? 7 - rank : rank;
+  await page.mouse.click(box.x + (col + 0.5) * size, box.y + (row + 0.5) * size);
+}
+
+/** Plays a UCI move by clicking its two squares (and the promotion piece). */
+export async function clickMove(page, uci) {
+  await clickSquare(page, uci.slice(0, 2));
+  await clickSquare(page, uci.slice(2, 4));
+  if (uci.length === 5) {
+    const role = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[uci[4]];
+    await page.click(tid(`promote-${role}`));
+  }
+}
+
+/** Waits until the page's game is over or it is `color`'s turn on the live board; returns the state. */
+export async function waitTurnOrEnd(page, color, timeout = 60_000) {
+  await page.waitForFunction(
+    ([sel, c]) => {
+      const el = document.querySelector(sel);
+      if (!el) return false;
+      const over = el.dataset.status === 'finished' || el.dataset.status === 'aborted';
+      return over || (el.dataset.turn === c && el.dataset.live === '1');
+    },
+    [tid('board'), color],
+    { timeout, polling: 50 },
+  );
+  return boardState(page);
+}
+
+// ---- a small player for the tests ----
+
+const VALUE = { pawn: 100, knight: 300, bishop: 320, rook: 500, queen: 900, king: 0 };
+
+function position(fen) {
+  return Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+}
+
+function legalMoves(pos) {
+  const out = [];
+  for (const [from, dests] of pos.allDests()) {
+    for (const to of dests) {
+      const piece = pos.board.get(from);
+      const promo = piece.role === 'pawn' && (to >> 3 === 7 || to >> 3 === 0);
+      if (promo) out.push({ from, to, promotion: 'queen' });
+      else out.push({ from, to });
+    }
+  }
+  return out;
+}
+
+function material(pos, color) {
+  let s = 0;
+  for (const sq of pos.board.occupied) {
+    const p = pos.board.get(sq);
+    s += (p.color === color ? 1 : -1) * VALUE[p.role];
+  }
+  return s;
+}
+
+function kingDist(a, b) {
+  return Math.max(Math.abs((a & 7) - (b & 7)), Math.abs((a >> 3) - (b >> 3)));
+}
+
+/** Static evaluation for `me` of a position (the side to move is the opponent after my move). */
+function evaluate(pos, me, seen) {
+  if (pos.isCheckmate()) return pos.turn === me ? -100000 : 100000;
+  if (pos.isStalemate() || pos.isInsufficientMaterial()) return material(pos, me) > 0 ? -50000 : 0;
+  const key = makeFen(pos.toSetup()).split(' ').slice(0, 4).join(' ');
+  const rep = seen.get(key) ?? 0;
+  let s = material(pos, me);
+  if (rep >= 1) s -= 300 * rep; // avoid repetitions: we want a result
+  // Endgame technique when ahead: corner the enemy king, bring ours close, restrict its moves.
+  if (s > 300) {
+    const theirs = pos.board.kingOf(me === 'white' ? 'black' : 'white');
+    const mine = pos.board.kingOf(me);
+    const cx = Math.max(3 - (theirs & 7), (theirs & 7) - 4);
+    const cy = Math.max(3 - (theirs >> 3), (theirs >> 3) - 4);
+    s += 10 * (cx + cy) - 4 * kingDist(theirs, mine);
+    if (pos.turn !== me) s -= 3 * legalMoves(pos).length;
+  }
+  if (pos.isCheck() && pos.turn !== me) s += 15;
+  // Push pawns a little.
+  for (const sq of pos.board.pieces(me, 'pawn')) s += me === 'white' ? sq >> 3 : 7 - (sq >> 3);
+  return s;
+}
+
+/** A move for the side to move in `fen`: 2-ply material search with endgame hints. `history` holds past FENs. */
+export function chooseMove(fen, history = []) {
+  const pos = position(fen);
+  const me = pos.turn;
+  const seen = new Map();
+  for (const f of history) {
+    const k = f.split(' ').slice(0, 4).join(' ');
+    seen.set(k, (seen.get(k) ?? 0) + 1);
+  }
+  let best = null;
+  let bestScore = -Infinity;
+  for (const m of legalMoves(pos)) {
+    const p1 = pos.clone();
+    p1.play(m);
+    let worst;
+    if (p1.isEnd()) {
+      worst = evaluate(p1, me, seen);
+    } else {
+      worst = Infinity;
+      for (const r of legalMoves(p1)) {
+        const p2 = p1.clone();
+        p2.play(r);
+        const v = p2.isEnd() ? evaluate(p2, me, seen) : evaluate(p2, me, seen);
+        if (v < worst) worst = v;
+        if (worst < bestScore) break;
+      }
+    }
+    // Tie-break deterministically but not always the first move.
+    const jitter = ((m.from * 7 + m.to * 13) % 5) * 0.1;
+    if (worst + jitter > bestScore) {
+      bestScore = worst + jitter;
+      best = m;
+    }
+  }
+  if (!best) return null;
+  const uci = makeUci(best);
+  return uci;
+}
+
+/** Whether `uci` is legal in `fen`. */
+export function isLegalUci(fen, uci) {
+  const pos = position(fen);
+  return legalMoves(pos).some((m) => makeUci(m).slice(0, 4) === uci.slice(0, 4));
+}
+
+/** A square of the side to move's piece that can capture something (else one that can move), for showing targets. */
+export function pieceToShow(fen) {
+  const pos = position(fen);
+  const moves = legalMoves(pos);
+  const capture = moves.find((m) => pos.board.get(m.to) && pos.board.get(m.from).role !== 'pawn');
+  const m = capture ?? moves.find((x) => pos.board.get(x.from).role !== 'pawn') ?? moves[0];
+  return makeSquare(m.from);
+}
+
+export function squareName(sq) {
+  return makeSquare(sq);
+}
+
+export function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Text of the page's visible body, without elements marked translate="no" (names) or with a lang of their own. */
+export async function chromeText(page) {
+  return page.evaluate(() => {
+    const root = document.body.cloneNode(true);
+    for (const el of root.querySelectorAll('[translate="no"], [lang], script, style, [hidden]')) el.remove();
+    return root.innerText ?? root.textContent ?? '';
+  });
+}
+
+export async function attributesText(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('[placeholder], [title], [aria-label]')) {
+      if (el.closest('[translate="no"], [lang]')) continue;
+      for (const a of ['placeholder', 'title', 'aria-label']) {
+        const v = el.getAttribute(a);
+        if (v) out.push(v);
+      }
+    }
+    return out.join('\n');
+  });
+}

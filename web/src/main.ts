@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Entry point: the header, the client-side routes, the session (a guest one if needed) and the socket.
+
+import { currentUser, ensureUser, link, onUserChange, setNavigate, socket, toast } from './app';
+import type { Page } from './app';
+import { h, replace } from './dom';
+import { getLang, onLangChange, setLang, t } from './i18n';
+import { analysisPage } from './pages/analysis';
+import { challengePage } from './pages/challenge';
+import { gamePage } from './pages/game';
+import { homePage } from './pages/home';
+import { loginPage } from './pages/login';
+import { profilePage } from './pages/profile';
+// After chessground's stylesheets (imported by the board), so that ours wins.
+import './style.css';
+
+const header = h('header', { class: 'top' });
+const main = h('main', { id: 'page' });
+const connEl = h('div', { class: 'conn-lost', hidden: true, testid: 'disconnected' });
+document.getElementById('app')!.append(header, connEl, main);
+
+let page: Page | null = null;
+
+function route(path: string, query: URLSearchParams): Page {
+  let m: RegExpExecArray | null;
+  if (path === '/' || path === '') return homePage();
+  if ((m = /^\/game\/([A-Za-z0-9]+)\/?$/.exec(path))) return gamePage(m[1]);
+  if ((m = /^\/challenge\/([A-Za-z0-9]+)\/?$/.exec(path))) return challengePage(m[1]);
+  if (path === '/analysis' || path === '/analysis/') return analysisPage(null, query);
+  if ((m = /^\/analysis\/([A-Za-z0-9]+)\/?$/.exec(path))) return analysisPage(m[1], query);
+  if ((m = /^\/@\/([^/]+)\/?$/.exec(path))) return profilePage(decodeURIComponent(m[1]));
+  // The PGN's Site tag links to {base}/{gameId}, Lichess style.
+  if ((m = /^\/([A-Za-z0-9]{8})\/?$/.exec(path))) return gamePage(m[1]);
+  if (path === '/login' || path === '/register') return loginPage();
+  return {
+    el: h('div', { class: 'page narrow' }, h('h1', {}, t('notFound.title')), h('p', {}, link('/', t('notFound.home')))),
+  };
+}
+
+function mount(): void {
+  page?.destroy?.();
+  page = route(location.pathname, new URLSearchParams(location.search));
+  replace(main, page.el);
+  document.title = getLang() === 'zh' ? '国象 · guoxiang' : 'Guoxiang';
+  renderHeader();
+}
+
+function navigate(path: string, replaceState = false): void {
+  if (path === location.pathname + location.search) return;
+  if (replaceState) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  mount();
+  window.scrollTo(0, 0);
+}
+setNavigate(navigate);
+
+window.addEventListener('popstate', mount);
+document.addEventListener('click', (e) => {
+  const a = (e.target as Element | null)?.closest?.('a[data-link]');
+  if (!(a instanceof HTMLAnchorElement) || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  navigate(a.getAttribute('href') ?? '/');
+});
+
+function renderHeader(): void {
+  const me = currentUser();
+  const path = location.pathname;
+  replace(
+    header,
+    h(
+      'div',
+      { class: 'top-inner' },
+      link('/', t('app.name'), { class: 'brand', testid: 'home-link' }),
+      h(
+        'nav',
+        {},
+        link('/', t('nav.play'), { class: path === '/' ? 'active' : '' }),
+        link('/analysis', t('nav.analysis'), { class: path.startsWith('/analysis') ? 'active' : '', testid: 'nav-analysis' }),
+      ),
+      h(
+        'div',
+        { class: 'user' },
+        me ? link(`/@/${encodeURIComponent(me.username)}`, me.username, { class: 'me', testid: 'me', translate: 'no' }) : null,
+        !me || me.guest ? link('/login', t('nav.login'), { class: 'login-link', testid: 'nav-login' }) : null,
+        h(
+          'button',
+          {
+            class: 'btn lang',
+            testid: 'lang-switch',
+            title: t('nav.langTitle'),
+            'aria-label': t('nav.langTitle'),
+            lang: getLang() === 'zh' ? 'en' : 'zh',
+            onclick: () => setLang(getLang() === 'zh' ? 'en' : 'zh'),
+          },
+          t('nav.otherLang'),
+        ),
+      ),
+    ),
+  );
+}
+
+onLangChange(() => {
+  document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
+  mount();
+});
+onUserChange(renderHeader);
+
+// A game made for us (the computer, a pool, a seek, a friend, a rematch): go there.
+socket.on((m) => {
+  if (m.t === 'game_started') {
+    navigate(`/game/${m.game_id}`);
+  } else if (m.t === 'error' && m.id === null) {
+    toast(getLang() === 'zh' ? m.message_zh : m.message_en);
+  }
+});
+
+let everReady = false;
+socket.onReady(() => {
+  everReady = true;
+  connEl.hidden = true;
+});
+window.setInterval(() => {
+  const lost = everReady && !socket.isReady;
+  connEl.hidden = !lost;
+  if (lost) connEl.textContent = t('app.reconnecting');
+}, 1000);
+
+document.documentElement.lang = getLang() === 'zh' ? 'zh-CN' : 'en';
+void ensureUser().then(() => {
+  socket.connect();
+  mount();
+});
