@@ -207,3 +207,35 @@ async fn disconnected_opponent_can_be_claimed_against_and_first_moves_time_out()
     assert_eq!(aborted["reason"], "first_move_timeout");
     assert_eq!(aborted["by"], "white");
 }
+
+#[tokio::test]
+async fn every_kind_of_clock_plays() {
+    let server = TestServer::start(&temp_db("clocks")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    // Increment, simple and Bronstein delay, multi-period with move counts, sandclock, correspondence, none.
+    for tc in ["300+2", "300+d5", "300+b5", "40/5400+30:1800+30", "*180", "3d", "3d<=10d", "-"] {
+        let (gid, mut wa, mut wb) = friend_game(&server, tc, &a, &b).await;
+        let snap = wa.wait(|v| v["t"] == "game_snapshot").await;
+        assert_eq!(snap["snapshot"]["time_control"], tc, "{snap}");
+        play(&mut wa, &gid, "e2e4").await;
+        play(&mut wb, &gid, "e7e5").await;
+        play(&mut wa, &gid, "g1f3").await;
+        let mv = loop {
+            let e = wb.event(&gid, "move_made").await;
+            if e["ply"] == 3 {
+                break e;
+            }
+        };
+        if tc == "-" {
+            assert!(mv["clocks"].is_null(), "{tc}: {mv}");
+        } else {
+            assert!(mv["clocks"]["white_ms"].as_u64().unwrap() > 0, "{tc}: {mv}");
+        }
+        wb.ok(json!({"t": "resign", "game_id": gid})).await;
+        let end = wa.event(&gid, "game_ended").await;
+        assert_eq!(end["result"], "1-0", "{tc}");
+        let pgn = reqwest::get(server.url(&format!("/game/export/{gid}"))).await.unwrap().text().await.unwrap();
+        assert!(pgn.contains(&format!("[TimeControl \"{tc}\"]")), "{pgn}");
+    }
+}
