@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use guoxiang_core::Color;
 use guoxiang_game::{PlayerRef, TimeControl, Variant};
 use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage};
 use tokio::sync::broadcast;
@@ -470,9 +469,4 @@ impl Lobby {
     fn publish_pools(&self) {
         self.publish(ServerMessage::Pools { pools: self.pools() });
     }
-}
-
-/// The colour a player gets, as a protocol value.
-pub fn proto_color(c: Color) -> guoxiang_protocol::Color {
-    c.into()
 }
