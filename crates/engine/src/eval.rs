@@ -2,7 +2,7 @@
 //! structure (doubled, isolated, passed pawns), king safety (pawn shield, attacks on the king zone), the bishop
 //! pair and rooks on open files. Weights live in [`crate::params`].
 
-use crate::params::{PARAMS, Pair};
+use crate::params::{PARAMS, Pair, feature};
 use guoxiang_core::attacks;
 use guoxiang_core::{Bitboard, Color, Position, Role, Square};
 
@@ -78,8 +78,26 @@ fn pst_index(color: Color, sq: Square) -> usize {
     }
 }
 
+/// Receives, while the evaluation runs, how often each tunable weight ([`feature`]) counts for a side, and the
+/// value of the terms that are not tunable. The engine evaluates with [`NoTrace`], which compiles to nothing.
+trait Trace {
+    /// Feature `f` counts `n` times for `us`.
+    fn add(&mut self, us: Color, f: usize, n: i32);
+    /// A term outside the tunable weights is worth `v` for `us`.
+    fn fixed(&mut self, us: Color, v: Pair);
+}
+
+struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: Color, _: usize, _: i32) {}
+    #[inline(always)]
+    fn fixed(&mut self, _: Color, _: Pair) {}
+}
+
 /// The evaluation of one side, as a middlegame/endgame pair.
-fn side(pos: &Position, us: Color) -> Pair {
+fn side<T: Trace>(pos: &Position, us: Color, t: &mut T) -> Pair {
     let p = &PARAMS;
     let them = !us;
     let occ = pos.occupied();
@@ -94,6 +112,10 @@ fn side(pos: &Position, us: Color) -> Pair {
             let i = pst_index(us, sq);
             s += p.material[role.index()];
             s += Pair(p.pst_mg[role.index()][i], p.pst_eg[role.index()][i]);
+            if role != Role::King {
+                t.add(us, feature::MATERIAL + role.index(), 1);
+            }
+            t.add(us, feature::PST + role.index() * 64 + i, 1);
         }
     }
 
@@ -113,6 +135,7 @@ fn side(pos: &Position, us: Color) -> Pair {
             };
             let n = (a & area).count() as i32 - p.mobility_base[k];
             s += p.mobility[k] * n;
+            t.add(us, feature::MOBILITY + k, n);
             let hits = (a & zone).count() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -123,6 +146,7 @@ fn side(pos: &Position, us: Color) -> Pair {
     if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
         let danger = (units * units / p.king_danger_divisor).min(p.king_danger_max);
         s += Pair(danger, 0);
+        t.fixed(us, Pair(danger, 0));
     }
 
     // Pawn structure.
@@ -132,15 +156,19 @@ fn side(pos: &Position, us: Color) -> Pair {
         if (our_pawns & file).more_than_one() {
             // Counted once per pawn of a doubled file: two pawns cost twice the weight.
             s += p.doubled_pawn;
+            t.add(us, feature::DOUBLED_PAWN, 1);
         }
         if (our_pawns & Bitboard(ADJACENT_FILES[f])).is_empty() {
             s += p.isolated_pawn;
+            t.add(us, feature::ISOLATED_PAWN, 1);
         }
         if (their_pawns & Bitboard(PASSED_MASK[us.index()][sq.index()])).is_empty() {
             // Only the frontmost of our pawns on a file counts as passed.
             let ahead_own = our_pawns & file & Bitboard(PASSED_MASK[us.index()][sq.index()]);
             if ahead_own.is_empty() {
-                s += p.passed_pawn[sq.rank().relative(us) as usize];
+                let rank = sq.rank().relative(us) as usize;
+                s += p.passed_pawn[rank];
+                t.add(us, feature::PASSED_PAWN + rank, 1);
             }
         }
     }
@@ -148,15 +176,22 @@ fn side(pos: &Position, us: Color) -> Pair {
     // Bishop pair, rooks on open files.
     if pos.pieces(us, Role::Bishop).more_than_one() {
         s += p.bishop_pair;
+        t.add(us, feature::BISHOP_PAIR, 1);
     }
     for sq in pos.pieces(us, Role::Rook) {
         let file = Bitboard(file_mask(sq.file().index() as usize));
         if (our_pawns & file).is_empty() {
-            s += if (their_pawns & file).is_empty() { p.rook_open_file } else { p.rook_semi_open_file };
+            let (w, f) = if (their_pawns & file).is_empty() {
+                (p.rook_open_file, feature::ROOK_OPEN_FILE)
+            } else {
+                (p.rook_semi_open_file, feature::ROOK_SEMI_OPEN_FILE)
+            };
+            s += w;
+            t.add(us, f, 1);
         }
     }
 
-    // Pawn shield in front of our king (middlegame only), when the king is on its first two ranks.
+    // Pawn shield in front of our king, when the king is on its first two ranks.
     let king = pos.king(us);
     if (king.rank().relative(us) as u32) <= 1 {
         let kf = king.file().index() as usize;
@@ -166,7 +201,9 @@ fn side(pos: &Position, us: Color) -> Pair {
         let front2 = step(front1);
         let close = (our_pawns & front1).count() as i32;
         let far = (our_pawns & front2).count() as i32;
-        s += Pair(close * p.shield_close + far * p.shield_far, 0);
+        s += p.shield_close * close + p.shield_far * far;
+        t.add(us, feature::SHIELD_CLOSE, close);
+        t.add(us, feature::SHIELD_FAR, far);
     }
     s
 }
@@ -198,24 +235,91 @@ fn insufficient(pos: &Position) -> bool {
     !minors.more_than_one()
 }
 
+/// Whether a side without pawns is at most a minor piece ahead, so that its advantage is scaled down: for white
+/// (applies when the score favours white) and for black.
+fn drawish(pos: &Position) -> (bool, bool) {
+    let (w_pawns, b_pawns) = (pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn));
+    let diff = non_pawn_material(pos, Color::White) - non_pawn_material(pos, Color::Black);
+    let minor = PARAMS.material[Role::Bishop.index()].0;
+    (w_pawns.is_empty() && diff <= minor, b_pawns.is_empty() && -diff <= minor)
+}
+
+/// Blends a middlegame/endgame pair by phase `ph` (of `total`) and applies the drawish scaling.
+#[inline]
+pub fn blend(s: Pair, ph: i32, total: i32, drawish: (bool, bool)) -> i32 {
+    let v = (s.0 * ph + s.1 * (total - ph)) / total;
+    // A side without pawns and at most a minor piece ahead can rarely win: scale the score down.
+    if (v > 0 && drawish.0) || (v < 0 && drawish.1) { v / 4 } else { v }
+}
+
 /// The evaluation from white's point of view, without the tempo bonus.
 pub fn evaluate_white(pos: &Position) -> i32 {
     if insufficient(pos) {
         return 0;
     }
-    let s = side(pos, Color::White) - side(pos, Color::Black);
-    let ph = phase(pos);
-    let total = PARAMS.phase_total;
-    let mut v = (s.0 * ph + s.1 * (total - ph)) / total;
-    // A side without pawns and at most a minor piece ahead can rarely win: scale the score down.
-    let (w_pawns, b_pawns) = (pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn));
-    let diff = non_pawn_material(pos, Color::White) - non_pawn_material(pos, Color::Black);
-    if (v > 0 && w_pawns.is_empty() && diff <= PARAMS.material[Role::Bishop.index()].0)
-        || (v < 0 && b_pawns.is_empty() && -diff <= PARAMS.material[Role::Bishop.index()].0)
-    {
-        v /= 4;
+    let s = side(pos, Color::White, &mut NoTrace) - side(pos, Color::Black, &mut NoTrace);
+    blend(s, phase(pos), PARAMS.phase_total, drawish(pos))
+}
+
+/// How the evaluation of one position is made of the tunable weights: the evaluation from white's point of view is
+/// `blend(Σ coefficient · weight + fixed, phase, phase_total, drawish)`. Used by the tuner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTrace {
+    /// `(feature, white's count − black's count)`, without zero counts, sorted by feature.
+    pub coefficients: Vec<(u16, i16)>,
+    /// White's minus black's value of the terms that are not tunable.
+    pub fixed: Pair,
+    pub phase: i32,
+    /// See [`blend`].
+    pub drawish: (bool, bool),
+}
+
+impl EvalTrace {
+    /// The evaluation from white's point of view (without tempo) with the tunable weights `w`.
+    pub fn evaluate(&self, w: &[Pair]) -> i32 {
+        let mut s = self.fixed;
+        for &(f, n) in &self.coefficients {
+            s += w[f as usize] * n as i32;
+        }
+        blend(s, self.phase, PARAMS.phase_total, self.drawish)
     }
-    v
+}
+
+#[derive(Default)]
+struct Collect {
+    counts: Vec<i32>,
+    fixed: Pair,
+}
+
+impl Trace for Collect {
+    fn add(&mut self, us: Color, f: usize, n: i32) {
+        self.counts[f] += if us == Color::White { n } else { -n };
+    }
+    fn fixed(&mut self, us: Color, v: Pair) {
+        if us == Color::White {
+            self.fixed += v;
+        } else {
+            self.fixed -= v;
+        }
+    }
+}
+
+/// The [`EvalTrace`] of `pos`; `None` when the evaluation does not depend on the weights (insufficient material).
+pub fn trace(pos: &Position) -> Option<EvalTrace> {
+    if insufficient(pos) {
+        return None;
+    }
+    let mut t = Collect { counts: vec![0; feature::COUNT], fixed: Pair::ZERO };
+    side(pos, Color::White, &mut t);
+    side(pos, Color::Black, &mut t);
+    let coefficients = t
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n != 0)
+        .map(|(f, &n)| (f as u16, n.clamp(i16::MIN as i32, i16::MAX as i32) as i16))
+        .collect();
+    Some(EvalTrace { coefficients, fixed: t.fixed, phase: phase(pos), drawish: drawish(pos) })
 }
 
 /// The evaluation from the side to move's point of view, in centipawns.
@@ -259,6 +363,38 @@ pub(crate) mod tests {
             assert_eq!(evaluate_white(&pos), -evaluate_white(&m), "{fen}");
             assert_eq!(evaluate(&pos), evaluate(&m), "{fen}");
         }
+    }
+
+    #[test]
+    fn trace_reproduces_the_evaluation() {
+        let w = PARAMS.weights();
+        assert_eq!(PARAMS.with_weights(&w).weights(), w);
+        let extra =
+            ["8/5k2/8/8/8/2B5/2K5/3N4 w - - 0 1", "8/8/3k4/8/8/3K4/8/2r1R3 b - - 0 1", "8/8/4k3/8/8/2K5/8/8 w - - 0 1"];
+        let mut traced = 0;
+        for fen in crate::bench::POSITIONS.iter().chain(extra.iter()) {
+            let pos = Position::from_fen(fen).unwrap();
+            match trace(&pos) {
+                Some(t) => {
+                    assert_eq!(t.evaluate(&w), evaluate_white(&pos), "{fen}");
+                    traced += 1;
+                }
+                None => assert_eq!(evaluate_white(&pos), 0, "{fen}"),
+            }
+        }
+        assert!(traced >= 32);
+        // After 1.e4 only the pawn squares e2 and e4 differ between the sides; the e4 square's weight moves the
+        // evaluation one for one (full middlegame phase), and the traced change is that of the engine's evaluation.
+        let start = Position::new();
+        let pos = start.after(start.parse_uci("e2e4").unwrap());
+        let t = trace(&pos).unwrap();
+        let e4 = (feature::PST + 4 * 8 + 4) as u16; // rank 4 is the fifth row of a table written from rank 8
+        let e2 = (feature::PST + 6 * 8 + 4) as u16;
+        assert!(t.coefficients.contains(&(e4, 1)) && t.coefficients.contains(&(e2, -1)), "{:?}", t.coefficients);
+        let mut bumped = w.clone();
+        bumped[e4 as usize] += Pair(10, 10);
+        assert_eq!(t.evaluate(&bumped), t.evaluate(&w) + 10);
+        assert_eq!(feature::name(e4 as usize), "pst.pawn[e4]");
     }
 
     #[test]

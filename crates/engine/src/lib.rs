@@ -27,6 +27,7 @@ pub mod search;
 pub mod see;
 pub mod time;
 pub mod tt;
+mod weights;
 
 pub use levels::{LEVELS, Level};
 pub use score::{MAX_PLY, Score};

@@ -2,8 +2,10 @@
 //! them by game phase. Tables indexed by square are written as a board seen from white (rank 8 on the first line)
 //! and read for white with `sq ^ 56`, for black with `sq`.
 //!
-//! The values are hand-set starting points (in the spirit of the well-known "simplified evaluation function"),
-//! not yet tuned.
+//! The values of the tunable weights live in `weights.rs`, written by the tuner (`crates/tune`); the flat
+//! numbering of those weights that the tuner works on is [`feature`].
+
+pub use crate::weights::PARAMS;
 
 /// A middlegame/endgame pair.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -54,7 +56,7 @@ impl core::ops::Mul<i32> for Pair {
 }
 
 /// All evaluation weights.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct EvalParams {
     /// Material by role (pawn, knight, bishop, rook, queen, king).
     pub material: [Pair; 6],
@@ -75,8 +77,8 @@ pub struct EvalParams {
     pub rook_open_file: Pair,
     pub rook_semi_open_file: Pair,
     /// Own pawns in front of a castled king: directly in front, and one step further.
-    pub shield_close: i32,
-    pub shield_far: i32,
+    pub shield_close: Pair,
+    pub shield_far: Pair,
     /// Weight of attacks on the king zone by role (knight, bishop, rook, queen).
     pub king_attack_weight: [i32; 4],
     /// King danger (middlegame penalty) = units² / `king_danger_divisor`, at most `king_danger_max`.
@@ -86,139 +88,98 @@ pub struct EvalParams {
     pub tempo: i32,
 }
 
-#[rustfmt::skip]
-pub const PARAMS: EvalParams = EvalParams {
-    material: [Pair(82, 100), Pair(330, 300), Pair(345, 320), Pair(470, 540), Pair(980, 1000), Pair(0, 0)],
-    phase: [0, 1, 1, 2, 4, 0],
-    phase_total: 24,
-    pst_mg: [
-        // pawn
-        [  0,   0,   0,   0,   0,   0,   0,   0,
-          30,  30,  30,  30,  30,  30,  30,  30,
-          10,  10,  20,  30,  30,  20,  10,  10,
-           5,   5,  10,  25,  25,  10,   5,   5,
-           0,   0,   5,  20,  20,   0,   0,   0,
-           5,  -5, -10,   0,   0, -10,  -5,   5,
-           5,  10,  10, -20, -20,  10,  10,   5,
-           0,   0,   0,   0,   0,   0,   0,   0],
-        // knight
-        [-50, -40, -30, -30, -30, -30, -40, -50,
-         -40, -20,   0,   0,   0,   0, -20, -40,
-         -30,   0,  10,  15,  15,  10,   0, -30,
-         -30,   5,  15,  20,  20,  15,   5, -30,
-         -30,   0,  15,  20,  20,  15,   0, -30,
-         -30,   5,  10,  15,  15,  10,   5, -30,
-         -40, -20,   0,   5,   5,   0, -20, -40,
-         -50, -40, -30, -30, -30, -30, -40, -50],
-        // bishop
-        [-20, -10, -10, -10, -10, -10, -10, -20,
-         -10,   0,   0,   0,   0,   0,   0, -10,
-         -10,   0,   5,  10,  10,   5,   0, -10,
-         -10,   5,   5,  10,  10,   5,   5, -10,
-         -10,   0,  10,  10,  10,  10,   0, -10,
-         -10,  10,  10,  10,  10,  10,  10, -10,
-         -10,   5,   0,   0,   0,   0,   5, -10,
-         -20, -10, -10, -10, -10, -10, -10, -20],
-        // rook
-        [  0,   0,   0,   0,   0,   0,   0,   0,
-           5,  10,  10,  10,  10,  10,  10,   5,
-          -5,   0,   0,   0,   0,   0,   0,  -5,
-          -5,   0,   0,   0,   0,   0,   0,  -5,
-          -5,   0,   0,   0,   0,   0,   0,  -5,
-          -5,   0,   0,   0,   0,   0,   0,  -5,
-          -5,   0,   0,   0,   0,   0,   0,  -5,
-           0,   0,   0,   5,   5,   0,   0,   0],
-        // queen
-        [-20, -10, -10,  -5,  -5, -10, -10, -20,
-         -10,   0,   0,   0,   0,   0,   0, -10,
-         -10,   0,   5,   5,   5,   5,   0, -10,
-          -5,   0,   5,   5,   5,   5,   0,  -5,
-           0,   0,   5,   5,   5,   5,   0,  -5,
-         -10,   5,   5,   5,   5,   5,   0, -10,
-         -10,   0,   5,   0,   0,   0,   0, -10,
-         -20, -10, -10,  -5,  -5, -10, -10, -20],
-        // king
-        [-30, -40, -40, -50, -50, -40, -40, -30,
-         -30, -40, -40, -50, -50, -40, -40, -30,
-         -30, -40, -40, -50, -50, -40, -40, -30,
-         -30, -40, -40, -50, -50, -40, -40, -30,
-         -20, -30, -30, -40, -40, -30, -30, -20,
-         -10, -20, -20, -20, -20, -20, -20, -10,
-          20,  20,   0,   0,   0,   0,  20,  20,
-          20,  30,  10,   0,   0,  10,  30,  20],
-    ],
-    pst_eg: [
-        // pawn: advancing matters more in the endgame
-        [  0,   0,   0,   0,   0,   0,   0,   0,
-          60,  60,  60,  60,  60,  60,  60,  60,
-          35,  35,  35,  35,  35,  35,  35,  35,
-          20,  20,  20,  20,  20,  20,  20,  20,
-          10,  10,  10,  10,  10,  10,  10,  10,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0],
-        // knight
-        [-50, -40, -30, -30, -30, -30, -40, -50,
-         -40, -20,   0,   0,   0,   0, -20, -40,
-         -30,   0,  10,  15,  15,  10,   0, -30,
-         -30,   5,  15,  20,  20,  15,   5, -30,
-         -30,   0,  15,  20,  20,  15,   0, -30,
-         -30,   5,  10,  15,  15,  10,   5, -30,
-         -40, -20,   0,   5,   5,   0, -20, -40,
-         -50, -40, -30, -30, -30, -30, -40, -50],
-        // bishop
-        [-20, -10, -10, -10, -10, -10, -10, -20,
-         -10,   0,   0,   0,   0,   0,   0, -10,
-         -10,   0,   5,  10,  10,   5,   0, -10,
-         -10,   5,   5,  10,  10,   5,   5, -10,
-         -10,   0,  10,  10,  10,  10,   0, -10,
-         -10,  10,  10,  10,  10,  10,  10, -10,
-         -10,   5,   0,   0,   0,   0,   5, -10,
-         -20, -10, -10, -10, -10, -10, -10, -20],
-        // rook
-        [  5,   5,   5,   5,   5,   5,   5,   5,
-          10,  10,  10,  10,  10,  10,  10,  10,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0,
-           0,   0,   0,   0,   0,   0,   0,   0],
-        // queen
-        [-20, -10, -10,  -5,  -5, -10, -10, -20,
-         -10,   0,   5,   5,   5,   5,   0, -10,
-         -10,   5,  10,  10,  10,  10,   5, -10,
-          -5,   5,  10,  15,  15,  10,   5,  -5,
-          -5,   5,  10,  15,  15,  10,   5,  -5,
-         -10,   5,  10,  10,  10,  10,   5, -10,
-         -10,   0,   5,   5,   5,   5,   0, -10,
-         -20, -10, -10,  -5,  -5, -10, -10, -20],
-        // king: centralise
-        [-50, -40, -30, -20, -20, -30, -40, -50,
-         -30, -20, -10,   0,   0, -10, -20, -30,
-         -30, -10,  20,  30,  30,  20, -10, -30,
-         -30, -10,  30,  40,  40,  30, -10, -30,
-         -30, -10,  30,  40,  40,  30, -10, -30,
-         -30, -10,  20,  30,  30,  20, -10, -30,
-         -30, -30,   0,   0,   0,   0, -30, -30,
-         -50, -30, -30, -30, -30, -30, -30, -50],
-    ],
-    mobility: [Pair(4, 4), Pair(5, 5), Pair(2, 4), Pair(1, 2)],
-    mobility_base: [4, 6, 6, 12],
-    doubled_pawn: Pair(-10, -20),
-    isolated_pawn: Pair(-12, -15),
-    passed_pawn: [Pair(0, 0), Pair(5, 10), Pair(10, 15), Pair(15, 30), Pair(30, 55), Pair(50, 90), Pair(80, 140),
-                  Pair(0, 0)],
-    bishop_pair: Pair(30, 50),
-    rook_open_file: Pair(25, 10),
-    rook_semi_open_file: Pair(12, 6),
-    shield_close: 12,
-    shield_far: 6,
-    king_attack_weight: [2, 2, 3, 5],
-    king_danger_divisor: 8,
-    king_danger_max: 500,
-    tempo: 10,
-};
+/// The tunable weights as one flat list of [`Pair`]s: the numbering the evaluation's trace and the tuner share.
+/// The king has no material value and is not in `MATERIAL`; the fixed settings (phase weights, mobility bases,
+/// king-attack weights and danger curve, tempo) are not tunable.
+pub mod feature {
+    /// Material, pawn … queen (5).
+    pub const MATERIAL: usize = 0;
+    /// Piece-square tables, `role * 64 + table index` (6 × 64).
+    pub const PST: usize = MATERIAL + 5;
+    /// Mobility, knight … queen (4).
+    pub const MOBILITY: usize = PST + 6 * 64;
+    pub const DOUBLED_PAWN: usize = MOBILITY + 4;
+    pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
+    /// Passed pawns by relative rank (8).
+    pub const PASSED_PAWN: usize = ISOLATED_PAWN + 1;
+    pub const BISHOP_PAIR: usize = PASSED_PAWN + 8;
+    pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+    pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+    pub const SHIELD_CLOSE: usize = ROOK_SEMI_OPEN_FILE + 1;
+    pub const SHIELD_FAR: usize = SHIELD_CLOSE + 1;
+    /// How many tunable pairs there are.
+    pub const COUNT: usize = SHIELD_FAR + 1;
+
+    /// A readable name for feature `i`, e.g. `pst.knight[c3]` or `passed_pawn[6]`.
+    pub fn name(i: usize) -> String {
+        const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+        match i {
+            _ if i < PST => format!("material.{}", ROLES[i - MATERIAL]),
+            _ if i < MOBILITY => {
+                let (role, idx) = ((i - PST) / 64, (i - PST) % 64);
+                // Tables are written rank 8 first.
+                let file = (b'a' + (idx % 8) as u8) as char;
+                let rank = 8 - idx / 8;
+                format!("pst.{}[{file}{rank}]", ROLES[role])
+            }
+            _ if i < DOUBLED_PAWN => format!("mobility.{}", ROLES[i - MOBILITY + 1]),
+            DOUBLED_PAWN => "doubled_pawn".into(),
+            ISOLATED_PAWN => "isolated_pawn".into(),
+            _ if i < BISHOP_PAIR => format!("passed_pawn[{}]", i - PASSED_PAWN + 1),
+            BISHOP_PAIR => "bishop_pair".into(),
+            ROOK_OPEN_FILE => "rook_open_file".into(),
+            ROOK_SEMI_OPEN_FILE => "rook_semi_open_file".into(),
+            SHIELD_CLOSE => "shield_close".into(),
+            SHIELD_FAR => "shield_far".into(),
+            _ => format!("feature {i}"),
+        }
+    }
+}
+
+impl EvalParams {
+    /// The tunable weights, numbered as in [`feature`].
+    pub fn weights(&self) -> Vec<Pair> {
+        let mut w = Vec::with_capacity(feature::COUNT);
+        w.extend_from_slice(&self.material[..5]);
+        for role in 0..6 {
+            for i in 0..64 {
+                w.push(Pair(self.pst_mg[role][i], self.pst_eg[role][i]));
+            }
+        }
+        w.extend_from_slice(&self.mobility);
+        w.push(self.doubled_pawn);
+        w.push(self.isolated_pawn);
+        w.extend_from_slice(&self.passed_pawn);
+        w.extend([self.bishop_pair, self.rook_open_file, self.rook_semi_open_file, self.shield_close, self.shield_far]);
+        debug_assert_eq!(w.len(), feature::COUNT);
+        w
+    }
+
+    /// A copy with the tunable weights replaced by `w` (numbered as in [`feature`]; `w.len()` must be
+    /// [`feature::COUNT`]).
+    pub fn with_weights(&self, w: &[Pair]) -> EvalParams {
+        assert_eq!(w.len(), feature::COUNT, "with_weights: wrong number of weights");
+        let mut p = self.clone();
+        p.material[..5].copy_from_slice(&w[feature::MATERIAL..feature::MATERIAL + 5]);
+        for role in 0..6 {
+            for i in 0..64 {
+                let Pair(mg, eg) = w[feature::PST + role * 64 + i];
+                p.pst_mg[role][i] = mg;
+                p.pst_eg[role][i] = eg;
+            }
+        }
+        p.mobility.copy_from_slice(&w[feature::MOBILITY..feature::MOBILITY + 4]);
+        p.doubled_pawn = w[feature::DOUBLED_PAWN];
+        p.isolated_pawn = w[feature::ISOLATED_PAWN];
+        p.passed_pawn.copy_from_slice(&w[feature::PASSED_PAWN..feature::PASSED_PAWN + 8]);
+        p.bishop_pair = w[feature::BISHOP_PAIR];
+        p.rook_open_file = w[feature::ROOK_OPEN_FILE];
+        p.rook_semi_open_file = w[feature::ROOK_SEMI_OPEN_FILE];
+        p.shield_close = w[feature::SHIELD_CLOSE];
+        p.shield_far = w[feature::SHIELD_FAR];
+        p
+    }
+}
 
 /// Piece values for static exchange evaluation and move ordering (pawn … king).
 pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
