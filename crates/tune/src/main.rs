@@ -1,0 +1,107 @@
+//! `guoxiang-tune`: tunes the engine's evaluation weights on self-play data (Texel's method).
+//!
+//! ```text
+//! guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] [--seed N]
+//! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/weights.rs]
+//! ```
+//!
+//! `datagen` plays the engine against itself and writes quiet positions labelled with the game result; `tune`
+//! fits the scaling constant K, minimises the mean squared error between the result and a sigmoid of the
+//! evaluation over all tunable weights, and writes the engine's `weights.rs`. See `docs/engine.md`.
+
+mod datagen;
+mod texel;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn usage() -> &'static str {
+    "usage:\n  guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] \
+     [--seed N] [--random-plies N]\n  guoxiang-tune tune --data FILE [--data FILE ...] [--epochs N] [--rate R] \
+     [--out FILE] [--l2 X] [--freeze PREFIX] [--command TEXT]"
+}
+
+/// `--name value` pairs after the subcommand.
+fn options(args: &[String]) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(name) = a.strip_prefix("--") else { return Err(format!("unexpected argument `{a}`")) };
+        let Some(v) = it.next() else { return Err(format!("`--{name}` needs a value")) };
+        out.push((name.to_string(), v.clone()));
+    }
+    Ok(out)
+}
+
+fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("`--{name}`: `{v}` is not a valid number"))
+}
+
+fn datagen(args: &[String]) -> Result<(), String> {
+    let mut s = datagen::Settings {
+        book: Vec::new(),
+        nodes: 6000,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        duration: Duration::from_secs(600),
+        max_games: u64::MAX,
+        seed: 1,
+        random_plies: 2,
+    };
+    let mut out = None;
+    for (k, v) in options(args)? {
+        match k.as_str() {
+            "book" => s.book = datagen::read_book(&v)?,
+            "out" => out = Some(v),
+            "minutes" => s.duration = Duration::from_secs_f64(number::<f64>(&k, &v)? * 60.0),
+            "games" => s.max_games = number(&k, &v)?,
+            "nodes" => s.nodes = number(&k, &v)?,
+            "threads" => s.threads = number::<usize>(&k, &v)?.max(1),
+            "seed" => s.seed = number(&k, &v)?,
+            "random-plies" => s.random_plies = number(&k, &v)?,
+            _ => return Err(format!("datagen: unknown option `--{k}`")),
+        }
+    }
+    let out = out.ok_or("datagen: `--out FILE` is required")?;
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(&out).map_err(|e| format!("{out}: {e}"))?;
+    let mut w = std::io::BufWriter::new(file);
+    let (games, positions) = datagen::run(&s, &mut w).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("{games} games, {positions} positions appended to {out}");
+    Ok(())
+}
+
+fn tune(args: &[String]) -> Result<(), String> {
+    let mut data = Vec::new();
+    let mut s = texel::Settings::default();
+    for (k, v) in options(args)? {
+        match k.as_str() {
+            "data" => data.push(v),
+            "epochs" => s.epochs = number(&k, &v)?,
+            "rate" => s.rate = number(&k, &v)?,
+            "out" => s.out = v,
+            "command" => s.command = v,
+            "l2" => s.l2 = number(&k, &v)?,
+            "freeze" => s.freeze.push(v),
+            _ => return Err(format!("tune: unknown option `--{k}`")),
+        }
+    }
+    if data.is_empty() {
+        return Err("tune: at least one `--data FILE` is required".into());
+    }
+    texel::run(&data, &s)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("datagen") => datagen(&args[1..]),
+        Some("tune") => tune(&args[1..]),
+        _ => Err(usage().to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("guoxiang-tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
