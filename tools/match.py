@@ -42,7 +42,9 @@ Game end
   ("rules infraction"), a crash or protocol error ("abandoned"), overstepping the clock ("time forfeit").
   Adjudication is off by default: --resign MOVES CP (e.g. --resign 3 1000) ends the game when, for MOVES
   consecutive moves each, the losing engine reports a score <= -CP and the winning engine >= +CP;
-  --maxmoves N adjudicates a draw after N full moves.
+  --draw MOVENUMBER MOVES CP (e.g. --draw 40 8 10) adjudicates a draw when, after move MOVENUMBER, both engines
+  have reported scores within ±CP for MOVES consecutive moves each; --maxmoves N adjudicates a draw after N full
+  moves.
 
 Statistics (see --selftest)
   Elo = -400 log10(1/s - 1) for the score fraction s. The 95 % error bar is from the TRINOMIAL variance (each
@@ -397,6 +399,7 @@ def play_game(white: EngineSpec, black: EngineSpec, fen: Optional[str], tc: Time
     clocks = {chess.WHITE: tc.base or 0.0, chess.BLACK: tc.base or 0.0}
     lose_streak = {chess.WHITE: 0, chess.BLACK: 0}
     win_streak = {chess.WHITE: 0, chess.BLACK: 0}
+    draw_streak = {chess.WHITE: 0, chess.BLACK: 0}
     gid = object()
 
     def finish(result: str, termination: str, reason: str, offender=None, fault=None) -> GameResult:
@@ -484,12 +487,14 @@ def play_game(white: EngineSpec, black: EngineSpec, fen: Optional[str], tc: Time
                 else:
                     stext = f"{pov.score() / 100:+.2f}"
                 comment = f"{stext}/{depth if depth is not None else 0} {comment}"
+                cp = pov.score(mate_score=100000)
                 if args.resign:
-                    cp = pov.score(mate_score=100000)
                     lose_streak[side] = lose_streak[side] + 1 if cp <= -args.resign[1] else 0
                     win_streak[side] = win_streak[side] + 1 if cp >= args.resign[1] else 0
-            elif args.resign:
-                lose_streak[side] = win_streak[side] = 0
+                if args.draw:
+                    draw_streak[side] = draw_streak[side] + 1 if abs(cp) <= args.draw[2] else 0
+            else:
+                lose_streak[side] = win_streak[side] = draw_streak[side] = 0
             node.comment = comment
             if args.resign:
                 moves = args.resign[0]
@@ -497,6 +502,12 @@ def play_game(white: EngineSpec, black: EngineSpec, fen: Optional[str], tc: Time
                     if lose_streak[s] >= moves and win_streak[not s] >= moves:
                         return finish(loss_for(s), "adjudication",
                                       f"{specs[s].name} resigns (adjudication: {moves} moves at <= -{args.resign[1]} cp)")
+            if args.draw:
+                number, moves, cp = args.draw
+                if (board.fullmove_number > number and draw_streak[chess.WHITE] >= moves
+                        and draw_streak[chess.BLACK] >= moves):
+                    return finish("1/2-1/2", "adjudication",
+                                  f"draw by adjudication ({moves} moves each within {cp} cp after move {number})")
     finally:
         for eng in engines.values():
             close_engine(eng)
@@ -646,6 +657,8 @@ def main() -> int:
                     help="elo0= elo1= alpha= beta= (defaults 0 5 0.05 0.05); logistic-Elo GSPRT")
     ap.add_argument("--resign", nargs=2, type=int, metavar=("MOVES", "CP"),
                     help="resign adjudication: both engines agree for MOVES moves on a score beyond CP")
+    ap.add_argument("--draw", nargs=3, type=int, metavar=("MOVENUMBER", "MOVES", "CP"),
+                    help="draw adjudication: after MOVENUMBER, both engines report |score| <= CP for MOVES moves each")
     ap.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many full moves")
     ap.add_argument("--pgn", help="write the games to this PGN file (appended)")
     ap.add_argument("--event", default="guoxiang match", help="PGN Event tag")
