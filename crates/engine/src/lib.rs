@@ -116,8 +116,9 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: Duration,
-    /// A strength level (1 ..= 10, see [`LEVELS`]); `None` is full strength.
-    pub level: Option<u8>,
+    /// A strength level (see [`LEVELS`] and [`levels::level`]); `None` is full strength. Held by value, so a tool
+    /// can also try settings that are not in the table.
+    pub level: Option<Level>,
     /// Seed for the weak levels' choices and evaluation noise.
     pub seed: u64,
 }

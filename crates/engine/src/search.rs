@@ -653,8 +653,7 @@ pub(crate) fn run(
     reporter: &dyn Reporter,
     start: Instant,
 ) -> SearchResult {
-    let level: Option<&Level> = options.level.and_then(crate::levels::level);
-    let level = level.filter(|l| !l.is_full_strength());
+    let level: Option<&Level> = options.level.as_ref().filter(|l| !l.is_full_strength());
     let mut root: Vec<Move> = pos.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {
         let restricted: Vec<Move> = root.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
@@ -915,7 +914,7 @@ mod tests {
         let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
         for n in 1..=10u8 {
             let mut engine = Engine::new(8);
-            engine.options.level = Some(n);
+            engine.options.level = crate::levels::level(n).copied();
             engine.options.seed = n as u64;
             let limits = Limits { movetime: Some(std::time::Duration::from_millis(300)), ..Limits::default() };
             let start = Instant::now();
@@ -925,7 +924,7 @@ mod tests {
         }
         // Even the weakest level takes a mate in one.
         let mut engine = Engine::new(8);
-        engine.options.level = Some(1);
+        engine.options.level = crate::levels::level(1).copied();
         let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
         for seed in 0..5 {
             engine.options.seed = seed;

@@ -48,7 +48,7 @@ const MAX_PLIES: usize = 400;
 /// Positions before this game ply are not written.
 const MIN_PLY: u32 = 16;
 
-fn insufficient(pos: &Position) -> bool {
+pub(crate) fn insufficient(pos: &Position) -> bool {
     if pos.by_role(Role::Pawn).any() || pos.by_role(Role::Rook).any() || pos.by_role(Role::Queen).any() {
         return false;
     }
@@ -103,7 +103,7 @@ fn play_game(engine: &Engine, start: Position, nodes: u64) -> Played {
 
 /// A start position: a random book line (or the initial position with an empty book), then `random_plies` random
 /// legal moves; `None` if that ran into a finished game.
-fn opening(book: &[String], random_plies: u32, rng: &mut StdRng) -> Option<Position> {
+pub(crate) fn opening(book: &[String], random_plies: u32, rng: &mut StdRng) -> Option<Position> {
     let mut pos = if book.is_empty() {
         Position::new()
     } else {

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] [--seed N]
+//! guoxiang-tune levels [--table FILE] [--from N] [--to N] [--games N] [--book FILE]
 //! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/weights.rs]
 //! ```
 //!
@@ -10,6 +11,7 @@
 //! evaluation over all tunable weights, and writes the engine's `weights.rs`. See `docs/engine.md`.
 
 mod datagen;
+mod levels;
 mod texel;
 
 use std::process::ExitCode;
@@ -18,7 +20,8 @@ use std::time::Duration;
 fn usage() -> &'static str {
     "usage:\n  guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] \
      [--seed N] [--random-plies N]\n  guoxiang-tune tune --data FILE [--data FILE ...] [--epochs N] [--rate R] \
-     [--out FILE] [--l2 X] [--freeze PREFIX] [--command TEXT]"
+     [--out FILE] [--l2 X] [--freeze PREFIX] [--command TEXT]\n  guoxiang-tune levels [--table FILE] [--from N] [--to N] \
+     [--games N] [--threads N] [--book FILE] [--seed N]"
 }
 
 /// `--name value` pairs after the subcommand.
@@ -90,11 +93,36 @@ fn tune(args: &[String]) -> Result<(), String> {
     texel::run(&data, &s)
 }
 
+fn levels(args: &[String]) -> Result<(), String> {
+    let mut table = guoxiang_engine::LEVELS.to_vec();
+    let (mut from, mut to, mut games, mut seed) = (1u8, 9u8, 20usize, 1u64);
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut book = Vec::new();
+    for (k, v) in options(args)? {
+        match k.as_str() {
+            "table" => table = levels::read_table(&v)?,
+            "from" => from = number(&k, &v)?,
+            "to" => to = number(&k, &v)?,
+            "games" => games = number(&k, &v)?,
+            "threads" => threads = number(&k, &v)?,
+            "seed" => seed = number(&k, &v)?,
+            "book" => book = datagen::read_book(&v)?,
+            _ => return Err(format!("levels: unknown option `--{k}`")),
+        }
+    }
+    if !(1..=8).contains(&from) || !(from + 1..=9).contains(&to) {
+        return Err(format!("levels: need 1 <= --from < --to <= 9, got {from} and {to}"));
+    }
+    levels::run(&table, from, to, games, threads, &book, seed);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("datagen") => datagen(&args[1..]),
         Some("tune") => tune(&args[1..]),
+        Some("levels") => levels(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {

@@ -278,11 +278,11 @@ impl Uci {
         }
     }
 
-    fn level(&self) -> Option<u8> {
+    fn level(&self) -> Option<guoxiang_engine::Level> {
         if self.limit_strength {
-            Some(levels::from_elo(self.elo).number)
+            Some(*levels::from_elo(self.elo))
         } else if self.skill < 20 {
-            Some(levels::from_skill(self.skill).number)
+            Some(*levels::from_skill(self.skill))
         } else {
             None
         }

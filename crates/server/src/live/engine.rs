@@ -49,7 +49,7 @@ impl EnginePool {
 
 fn search(job: Job, hash_mb: usize) -> Option<String> {
     let mut engine = Engine::new(hash_mb);
-    engine.options.level = Some(job.level);
+    engine.options.level = guoxiang_engine::levels::level(job.level).copied();
     engine.options.seed = job.seed;
     let ms = Duration::from_millis;
     let limits = if job.white_ms.is_some() {
