@@ -19,6 +19,7 @@ Output: a Markdown table of every player with games, score, rating and error bar
 from __future__ import annotations
 
 import argparse
+import gzip
 import math
 import re
 import sys
@@ -32,7 +33,8 @@ def read_games(paths: List[str]) -> List[Tuple[str, str, float]]:
     games = []
     for path in paths:
         tags: Dict[str, str] = {}
-        with open(path, encoding="utf-8") as f:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
             for lineno, line in enumerate(f, 1):
                 m = TAG.match(line.strip())
                 if m:
@@ -148,7 +150,7 @@ def fit(games, anchors: Dict[str, float], prior: float):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pgn", nargs="+", help="PGN files (e.g. written by tools/match.py --pgn)")
+    ap.add_argument("pgn", nargs="+", help="PGN files, plain or .gz (e.g. written by tools/match.py --pgn)")
     ap.add_argument("--anchor", action="append", default=[], metavar="NAME=ELO", help="a fixed rating (repeat)")
     ap.add_argument("--prior", type=float, default=1.0, help="virtual draws per pair of players (default 1)")
     args = ap.parse_args()

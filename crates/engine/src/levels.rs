@@ -6,11 +6,16 @@
 //! never worse than `max_loss` below the best — so the higher levels do not give away pieces for nothing, and all
 //! levels take a mate they have found. Weak levels search very few nodes and so move at once.
 //!
-//! The Elo figures are ESTIMATES, not yet calibrated: they are anchored only on a handful of 0.1 s/move games
-//! against Stockfish 15.1 with `UCI_LimitStrength` (level 2 scored 1/6 against its 1350; level 4 6/6 against 1350
-//! and 0.5/6 against 1800; full strength 5.5/6 against 1800 and 1.5/6 against 2000), itself an uncalibrated scale
-//! at that speed. In a ladder at the same speed (6 games per pair), each of levels 2–5 beat the level below 6/6,
-//! then 6–5 4.5/6, 7–6 5.5/6, 8–7 4/6, 9–8 5/6, 10–9 2/6: the upper levels are close together at such speeds.
+//! The settings were spaced with level-against-level games in one process (`guoxiang-tune levels`). Elo is on the
+//! scale of engine rating lists (CCRL-like, anchored on the Debian ladder engines' approximate ratings):
+//! - level 10 is measured against the ladder engines at 10+0.1, level 9 against level 10 at 10+0.1, level 8 against
+//!   level 9 (in-process games; levels 1–9 are limited by depth and nodes, not by the clock);
+//! - levels 1–7 are PLACED, not measured: the in-process chain of neighbouring levels gives their differences, but
+//!   such self-play differences are stretched (taken at face value they put level 1 below 0), so the chain's gaps
+//!   are scaled by one factor that puts level 1 at the design target of 800. Measuring them against outside
+//!   opponents of their strength is still to do.
+//!
+//! See `docs/engine.md` for the games, error bars and commands.
 
 /// One strength level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +24,7 @@ pub struct Level {
     pub number: u8,
     pub name_zh: &'static str,
     pub name_en: &'static str,
-    /// Approximate playing strength (an estimate, not yet calibrated).
+    /// Playing strength, Elo on the engine rating lists' scale (see the module documentation).
     pub elo: u32,
     pub depth: u32,
     pub nodes: u64,
@@ -44,29 +49,29 @@ impl Level {
 
 const UNLIMITED_PLIES: usize = usize::MAX;
 
-/// The measured Elo of each level (see the module documentation).
-const ELO: [u32; 10] = [800, 1000, 1300, 1550, 1700, 1800, 1850, 1900, 1950, 2000];
+/// Elo of each level: measured for levels 8–10, placed for levels 1–7 (see the module documentation).
+const ELO: [u32; 10] = [800, 1060, 1250, 1400, 1560, 1780, 2010, 2140, 2340, 2860];
 
 #[rustfmt::skip]
 pub const LEVELS: [Level; 10] = [
     Level { number: 1, name_zh: "入门", name_en: "Beginner", elo: ELO[0], depth: 1, nodes: 300,
             eval_noise: 110, multipv: 6, temperature: 110, max_loss: 600, qsearch_plies: 1 },
-    Level { number: 2, name_zh: "新手", name_en: "Novice", elo: ELO[1], depth: 1, nodes: 500,
-            eval_noise: 70, multipv: 5, temperature: 70, max_loss: 300, qsearch_plies: 1 },
-    Level { number: 3, name_zh: "初级", name_en: "Casual", elo: ELO[2], depth: 2, nodes: 800,
+    Level { number: 2, name_zh: "新手", name_en: "Novice", elo: ELO[1], depth: 1, nodes: 800,
             eval_noise: 60, multipv: 4, temperature: 60, max_loss: 250, qsearch_plies: 2 },
-    Level { number: 4, name_zh: "业余", name_en: "Amateur", elo: ELO[3], depth: 2, nodes: 1_500,
+    Level { number: 3, name_zh: "初级", name_en: "Casual", elo: ELO[2], depth: 2, nodes: 1_500,
             eval_noise: 45, multipv: 4, temperature: 45, max_loss: 180, qsearch_plies: 3 },
-    Level { number: 5, name_zh: "棋友", name_en: "Club player", elo: ELO[4], depth: 2, nodes: 3_000,
+    Level { number: 4, name_zh: "业余", name_en: "Amateur", elo: ELO[3], depth: 2, nodes: 3_000,
             eval_noise: 25, multipv: 3, temperature: 25, max_loss: 90, qsearch_plies: 5 },
-    Level { number: 6, name_zh: "进阶", name_en: "Intermediate", elo: ELO[5], depth: 3, nodes: 6_000,
+    Level { number: 5, name_zh: "棋友", name_en: "Club player", elo: ELO[4], depth: 3, nodes: 6_000,
             eval_noise: 40, multipv: 3, temperature: 40, max_loss: 130, qsearch_plies: 4 },
-    Level { number: 7, name_zh: "高级", name_en: "Advanced", elo: ELO[6], depth: 4, nodes: 12_000,
+    Level { number: 6, name_zh: "进阶", name_en: "Intermediate", elo: ELO[5], depth: 4, nodes: 12_000,
             eval_noise: 25, multipv: 3, temperature: 25, max_loss: 80, qsearch_plies: 5 },
-    Level { number: 8, name_zh: "专家", name_en: "Expert", elo: ELO[7], depth: 5, nodes: 25_000,
+    Level { number: 7, name_zh: "高级", name_en: "Advanced", elo: ELO[6], depth: 5, nodes: 25_000,
             eval_noise: 12, multipv: 2, temperature: 12, max_loss: 40, qsearch_plies: 6 },
-    Level { number: 9, name_zh: "候补大师", name_en: "Candidate Master", elo: ELO[8], depth: 6, nodes: 50_000,
+    Level { number: 8, name_zh: "专家", name_en: "Expert", elo: ELO[7], depth: 6, nodes: 50_000,
             eval_noise: 5, multipv: 2, temperature: 5, max_loss: 15, qsearch_plies: UNLIMITED_PLIES },
+    Level { number: 9, name_zh: "候补大师", name_en: "Candidate Master", elo: ELO[8], depth: 8, nodes: 200_000,
+            eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES },
     Level { number: 10, name_zh: "大师", name_en: "Master", elo: ELO[9], depth: 255, nodes: u64::MAX,
             eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES },
 ];
