@@ -227,7 +227,7 @@ pub fn non_pawn_material(pos: &Position, color: Color) -> i32 {
 }
 
 /// Whether neither side can possibly win on material alone (bare kings, or a single minor piece).
-fn insufficient(pos: &Position) -> bool {
+pub fn insufficient(pos: &Position) -> bool {
     if pos.by_role(Role::Pawn).any() || pos.by_role(Role::Rook).any() || pos.by_role(Role::Queen).any() {
         return false;
     }

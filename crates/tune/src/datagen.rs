@@ -5,7 +5,8 @@
 //! Only quiet positions are written: not in check, the search's best move neither a capture nor a promotion, no
 //! mate score, after the opening (ply ≥ 16 from the start of the game).
 
-use guoxiang_core::{Color, Position, Role};
+use guoxiang_core::{Color, Position};
+use guoxiang_engine::eval::insufficient;
 use guoxiang_engine::{Control, Engine, Limits, Silent};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
@@ -47,13 +48,6 @@ const DRAW_PLIES: usize = 12;
 const MAX_PLIES: usize = 400;
 /// Positions before this game ply are not written.
 const MIN_PLY: u32 = 16;
-
-pub(crate) fn insufficient(pos: &Position) -> bool {
-    if pos.by_role(Role::Pawn).any() || pos.by_role(Role::Rook).any() || pos.by_role(Role::Queen).any() {
-        return false;
-    }
-    !(pos.by_role(Role::Knight) | pos.by_role(Role::Bishop)).more_than_one()
-}
 
 fn play_game(engine: &Engine, start: Position, nodes: u64) -> Played {
     engine.clear_hash();

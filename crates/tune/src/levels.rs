@@ -4,8 +4,9 @@
 //! no clock (level 10, full strength, is not played here). A table file can replace the built-in levels' settings,
 //! so new settings are tried without rebuilding the engine.
 
-use crate::datagen::{insufficient, opening};
+use crate::datagen::opening;
 use guoxiang_core::{Color, Position};
+use guoxiang_engine::eval::insufficient;
 use guoxiang_engine::levels::{LEVELS, Level};
 use guoxiang_engine::{Control, Engine, Limits, Silent};
 use indicatif::{ProgressBar, ProgressStyle};
