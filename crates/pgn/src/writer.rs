@@ -20,7 +20,9 @@
 //! - NAGs as `$n`; comments as `{ text }` with their words re-wrapped (a
 //!   `}` inside a comment cannot be written and is dropped; a comment word
 //!   that would begin a line with `[` or `%` is indented by one space so that
-//!   no reader takes it for a tag pair or an escape line); variations in
+//!   no reader takes it for a tag pair or an escape line, and a first or
+//!   last word too long for a line with its brace leaves the brace on a
+//!   line of its own); variations in
 //!   parentheses, `(` kept with the token after it;
 //! - the result token, a line break and a blank line.
 //!
@@ -303,13 +305,26 @@ impl<W: Write> Writer<W> {
             self.token("{ }");
         }
         while let Some(word) = words.next() {
+            let (opening, closing) = (std::mem::take(&mut first), words.peek().is_none());
             unit.clear();
-            if first {
-                unit.push_str("{ ");
-                first = false;
-            }
             unit.extend(word.chars().filter(|&c| c != '}'));
-            if words.peek().is_none() {
+            let braces = 2 * (usize::from(opening) + usize::from(closing));
+            if width(&unit) + braces > MAX_LINE {
+                // A word too long for any line goes on a line of its own,
+                // without the braces.
+                if opening {
+                    self.token("{");
+                }
+                self.token(&unit);
+                if closing {
+                    self.token("}");
+                }
+                continue;
+            }
+            if opening {
+                unit.insert_str(0, "{ ");
+            }
+            if closing {
                 unit.push_str(" }");
             }
             self.token(&unit);
@@ -520,6 +535,25 @@ mod tests {
         }
         assert!(movetext.lines().any(|l| l == long));
         assert!(movetext.ends_with("1/2-1/2"));
+    }
+
+    #[test]
+    fn an_over_long_first_or_last_comment_word_leaves_its_brace_behind() {
+        // Found by the property test: `{ ` in front of an 80-character word
+        // made an 82-character line.
+        let long = "y".repeat(MAX_LINE);
+        for text in [format!("{long} c"), format!("c {long}"), long.clone()] {
+            let s = render(|w| {
+                w.comment(&text);
+                w.finish(GameResult::Unknown).unwrap();
+            });
+            let movetext = s.split("\n\n").nth(1).unwrap();
+            for line in movetext.lines() {
+                assert!(line.chars().count() <= MAX_LINE || line == long, "{line:?} in {movetext:?}");
+            }
+            assert!(movetext.lines().any(|l| l == long), "{movetext:?}");
+            assert!(movetext.starts_with('{') && movetext.ends_with("} *"), "{movetext:?}");
+        }
     }
 
     #[test]
