@@ -9,7 +9,8 @@ Engines
       cmd=COMMAND        command line, split like a shell would (required)
       proto=uci|xboard   protocol (default uci)
       dir=PATH           working directory for the engine process
-      option.NAME=VALUE  engine option, sent with setoption (uci) / option (xboard). An underscore in NAME
+      option.NAME=VALUE  engine option, sent with setoption (uci) / option (xboard). Threads is 1 unless
+                         given (Glaurung 2.2, for one, defaults to 2). An underscore in NAME
                          stands for a space when the engine has no option spelled with the underscore,
                          so option.Skill_Level=5 sets "Skill Level". "option.Skill Level=5" (quoted) works too.
   Example:
@@ -328,6 +329,12 @@ def open_engine(spec: EngineSpec, debug: bool) -> chess.engine.SimpleEngine:
             raise chess.engine.EngineError(
                 f"{spec.name}: no option {name!r} (has: {', '.join(sorted(eng.options))})")
         config[real] = value
+    # Games are one thread a side unless asked otherwise: some engines (Glaurung 2.2) default to more.
+    if "Threads" in eng.options and "Threads" not in config:
+        if eng.options["Threads"].default != 1:
+            print(f"{spec.name}: Threads set to 1 (its default is {eng.options['Threads'].default}); "
+                  "give option.Threads=N to change it", file=sys.stderr)
+        config["Threads"] = 1
     if config:
         eng.configure(config)
     return eng
