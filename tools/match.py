@@ -308,6 +308,7 @@ def parse_engine(tokens: List[str]) -> EngineSpec:
 
 _live_engines: set = set()
 _live_lock = threading.Lock()
+_told_threads: set = set()
 
 
 def open_engine(spec: EngineSpec, debug: bool) -> chess.engine.SimpleEngine:
@@ -331,9 +332,13 @@ def open_engine(spec: EngineSpec, debug: bool) -> chess.engine.SimpleEngine:
         config[real] = value
     # Games are one thread a side unless asked otherwise: some engines (Glaurung 2.2) default to more.
     if "Threads" in eng.options and "Threads" not in config:
-        if eng.options["Threads"].default != 1:
-            print(f"{spec.name}: Threads set to 1 (its default is {eng.options['Threads'].default}); "
-                  "give option.Threads=N to change it", file=sys.stderr)
+        default = eng.options["Threads"].default
+        with _live_lock:  # engines are opened once per game; say it once per engine
+            tell = default != 1 and spec.name not in _told_threads
+            _told_threads.add(spec.name)
+        if tell:
+            print(f"{spec.name}: Threads set to 1 (its default is {default}); give option.Threads=N to change it",
+                  file=sys.stderr)
         config["Threads"] = 1
     if config:
         eng.configure(config)
