@@ -295,6 +295,8 @@ def scenario(env):
     b_game = Stream("bob game 3", bob.board.stream_game_state(gid))
     full = a_game.wait(lambda e: e.get("type") == "gameFull", "gameFull")
     check(full["white"]["id"] == "alice" and full["rated"] is False, "color=black: the challenged plays white")
+    # Bob's stream must be open before the move, or the move arrives inside his gameFull, not as a gameState.
+    b_game.wait(lambda e: e.get("type") == "gameFull", "gameFull")
     alice.board.make_move(gid, "e2e4")
     b_game.wait(moves_are("e2e4"), "e2e4")
     bob.board.make_move(gid, "e7e5")
