@@ -1,8 +1,9 @@
-//! Static evaluation, tapered between middlegame and endgame: material and piece-square tables, mobility, pawn
-//! structure (doubled, isolated, passed pawns), king safety (pawn shield, attacks on the king zone), the bishop
-//! pair and rooks on open files. Weights live in [`crate::params`].
+//! Static evaluation, tapered between middlegame and endgame: material and piece-square tables, mobility tables,
+//! pawn structure (doubled, isolated, backward, connected and passed pawns, with free paths and king distances),
+//! threats against enemy pieces, king safety (pawn shield, open files, attacks on the king zone, safe checks),
+//! outposts, the bishop pair, bad bishops and rooks on open files. Weights live in [`crate::params`].
 
-use crate::params::{PARAMS, Pair, feature};
+use crate::params::{MOBILITY_OFFSET, MOBILITY_SIZE, PARAMS, Pair, feature};
 use guoxiang_core::attacks;
 use guoxiang_core::{Bitboard, Color, Position, Role, Square};
 
@@ -96,14 +97,71 @@ impl Trace for NoTrace {
     fn fixed(&mut self, _: Color, _: Pair) {}
 }
 
+/// Dark squares (a1 is dark).
+const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
+
+/// What one side's pieces attack, computed once per evaluation for both sides.
+struct Attacks {
+    pawns: Bitboard,
+    knights: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+    queens: Bitboard,
+    /// Everything attacked, the king's squares included.
+    all: Bitboard,
+    /// Each knight, bishop, rook and queen (as 0 … 3), its square and what it attacks; the first `len` are used.
+    each: [(u8, Square, Bitboard); 16],
+    len: usize,
+}
+
+fn attacks_of(pos: &Position, c: Color) -> Attacks {
+    let occ = pos.occupied();
+    let pawns = pawn_attack_set(c, pos.pieces(c, Role::Pawn));
+    let mut a = Attacks {
+        pawns,
+        knights: Bitboard::EMPTY,
+        bishops: Bitboard::EMPTY,
+        rooks: Bitboard::EMPTY,
+        queens: Bitboard::EMPTY,
+        all: pawns | attacks::king_attacks(pos.king(c)),
+        each: [(0, Square::new(0), Bitboard::EMPTY); 16],
+        len: 0,
+    };
+    for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
+        for sq in pos.pieces(c, role) {
+            let b = match role {
+                Role::Knight => attacks::knight_attacks(sq),
+                Role::Bishop => attacks::bishop_attacks(sq, occ),
+                Role::Rook => attacks::rook_attacks(sq, occ),
+                _ => attacks::queen_attacks(sq, occ),
+            };
+            match k {
+                0 => a.knights |= b,
+                1 => a.bishops |= b,
+                2 => a.rooks |= b,
+                _ => a.queens |= b,
+            }
+            // A side has at most 15 pieces besides its king, so this always holds.
+            if a.len < a.each.len() {
+                a.each[a.len] = (k as u8, sq, b);
+                a.len += 1;
+            }
+        }
+    }
+    a.all |= a.knights | a.bishops | a.rooks | a.queens;
+    a
+}
+
 /// The evaluation of one side, as a middlegame/endgame pair.
-fn side<T: Trace>(pos: &Position, us: Color, t: &mut T) -> Pair {
+fn side<T: Trace>(pos: &Position, us: Color, att: &[Attacks; 2], t: &mut T) -> Pair {
     let p = &PARAMS;
     let them = !us;
+    let (mine, theirs) = (&att[us.index()], &att[them.index()]);
     let occ = pos.occupied();
     let ours = pos.by_color(us);
     let our_pawns = pos.pieces(us, Role::Pawn);
     let their_pawns = pos.pieces(them, Role::Pawn);
+    let forward = |sq: Square| sq.offset(if us == Color::White { 8 } else { -8 });
     let mut s = Pair::ZERO;
 
     // Material and placement.
@@ -119,28 +177,42 @@ fn side<T: Trace>(pos: &Position, us: Color, t: &mut T) -> Pair {
         }
     }
 
-    // Mobility, and attacks on the enemy king zone.
-    let area = !(ours | pawn_attack_set(them, their_pawns));
+    // Mobility, attacks on the enemy king zone, outposts and bishops hemmed in by their own pawns.
+    let area = !(ours | theirs.pawns);
     let their_king = pos.king(them);
     let zone = attacks::king_attacks(their_king) | their_king;
     let mut attackers = 0;
     let mut units = 0;
-    for (k, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
-        for sq in pos.pieces(us, role) {
-            let a = match role {
-                Role::Knight => attacks::knight_attacks(sq),
-                Role::Bishop => attacks::bishop_attacks(sq, occ),
-                Role::Rook => attacks::rook_attacks(sq, occ),
-                _ => attacks::queen_attacks(sq, occ),
-            };
-            let n = (a & area).count() as i32 - p.mobility_base[k];
-            s += p.mobility[k] * n;
-            t.add(us, feature::MOBILITY + k, n);
-            let hits = (a & zone).count() as i32;
-            if hits > 0 {
-                attackers += 1;
-                units += p.king_attack_weight[k] * hits;
+    for &(k, sq, a) in &mine.each[..mine.len] {
+        let k = k as usize;
+        let n = ((a & area).count() as usize).min(MOBILITY_SIZE[k] - 1);
+        let f = MOBILITY_OFFSET[k] + n;
+        s += p.mobility[f];
+        t.add(us, feature::MOBILITY + f, 1);
+        let hits = (a & zone).count() as i32;
+        if hits > 0 {
+            attackers += 1;
+            units += p.king_attack_weight[k] * hits;
+        }
+        if k < 2 {
+            let rank = sq.rank().relative(us).index();
+            let never_attacked = (their_pawns
+                & Bitboard(PASSED_MASK[us.index()][sq.index()] & ADJACENT_FILES[sq.file().index() as usize]))
+            .is_empty();
+            if (3..=5).contains(&rank) && mine.pawns.contains(sq) && never_attacked {
+                s += p.outpost[k];
+                t.add(us, feature::OUTPOST + k, 1);
             }
+            if forward(sq).is_some_and(|f| our_pawns.contains(f)) {
+                s += p.minor_behind_pawn;
+                t.add(us, feature::MINOR_BEHIND_PAWN, 1);
+            }
+        }
+        if k == 1 {
+            let colour = if sq.is_light() { !DARK_SQUARES } else { DARK_SQUARES };
+            let n = (our_pawns & Bitboard(colour)).count() as i32;
+            s += p.bad_bishop * n;
+            t.add(us, feature::BAD_BISHOP, n);
         }
     }
     if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
@@ -149,26 +221,90 @@ fn side<T: Trace>(pos: &Position, us: Color, t: &mut T) -> Pair {
         t.fixed(us, Pair(danger, 0));
     }
 
+    // Safe checks: squares from which a piece could check their king, that such a piece of ours attacks, and that
+    // no enemy piece defends.
+    let safe = !(ours | theirs.all);
+    let diagonal = attacks::bishop_attacks(their_king, occ);
+    let straight = attacks::rook_attacks(their_king, occ);
+    let checks = [
+        attacks::knight_attacks(their_king) & mine.knights,
+        diagonal & mine.bishops,
+        straight & mine.rooks,
+        (diagonal | straight) & mine.queens,
+    ];
+    for (k, c) in checks.into_iter().enumerate() {
+        let n = (c & safe).count() as i32;
+        s += p.safe_check[k] * n;
+        t.add(us, feature::SAFE_CHECK + k, n);
+    }
+
+    // Threats against enemy pieces.
+    let theirs_no_king = pos.by_color(them).without(their_king);
+    let pieces = theirs_no_king & !their_pawns;
+    let loose = !theirs.all;
+    let minors = mine.knights | mine.bishops;
+    let their_minors = pos.pieces(them, Role::Knight) | pos.pieces(them, Role::Bishop);
+    let their_queens = pos.pieces(them, Role::Queen);
+    let threats = [
+        mine.pawns & pieces,
+        minors & their_pawns & loose,
+        minors & pos.pieces(them, Role::Knight),
+        minors & pos.pieces(them, Role::Bishop),
+        minors & pos.pieces(them, Role::Rook),
+        minors & their_queens,
+        mine.rooks & their_pawns & loose,
+        mine.rooks & their_minors & loose,
+        mine.rooks & their_queens,
+        mine.queens & theirs_no_king & loose,
+        mine.all & pieces & loose,
+    ];
+    for (k, b) in threats.into_iter().enumerate() {
+        let n = b.count() as i32;
+        s += p.threat[k] * n;
+        t.add(us, feature::THREAT + k, n);
+    }
+
     // Pawn structure.
     for sq in our_pawns {
         let f = sq.file().index() as usize;
         let file = Bitboard(file_mask(f));
+        let rank = sq.rank().relative(us).index() as usize;
+        let ahead = Bitboard(PASSED_MASK[us.index()][sq.index()]);
+        let neighbours = our_pawns & Bitboard(ADJACENT_FILES[f]);
         if (our_pawns & file).more_than_one() {
             // Counted once per pawn of a doubled file: two pawns cost twice the weight.
             s += p.doubled_pawn;
             t.add(us, feature::DOUBLED_PAWN, 1);
         }
-        if (our_pawns & Bitboard(ADJACENT_FILES[f])).is_empty() {
+        if neighbours.is_empty() {
             s += p.isolated_pawn;
             t.add(us, feature::ISOLATED_PAWN, 1);
+        } else if (neighbours & !ahead).is_empty() && forward(sq).is_some_and(|st| theirs.pawns.contains(st)) {
+            s += p.backward_pawn;
+            t.add(us, feature::BACKWARD_PAWN, 1);
         }
-        if (their_pawns & Bitboard(PASSED_MASK[us.index()][sq.index()])).is_empty() {
-            // Only the frontmost of our pawns on a file counts as passed.
-            let ahead_own = our_pawns & file & Bitboard(PASSED_MASK[us.index()][sq.index()]);
-            if ahead_own.is_empty() {
-                let rank = sq.rank().relative(us) as usize;
-                s += p.passed_pawn[rank];
-                t.add(us, feature::PASSED_PAWN + rank, 1);
+        let supported = (our_pawns & attacks::pawn_attacks(them, sq)).any();
+        let phalanx = (neighbours & Bitboard::from_rank(sq.rank())).any();
+        if supported || phalanx {
+            s += p.connected_pawn[rank];
+            t.add(us, feature::CONNECTED_PAWN + rank, 1);
+        }
+        // Only the frontmost of our pawns on a file counts as passed.
+        if (their_pawns & ahead).is_empty() && (our_pawns & file & ahead).is_empty() {
+            s += p.passed_pawn[rank];
+            t.add(us, feature::PASSED_PAWN + rank, 1);
+            if let Some(stop) = forward(sq) {
+                if !occ.contains(stop) && !theirs.all.contains(stop) {
+                    s += p.passed_free[rank];
+                    t.add(us, feature::PASSED_FREE + rank, 1);
+                }
+                let w = rank.saturating_sub(2) as i32;
+                if w > 0 {
+                    let (du, dt) = (pos.king(us).distance(stop) as i32 * w, their_king.distance(stop) as i32 * w);
+                    s += p.passed_king_us * du + p.passed_king_them * dt;
+                    t.add(us, feature::PASSED_KING_US, du);
+                    t.add(us, feature::PASSED_KING_THEM, dt);
+                }
             }
         }
     }
@@ -191,10 +327,14 @@ fn side<T: Trace>(pos: &Position, us: Color, t: &mut T) -> Pair {
         }
     }
 
-    // Pawn shield in front of our king, when the king is on its first two ranks.
+    // Our king: files around it without our pawns, and the pawn shield in front of it on its first two ranks.
     let king = pos.king(us);
+    let kf = king.file().index() as usize;
+    let open = (kf.saturating_sub(1)..=(kf + 1).min(7)).filter(|&f| (our_pawns & Bitboard(file_mask(f))).is_empty());
+    let open = open.count() as i32;
+    s += p.king_open_file * open;
+    t.add(us, feature::KING_OPEN_FILE, open);
     if (king.rank().relative(us) as u32) <= 1 {
-        let kf = king.file().index() as usize;
         let files = Bitboard(file_mask(kf) | ADJACENT_FILES[kf]);
         let step = |b: Bitboard| if us == Color::White { b.north() } else { b.south() };
         let front1 = step(Bitboard::from_rank(king.rank())) & files;
@@ -257,7 +397,8 @@ pub fn evaluate_white(pos: &Position) -> i32 {
     if insufficient(pos) {
         return 0;
     }
-    let s = side(pos, Color::White, &mut NoTrace) - side(pos, Color::Black, &mut NoTrace);
+    let att = [attacks_of(pos, Color::White), attacks_of(pos, Color::Black)];
+    let s = side(pos, Color::White, &att, &mut NoTrace) - side(pos, Color::Black, &att, &mut NoTrace);
     blend(s, phase(pos), PARAMS.phase_total, drawish(pos))
 }
 
@@ -310,8 +451,9 @@ pub fn trace(pos: &Position) -> Option<EvalTrace> {
         return None;
     }
     let mut t = Collect { counts: vec![0; feature::COUNT], fixed: Pair::ZERO };
-    side(pos, Color::White, &mut t);
-    side(pos, Color::Black, &mut t);
+    let att = [attacks_of(pos, Color::White), attacks_of(pos, Color::Black)];
+    side(pos, Color::White, &att, &mut t);
+    side(pos, Color::Black, &att, &mut t);
     let coefficients = t
         .counts
         .iter()

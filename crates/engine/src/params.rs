@@ -66,9 +66,9 @@ pub struct EvalParams {
     /// Piece-square tables, middlegame and endgame.
     pub pst_mg: [[i32; 64]; 6],
     pub pst_eg: [[i32; 64]; 6],
-    /// Mobility per reachable square (knight, bishop, rook, queen), above `mobility_base` squares.
-    pub mobility: [Pair; 4],
-    pub mobility_base: [i32; 4],
+    /// Mobility by the number of squares reached (safe from enemy pawns, not holding an own piece): knight 0–8,
+    /// bishop 0–13, rook 0–14, queen 0–27, one after the other (see [`MOBILITY_OFFSET`]).
+    pub mobility: [Pair; MOBILITY_COUNT],
     pub doubled_pawn: Pair,
     pub isolated_pawn: Pair,
     /// Passed pawn bonus by relative rank (rank 1 … rank 8).
@@ -79,6 +79,30 @@ pub struct EvalParams {
     /// Own pawns in front of a castled king: directly in front, and one step further.
     pub shield_close: Pair,
     pub shield_far: Pair,
+    /// Threats (see [`THREAT_NAMES`]): attacks on enemy pieces by pawns, minor pieces, rooks and the queen, and
+    /// enemy pieces attacked and not defended.
+    pub threat: [Pair; THREAT_COUNT],
+    /// A passed pawn whose stop square is empty and not attacked by the enemy, by relative rank.
+    pub passed_free: [Pair; 8],
+    /// Per square of distance from our / their king to a passed pawn's stop square, times the pawn's rank weight
+    /// (rank 4 counts 1 … rank 7 counts 4).
+    pub passed_king_us: Pair,
+    pub passed_king_them: Pair,
+    /// A pawn defended by an own pawn or with an own pawn beside it, by relative rank.
+    pub connected_pawn: [Pair; 8],
+    /// A pawn whose neighbours on the adjacent files are all ahead of it and whose stop square an enemy pawn attacks.
+    pub backward_pawn: Pair,
+    /// A knight / bishop on ranks 4–6 defended by an own pawn where no enemy pawn can ever attack it.
+    pub outpost: [Pair; 2],
+    /// Per own pawn on the squares of a bishop's colour.
+    pub bad_bishop: Pair,
+    /// A knight or bishop directly behind an own pawn.
+    pub minor_behind_pawn: Pair,
+    /// Squares from which a knight / bishop / rook / queen of ours could give check, that one of them attacks and
+    /// no enemy piece attacks.
+    pub safe_check: [Pair; 4],
+    /// Per file (the king's and the adjacent ones) without an own pawn.
+    pub king_open_file: Pair,
     /// Weight of attacks on the king zone by role (knight, bishop, rook, queen).
     pub king_attack_weight: [i32; 4],
     /// King danger (middlegame penalty) = units² / `king_danger_divisor`, at most `king_danger_max`.
@@ -88,17 +112,39 @@ pub struct EvalParams {
     pub tempo: i32,
 }
 
+/// How many mobility weights each of knight, bishop, rook and queen has (0 … the most squares it can reach).
+pub const MOBILITY_SIZE: [usize; 4] = [9, 14, 15, 28];
+/// Where each role's mobility weights start in [`EvalParams::mobility`].
+pub const MOBILITY_OFFSET: [usize; 4] = [0, 9, 23, 38];
+pub const MOBILITY_COUNT: usize = 66;
+
+/// The threat terms, in the order of [`EvalParams::threat`].
+pub const THREAT_NAMES: [&str; THREAT_COUNT] = [
+    "pawn_on_piece",
+    "minor_on_loose_pawn",
+    "minor_on_knight",
+    "minor_on_bishop",
+    "minor_on_rook",
+    "minor_on_queen",
+    "rook_on_loose_pawn",
+    "rook_on_loose_minor",
+    "rook_on_queen",
+    "queen_on_loose",
+    "hanging",
+];
+pub const THREAT_COUNT: usize = 11;
+
 /// The tunable weights as one flat list of [`Pair`]s: the numbering the evaluation's trace and the tuner share.
-/// The king has no material value and is not in `MATERIAL`; the fixed settings (phase weights, mobility bases,
+/// The king has no material value and is not in `MATERIAL`; the fixed settings (phase weights,
 /// king-attack weights and danger curve, tempo) are not tunable.
 pub mod feature {
     /// Material, pawn … queen (5).
     pub const MATERIAL: usize = 0;
     /// Piece-square tables, `role * 64 + table index` (6 × 64).
     pub const PST: usize = MATERIAL + 5;
-    /// Mobility, knight … queen (4).
+    /// Mobility tables, knight … queen, one after the other (66, see [`super::MOBILITY_OFFSET`]).
     pub const MOBILITY: usize = PST + 6 * 64;
-    pub const DOUBLED_PAWN: usize = MOBILITY + 4;
+    pub const DOUBLED_PAWN: usize = MOBILITY + super::MOBILITY_COUNT;
     pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
     /// Passed pawns by relative rank (8).
     pub const PASSED_PAWN: usize = ISOLATED_PAWN + 1;
@@ -107,8 +153,24 @@ pub mod feature {
     pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
     pub const SHIELD_CLOSE: usize = ROOK_SEMI_OPEN_FILE + 1;
     pub const SHIELD_FAR: usize = SHIELD_CLOSE + 1;
+    /// Threats (11, see [`super::THREAT_NAMES`]).
+    pub const THREAT: usize = SHIELD_FAR + 1;
+    /// Free passed pawns by relative rank (8).
+    pub const PASSED_FREE: usize = THREAT + super::THREAT_COUNT;
+    pub const PASSED_KING_US: usize = PASSED_FREE + 8;
+    pub const PASSED_KING_THEM: usize = PASSED_KING_US + 1;
+    /// Connected pawns by relative rank (8).
+    pub const CONNECTED_PAWN: usize = PASSED_KING_THEM + 1;
+    pub const BACKWARD_PAWN: usize = CONNECTED_PAWN + 8;
+    /// Outposts, knight and bishop (2).
+    pub const OUTPOST: usize = BACKWARD_PAWN + 1;
+    pub const BAD_BISHOP: usize = OUTPOST + 2;
+    pub const MINOR_BEHIND_PAWN: usize = BAD_BISHOP + 1;
+    /// Safe checks, knight … queen (4).
+    pub const SAFE_CHECK: usize = MINOR_BEHIND_PAWN + 1;
+    pub const KING_OPEN_FILE: usize = SAFE_CHECK + 4;
     /// How many tunable pairs there are.
-    pub const COUNT: usize = SHIELD_FAR + 1;
+    pub const COUNT: usize = KING_OPEN_FILE + 1;
 
     /// A readable name for feature `i`, e.g. `pst.knight[c3]` or `passed_pawn[6]`.
     pub fn name(i: usize) -> String {
@@ -122,7 +184,11 @@ pub mod feature {
                 let rank = 8 - idx / 8;
                 format!("pst.{}[{file}{rank}]", ROLES[role])
             }
-            _ if i < DOUBLED_PAWN => format!("mobility.{}", ROLES[i - MOBILITY + 1]),
+            _ if i < DOUBLED_PAWN => {
+                let j = i - MOBILITY;
+                let k = super::MOBILITY_OFFSET.iter().rposition(|&o| o <= j).unwrap_or(0);
+                format!("mobility.{}[{}]", ROLES[k + 1], j - super::MOBILITY_OFFSET[k])
+            }
             DOUBLED_PAWN => "doubled_pawn".into(),
             ISOLATED_PAWN => "isolated_pawn".into(),
             _ if i < BISHOP_PAIR => format!("passed_pawn[{}]", i - PASSED_PAWN + 1),
@@ -131,6 +197,17 @@ pub mod feature {
             ROOK_SEMI_OPEN_FILE => "rook_semi_open_file".into(),
             SHIELD_CLOSE => "shield_close".into(),
             SHIELD_FAR => "shield_far".into(),
+            _ if i < PASSED_FREE => format!("threat.{}", super::THREAT_NAMES[i - THREAT]),
+            _ if i < PASSED_KING_US => format!("passed_free[{}]", i - PASSED_FREE + 1),
+            PASSED_KING_US => "passed_king_us".into(),
+            PASSED_KING_THEM => "passed_king_them".into(),
+            _ if i < BACKWARD_PAWN => format!("connected_pawn[{}]", i - CONNECTED_PAWN + 1),
+            BACKWARD_PAWN => "backward_pawn".into(),
+            _ if i < BAD_BISHOP => format!("outpost.{}", ROLES[i - OUTPOST + 1]),
+            BAD_BISHOP => "bad_bishop".into(),
+            MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
+            _ if i < KING_OPEN_FILE => format!("safe_check.{}", ROLES[i - SAFE_CHECK + 1]),
+            KING_OPEN_FILE => "king_open_file".into(),
             _ => format!("feature {i}"),
         }
     }
@@ -151,6 +228,15 @@ impl EvalParams {
         w.push(self.isolated_pawn);
         w.extend_from_slice(&self.passed_pawn);
         w.extend([self.bishop_pair, self.rook_open_file, self.rook_semi_open_file, self.shield_close, self.shield_far]);
+        w.extend_from_slice(&self.threat);
+        w.extend_from_slice(&self.passed_free);
+        w.extend([self.passed_king_us, self.passed_king_them]);
+        w.extend_from_slice(&self.connected_pawn);
+        w.push(self.backward_pawn);
+        w.extend_from_slice(&self.outpost);
+        w.extend([self.bad_bishop, self.minor_behind_pawn]);
+        w.extend_from_slice(&self.safe_check);
+        w.push(self.king_open_file);
         debug_assert_eq!(w.len(), feature::COUNT);
         w
     }
@@ -168,7 +254,7 @@ impl EvalParams {
                 p.pst_eg[role][i] = eg;
             }
         }
-        p.mobility.copy_from_slice(&w[feature::MOBILITY..feature::MOBILITY + 4]);
+        p.mobility.copy_from_slice(&w[feature::MOBILITY..feature::MOBILITY + MOBILITY_COUNT]);
         p.doubled_pawn = w[feature::DOUBLED_PAWN];
         p.isolated_pawn = w[feature::ISOLATED_PAWN];
         p.passed_pawn.copy_from_slice(&w[feature::PASSED_PAWN..feature::PASSED_PAWN + 8]);
@@ -177,6 +263,17 @@ impl EvalParams {
         p.rook_semi_open_file = w[feature::ROOK_SEMI_OPEN_FILE];
         p.shield_close = w[feature::SHIELD_CLOSE];
         p.shield_far = w[feature::SHIELD_FAR];
+        p.threat.copy_from_slice(&w[feature::THREAT..feature::THREAT + THREAT_COUNT]);
+        p.passed_free.copy_from_slice(&w[feature::PASSED_FREE..feature::PASSED_FREE + 8]);
+        p.passed_king_us = w[feature::PASSED_KING_US];
+        p.passed_king_them = w[feature::PASSED_KING_THEM];
+        p.connected_pawn.copy_from_slice(&w[feature::CONNECTED_PAWN..feature::CONNECTED_PAWN + 8]);
+        p.backward_pawn = w[feature::BACKWARD_PAWN];
+        p.outpost.copy_from_slice(&w[feature::OUTPOST..feature::OUTPOST + 2]);
+        p.bad_bishop = w[feature::BAD_BISHOP];
+        p.minor_behind_pawn = w[feature::MINOR_BEHIND_PAWN];
+        p.safe_check.copy_from_slice(&w[feature::SAFE_CHECK..feature::SAFE_CHECK + 4]);
+        p.king_open_file = w[feature::KING_OPEN_FILE];
         p
     }
 }

@@ -10,7 +10,7 @@
 
 use guoxiang_core::{Color, Position};
 use guoxiang_engine::eval::{EvalTrace, trace};
-use guoxiang_engine::params::{EvalParams, PARAMS, Pair, feature};
+use guoxiang_engine::params::{EvalParams, MOBILITY_OFFSET, MOBILITY_SIZE, PARAMS, Pair, feature};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 
@@ -286,8 +286,13 @@ pub fn render_body(p: &EvalParams) -> String {
         }
         s.push_str("    ],\n");
     }
-    let _ = writeln!(s, "    mobility: {},", pairs(&p.mobility));
-    let _ = writeln!(s, "    mobility_base: {:?},", p.mobility_base);
+    s.push_str("    mobility: [\n");
+    for k in 0..4 {
+        let at = MOBILITY_OFFSET[k];
+        let row = pairs(&p.mobility[at..at + MOBILITY_SIZE[k]]);
+        let _ = writeln!(s, "        // {}\n        {},", ROLES[k + 1], &row[1..row.len() - 1]);
+    }
+    s.push_str("    ],\n");
     let _ = writeln!(s, "    doubled_pawn: Pair({}, {}),", p.doubled_pawn.0, p.doubled_pawn.1);
     let _ = writeln!(s, "    isolated_pawn: Pair({}, {}),", p.isolated_pawn.0, p.isolated_pawn.1);
     let _ = writeln!(s, "    passed_pawn: {},", pairs(&p.passed_pawn));
@@ -300,6 +305,19 @@ pub fn render_body(p: &EvalParams) -> String {
     ] {
         let _ = writeln!(s, "    {name}: Pair({}, {}),", v.0, v.1);
     }
+    let _ = writeln!(s, "    threat: {},", pairs(&p.threat));
+    let _ = writeln!(s, "    passed_free: {},", pairs(&p.passed_free));
+    for (name, v) in [("passed_king_us", p.passed_king_us), ("passed_king_them", p.passed_king_them)] {
+        let _ = writeln!(s, "    {name}: Pair({}, {}),", v.0, v.1);
+    }
+    let _ = writeln!(s, "    connected_pawn: {},", pairs(&p.connected_pawn));
+    let _ = writeln!(s, "    backward_pawn: Pair({}, {}),", p.backward_pawn.0, p.backward_pawn.1);
+    let _ = writeln!(s, "    outpost: {},", pairs(&p.outpost));
+    for (name, v) in [("bad_bishop", p.bad_bishop), ("minor_behind_pawn", p.minor_behind_pawn)] {
+        let _ = writeln!(s, "    {name}: Pair({}, {}),", v.0, v.1);
+    }
+    let _ = writeln!(s, "    safe_check: {},", pairs(&p.safe_check));
+    let _ = writeln!(s, "    king_open_file: Pair({}, {}),", p.king_open_file.0, p.king_open_file.1);
     let _ = writeln!(s, "    king_attack_weight: {:?},", p.king_attack_weight);
     let _ = writeln!(s, "    king_danger_divisor: {},", p.king_danger_divisor);
     let _ = writeln!(s, "    king_danger_max: {},", p.king_danger_max);
