@@ -424,7 +424,13 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta, assume a quiet move keeps it there.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta && eval.abs() < MATE_BOUND {
+            // Not when beta is a mate score: a side about to be mated would "fail high" on its static eval and
+            // hide the shorter mate from the other side.
+            if depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * depth >= beta
+                && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+            {
                 return eval;
             }
             // Null move: if passing still fails high, so will a real move. Not with only king and pawns.
@@ -464,7 +470,8 @@ impl<'a> Worker<'a> {
         let futile = !pv_node
             && !in_check
             && depth < FUTILITY_MARGIN.len() as i32
-            && eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+            && eval + FUTILITY_MARGIN[depth as usize] <= alpha
+            && alpha.abs() < MATE_BOUND;
         let lmr = lmr_table();
         let mut best = -INF;
         let mut best_move = None;
