@@ -115,11 +115,19 @@ pub struct EvalParams {
 /// How many mobility weights each of knight, bishop, rook and queen has (0 … the most squares it can reach).
 pub const MOBILITY_SIZE: [usize; 4] = [9, 14, 15, 28];
 /// Where each role's mobility weights start in [`EvalParams::mobility`].
-pub const MOBILITY_OFFSET: [usize; 4] = [0, 9, 23, 38];
-pub const MOBILITY_COUNT: usize = 66;
+pub const MOBILITY_OFFSET: [usize; 4] = {
+    let mut o = [0; 4];
+    let mut k = 1;
+    while k < 4 {
+        o[k] = o[k - 1] + MOBILITY_SIZE[k - 1];
+        k += 1;
+    }
+    o
+};
+pub const MOBILITY_COUNT: usize = MOBILITY_OFFSET[3] + MOBILITY_SIZE[3];
 
 /// The threat terms, in the order of [`EvalParams::threat`].
-pub const THREAT_NAMES: [&str; THREAT_COUNT] = [
+pub const THREAT_NAMES: [&str; 11] = [
     "pawn_on_piece",
     "minor_on_loose_pawn",
     "minor_on_knight",
@@ -132,7 +140,7 @@ pub const THREAT_NAMES: [&str; THREAT_COUNT] = [
     "queen_on_loose",
     "hanging",
 ];
-pub const THREAT_COUNT: usize = 11;
+pub const THREAT_COUNT: usize = THREAT_NAMES.len();
 
 /// The tunable weights as one flat list of [`Pair`]s: the numbering the evaluation's trace and the tuner share.
 /// The king has no material value and is not in `MATERIAL`; the fixed settings (phase weights,
