@@ -119,6 +119,10 @@ fn levels(args: &[String]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "help") || args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{}", usage());
+        return ExitCode::SUCCESS;
+    }
     let result = match args.first().map(String::as_str) {
         Some("datagen") => datagen(&args[1..]),
         Some("tune") => tune(&args[1..]),
