@@ -8,13 +8,14 @@
 //!
 //! The settings were spaced with level-against-level games in one process (`guoxiang-tune levels`). Elo is on the
 //! scale of engine rating lists (CCRL-like, anchored on the Debian ladder engines' approximate ratings):
-//! - level 10 is measured against the ladder engines at 10+0.1;
+//! - level 10 is measured against Glaurung 2.2 and GNU Chess 6.2.7 at 10+0.1 (200 games each);
 //! - levels 4–9 are calibrated: the chain of neighbouring-level games gives the shape of the ladder, and games
-//!   against outside engines at 10+0.1 (HoiChess against levels 4–7, Sjeng against levels 6–8, level 10 against
-//!   level 9) give its scale and place — self-play differences come out about twice too large (scale 0.52 ± 0.17);
+//!   against outside engines at 10+0.1 (HoiChess against levels 4–7, Sjeng against levels 6–9, Phalanx against
+//!   levels 8 and 9) give its scale and place — self-play differences come out almost twice too large (scale
+//!   0.57 ± 0.12);
 //! - levels 1–3 are PLACED: no engine of known rating is weak enough to measure them. The same line, extended, puts
-//!   them at about 920, 1140 and 1310, with error bars of several hundred; the table keeps the design targets
-//!   (level 1 at 800, "never played before"), which lie inside those bars.
+//!   them at about 830, 1120 and 1280, with error bars of 180–280; the table keeps the design targets (level 1 at
+//!   800, "never played before"), which lie inside those bars.
 //!
 //! See `docs/engine.md` for the games, error bars and commands.
 
@@ -52,7 +53,7 @@ const UNLIMITED_PLIES: usize = usize::MAX;
 
 /// Elo of each level: measured for level 10, calibrated for levels 4–9, placed for levels 1–3 (see the module
 /// documentation).
-const ELO: [u32; 10] = [800, 1060, 1250, 1430, 1580, 1770, 1970, 2080, 2180, 2770];
+const ELO: [u32; 10] = [800, 1060, 1250, 1370, 1550, 1800, 2100, 2170, 2390, 2870];
 
 #[rustfmt::skip]
 pub const LEVELS: [Level; 10] = [
