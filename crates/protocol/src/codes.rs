@@ -241,6 +241,8 @@ pub enum ErrorCode {
     OpponentConnected,
     ClaimTooEarly,
     Internal,
+    /// The server could not commit the change; nothing changed, and the client may send it again.
+    NotSaved,
     LoginRequired,
     RateLimited,
     NotFound,
@@ -263,7 +265,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 46] = [
+    pub const ALL: [ErrorCode; 47] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -292,6 +294,7 @@ impl ErrorCode {
         ErrorCode::OpponentConnected,
         ErrorCode::ClaimTooEarly,
         ErrorCode::Internal,
+        ErrorCode::NotSaved,
         ErrorCode::LoginRequired,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
@@ -343,6 +346,7 @@ impl ErrorCode {
             ErrorCode::OpponentConnected => "opponent_connected",
             ErrorCode::ClaimTooEarly => "claim_too_early",
             ErrorCode::Internal => "internal",
+            ErrorCode::NotSaved => "not_saved",
             ErrorCode::LoginRequired => "login_required",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::NotFound => "not_found",

@@ -85,8 +85,9 @@ fn error_codes_are_the_protocol_and_game_codes() {
     ];
     let mut expected: Vec<&str> = PROTOCOL_ERROR_CODES.to_vec();
     expected.extend(game.iter().map(CommandError::code));
-    // The server's own refusals (accounts, lobby, challenges, rematches), documented in docs/api.md.
+    // The server's own refusals (a failed commit; accounts, lobby, challenges, rematches), documented in docs/api.md.
     expected.extend([
+        "not_saved",
         "login_required",
         "rate_limited",
         "not_found",

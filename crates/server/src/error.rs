@@ -56,6 +56,17 @@ impl ApiError {
         )
     }
 
+    /// A write that did not commit: nothing changed, the client may try again.
+    pub fn not_committed(context: &str, e: impl std::fmt::Display) -> ApiError {
+        tracing::error!("{context}: {e}");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not_saved",
+            "服务器暂时无法保存，这一步没有生效，请再试一次",
+            "the server could not save this just now; nothing was changed, please try again",
+        )
+    }
+
     pub fn from_command(e: &guoxiang_game::CommandError) -> ApiError {
         let t = e.text();
         ApiError { status: StatusCode::BAD_REQUEST, code: e.code(), zh: t.zh, en: t.en }

@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+pub mod fault;
 mod migrate;
 
 use std::collections::HashMap;
@@ -346,6 +347,7 @@ impl WriteOp {
 pub struct Store {
     pool: AnyPool,
     dialect: Dialect,
+    faults: std::sync::Arc<fault::Faults>,
 }
 
 const USER_COLUMNS: &str = "u.id, u.name, u.password_hash, u.is_guest, u.is_admin, u.points, u.created_at_ms";
@@ -509,7 +511,7 @@ impl Store {
         };
         let pool = options.connect(&url).await.map_err(db_err(format!("connecting to {}", redact_url(&url))))?;
         migrate::run(&pool, dialect).await?;
-        Ok(Store { pool, dialect })
+        Ok(Store { pool, dialect, faults: Default::default() })
     }
 
     /// The database's dialect.
@@ -863,6 +865,11 @@ impl Store {
 
     // ----- live play -----
 
+    /// The fault rules of this store and its clones (for tests; see [`fault`]).
+    pub fn faults(&self) -> &fault::Faults {
+        &self.faults
+    }
+
     /// Applies `ops` in order as ONE transaction: all of them or, on any error, none. An error names the failing
     /// op (its number and target). An update of a game or user that does not exist is an error
     /// ([`StoreError::NotFound`]), so a lost write is never silent.
@@ -876,12 +883,31 @@ impl Store {
         if ops.is_empty() {
             return Ok(());
         }
+        let mut effect = self.faults.take(ops);
+        if let Some(released) = effect.as_mut().and_then(|e| e.hold.take()) {
+            self.faults.hold(released).await;
+        }
         let mut tx = begin_write(&self.pool, self.dialect).await.map_err(db_err("write_batch: begin"))?;
         if let Err(e) = batch::run(&mut tx, ops).await {
             // Dropping the transaction would roll it back too, but later; roll back now so the connection goes back
             // to the pool clean. The op's error is the one worth reporting.
-            let _ = tx.rollback().await;
+            if let Err(r) = tx.rollback().await {
+                tracing::warn!("write_batch: rollback after a failed op: {r}");
+            }
             return Err(e);
+        }
+        if let Some(effect) = effect {
+            if !effect.delay.is_zero() {
+                tokio::time::sleep(effect.delay).await;
+            }
+            if effect.fail {
+                tx.rollback().await.map_err(db_err("write_batch: rollback of an injected fault"))?;
+                return Err(StoreError::Db(format!(
+                    "write_batch: injected fault, {} ops rolled back ({})",
+                    ops.len(),
+                    ops.first().map(WriteOp::describe).unwrap_or_default()
+                )));
+            }
         }
         tx.commit().await.map_err(db_err(format_args!("write_batch: commit of {} ops", ops.len())))
     }

@@ -1,9 +1,11 @@
 //! The per-game actor: the only code that changes a live game.
 //!
-//! Every change follows the same path: apply the command to the [`Game`] → write what changed (moves, state,
-//! result, ratings) through the group-commit writer and wait for the commit → broadcast the events → answer the
-//! sender. So nobody, not even the opponent, sees a move that a crash could lose. Timers (flag fall, first-move
-//! timeout) are the actor's own `sleep_until` on the game's next deadline.
+//! Every change follows the same path: apply the command to a copy of the [`Game`] → write what changed (moves,
+//! state, result, ratings) through the group-commit writer and wait for the commit → take the copy as the game →
+//! broadcast the events → answer the sender. So nobody, not even the opponent, sees a move that a crash could lose,
+//! and a commit that fails changes nothing: the command is refused (`not_saved`) and the game is as it was. Changes
+//! no client waits for (flag fall, connection changes, the computer's move) are kept and committed again after a
+//! back-off. Timers (flag fall, first-move timeout, retries) are the actor's own `sleep_until`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -104,6 +106,63 @@ pub(super) fn restore(row: &GameRow, moves: &[MoveRow], now: Timestamp) -> Resul
     Game::restore(snapshot, now).map_err(|e| e.message(guoxiang_core::Lang::En))
 }
 
+/// The writes that take a game from `before` to `after` (one command's change).
+fn write_ops(before: &Game, after: &Game, events: &[guoxiang_game::VersionedEvent], now: Timestamp) -> Vec<WriteOp> {
+    let id = after.id().to_owned();
+    let mut ops = Vec::new();
+    let before_moves = before.moves().len();
+    let moves = after.moves();
+    if moves.len() < before_moves || events.iter().any(|e| matches!(e.event, Event::TakebackDone { .. })) {
+        ops.push(WriteOp::TruncateMoves { game_id: id.clone(), keep_plies: moves.len() as i64 });
+    }
+    let first_new = if moves.len() > before_moves { before_moves } else { moves.len() };
+    let new: Vec<MoveRow> =
+        moves[first_new..].iter().enumerate().map(|(i, m)| move_row(&id, first_new + i + 1, m)).collect();
+    if !new.is_empty() {
+        ops.push(WriteOp::AppendMoves { game_id: id.clone(), moves: new });
+    }
+    let state = state_json(after, now);
+    if after.is_over() {
+        let status = after.status();
+        let (result, termination, winner) = match status {
+            Status::Finished { outcome } => (
+                Some(outcome.result().to_owned()),
+                Some(outcome.termination.code().to_owned()),
+                outcome.winner.map(super::view::color_str),
+            ),
+            _ => (None, Some("aborted".to_owned()), None),
+        };
+        ops.push(WriteOp::FinishGame {
+            game_id: id,
+            status: status_str(&status).to_owned(),
+            result,
+            termination,
+            winner,
+            ended_at_ms: now.0 as i64,
+            state_json: state,
+            version: after.version() as i64,
+        });
+    } else {
+        ops.push(WriteOp::UpdateGameState { game_id: id, state_json: state, version: after.version() as i64 });
+    }
+    ops
+}
+
+/// A change that no client waits for, kept to be committed again after a failed commit.
+#[derive(Clone, Debug)]
+enum Retry {
+    Command(Command),
+    /// The computer's move for the game at `version`.
+    EngineMove {
+        version: u64,
+        uci: String,
+    },
+}
+
+/// The first wait after a failed commit; it doubles up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(50);
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+
 struct Actor {
     live: Live,
     handle: GameHandle,
@@ -116,6 +175,11 @@ struct Actor {
     rematch_done: bool,
     finished_at: Option<tokio::time::Instant>,
     self_tx: mpsc::WeakSender<ActorMsg>,
+    /// Changes whose commit failed, to be tried again in order.
+    retry: std::collections::VecDeque<Retry>,
+    /// After a failed commit: no timer work before this.
+    hold_until: Option<tokio::time::Instant>,
+    backoff: Duration,
 }
 
 fn idx(c: Color) -> usize {
@@ -137,13 +201,16 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
         rematch_done: false,
         finished_at,
         self_tx,
+        retry: Default::default(),
+        hold_until: None,
+        backoff: FIRST_BACKOFF,
     };
     a.maybe_engine();
     let linger = Duration::from_millis(a.live.inner.timeouts.linger_ms);
     loop {
         let deadline = match a.finished_at {
             Some(t) => Some(t + linger),
-            None => a.game.next_deadline(time::now()).map(time::instant_of),
+            None => a.next_wakeup(),
         };
         let msg = tokio::select! {
             m = rx.recv() => m,
@@ -151,7 +218,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                 if a.finished_at.is_some() {
                     break;
                 }
-                let _ = a.apply(Command::Tick).await;
+                a.on_timer().await;
                 continue;
             }
         };
@@ -183,8 +250,11 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                     state_json: state_json(&a.game, now),
                     version: a.game.version() as i64,
                 };
-                if !a.game.is_over() {
-                    let _ = a.live.inner.persist.write(vec![op]).await;
+                if !a.game.is_over()
+                    && let Err(e) = a.live.inner.persist.write(vec![op]).await
+                {
+                    // The last committed state stands; the clocks then charge the downtime since it.
+                    tracing::error!("shutdown: the clocks of game {} were not saved: {e}", a.game.id());
                 }
                 let _ = reply.send(());
                 break;
@@ -240,73 +310,46 @@ impl Actor {
         let opponent = self.game.player(!by).clone();
         if opponent.is_engine && self.game.takeback_offer() == Some(by) {
             self.engine_thinking_at = None;
-            self.apply(Command::TakebackAccept { by: !by }).await?;
+            self.apply_internal(Retry::Command(Command::TakebackAccept { by: !by })).await;
         }
         Ok(())
     }
 
-    /// Applies a command: persist, then broadcast. A refused command changes nothing.
+    /// Applies a command to a copy of the game, commits what changed, and only then takes the copy as the game,
+    /// broadcasts and answers. A refused command, or one whose commit fails, leaves the game exactly as it was: a
+    /// failed commit is refused with `not_saved` (503), and the client may send the command again.
     async fn apply(&mut self, cmd: Command) -> Result<(), ApiError> {
         let now = time::now();
-        let before_moves = self.game.moves().len();
-        let events = self.game.apply(now, cmd).map_err(|e| ApiError::from_command(&e))?;
+        let mut next = self.game.clone();
+        let events = next.apply(now, cmd).map_err(|e| ApiError::from_command(&e))?;
         if events.is_empty() {
             return Ok(());
         }
-        let id = self.game.id().to_owned();
-        let mut ops = Vec::new();
-        let moves = self.game.moves();
-        if moves.len() < before_moves || events.iter().any(|e| matches!(e.event, Event::TakebackDone { .. })) {
-            ops.push(WriteOp::TruncateMoves { game_id: id.clone(), keep_plies: moves.len() as i64 });
-        }
-        let first_new = if moves.len() > before_moves { before_moves } else { moves.len() };
-        let new: Vec<MoveRow> =
-            moves[first_new..].iter().enumerate().map(|(i, m)| move_row(&id, first_new + i + 1, m)).collect();
-        if !new.is_empty() {
-            ops.push(WriteOp::AppendMoves { game_id: id.clone(), moves: new });
-        }
-        let state = state_json(&self.game, now);
-        let over = self.game.is_over();
-        if over {
-            let status = self.game.status();
-            let (result, termination, winner) = match status {
-                Status::Finished { outcome } => (
-                    Some(outcome.result().to_owned()),
-                    Some(outcome.termination.code().to_owned()),
-                    outcome.winner.map(super::view::color_str),
-                ),
-                _ => (None, Some("aborted".to_owned()), None),
-            };
-            ops.push(WriteOp::FinishGame {
-                game_id: id.clone(),
-                status: status_str(&status).to_owned(),
-                result,
-                termination,
-                winner,
-                ended_at_ms: now.0 as i64,
-                state_json: state,
-                version: self.game.version() as i64,
-            });
-        } else {
-            ops.push(WriteOp::UpdateGameState {
-                game_id: id.clone(),
-                state_json: state,
-                version: self.game.version() as i64,
-            });
-        }
+        let id = next.id().to_owned();
+        let mut ops = write_ops(&self.game, &next, &events, now);
+        let over = next.is_over();
+        // Rated results are read-modify-write on two players' ratings: one at a time, from reading the ratings to
+        // committing the new ones.
         let live = self.live.clone();
-        let ratings_guard = if over && self.game.rated() { Some(live.inner.ratings.lock().await) } else { None };
+        let ratings_guard = if over && next.rated() { Some(live.inner.ratings.lock().await) } else { None };
         if ratings_guard.is_some()
-            && let Status::Finished { outcome } = self.game.status()
+            && let Status::Finished { outcome } = next.status()
         {
-            match finish::rating_ops(&self.live, &self.game, &outcome, now).await {
-                Ok(more) => ops.extend(more),
-                Err(e) => tracing::error!("ratings of game {id}: {e}"),
-            }
+            let more = finish::rating_ops(&self.live, &next, &outcome, now)
+                .await
+                .map_err(|e| ApiError::not_committed(&format!("ratings of game {id}"), e))?;
+            ops.extend(more);
         }
         let written = self.live.inner.persist.write(ops).await;
         drop(ratings_guard);
-        written.map_err(|e| ApiError::internal("commit", e))?;
+        written.map_err(|e| ApiError::not_committed(&format!("commit of game {id}"), e))?;
+        // Committed: from here on the change is the game's.
+        self.game = next;
+        self.hold_until = None;
+        self.backoff = FIRST_BACKOFF;
+        if over {
+            self.retry.clear();
+        }
         if over && self.finished_at.is_none() {
             self.finished_at = Some(tokio::time::Instant::now());
             self.handle.set_over();
@@ -320,6 +363,84 @@ impl Actor {
         self.broadcast(events, now);
         self.maybe_engine();
         Ok(())
+    }
+
+    /// Applies a command that no client waits for (a timer, a connection change, the computer's move). If its
+    /// commit fails it is kept and tried again after a back-off, in order, until the store takes it.
+    async fn apply_internal(&mut self, r: Retry) {
+        if !self.retry.is_empty() {
+            // Keep the order: an earlier change still waits.
+            self.retry.push_back(r);
+            return;
+        }
+        if let Err(e) = self.apply_retry(&r).await {
+            if e.code == "not_saved" {
+                self.retry.push_back(r);
+                self.back_off();
+            } else {
+                tracing::error!("game {}: {:?} refused: {e}", self.game.id(), r);
+            }
+        }
+    }
+
+    async fn apply_retry(&mut self, r: &Retry) -> Result<(), ApiError> {
+        match r {
+            Retry::Command(c) => self.apply(c.clone()).await,
+            Retry::EngineMove { version, uci } => {
+                if self.game.version() != *version {
+                    return Ok(()); // stale: the game went on without it
+                }
+                let by = self.game.turn();
+                self.apply(Command::Move { by, mv: MoveInput::Uci(uci.clone()), offer_draw: false, lag_ms: 0 }).await
+            }
+        }
+    }
+
+    /// The timer fired: first what waits to be committed again, then flags and timeouts.
+    async fn on_timer(&mut self) {
+        while let Some(r) = self.retry.front().cloned() {
+            match self.apply_retry(&r).await {
+                Ok(()) => {
+                    self.retry.pop_front();
+                }
+                Err(e) if e.code == "not_saved" => {
+                    self.back_off();
+                    return;
+                }
+                Err(e) => {
+                    tracing::error!("game {}: {r:?} refused on retry: {e}", self.game.id());
+                    self.retry.pop_front();
+                }
+            }
+        }
+        if let Err(e) = self.apply(Command::Tick).await {
+            if e.code == "not_saved" {
+                self.back_off();
+            } else {
+                tracing::error!("game {}: tick refused: {e}", self.game.id());
+            }
+        }
+    }
+
+    /// The store refused a write: wait before the next try, longer each time (up to [`MAX_BACKOFF`]).
+    fn back_off(&mut self) {
+        self.hold_until = Some(tokio::time::Instant::now() + self.backoff);
+        self.backoff = (self.backoff * 2).min(MAX_BACKOFF);
+    }
+
+    /// When the actor next has to act on its own: a clock deadline (not before the back-off ends), or the end of
+    /// the back-off if a change waits to be committed again.
+    fn next_wakeup(&self) -> Option<tokio::time::Instant> {
+        let game = self.game.next_deadline(time::now()).map(time::instant_of);
+        let game = match (game, self.hold_until) {
+            (Some(g), Some(h)) => Some(g.max(h)),
+            (g, _) => g,
+        };
+        let retry = (!self.retry.is_empty()).then(|| self.hold_until.unwrap_or_else(tokio::time::Instant::now));
+        match (game, retry) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     fn clocks_json(&self, now: Timestamp) -> Option<Arc<str>> {
@@ -378,9 +499,14 @@ impl Actor {
             return;
         }
         if before > 0 && self.presence[i] == 0 {
-            let _ = self.apply(Command::Disconnected { who: c, since: time::now() }).await;
-        } else if before == 0 && self.presence[i] > 0 && self.game.disconnected_since(c).is_some() {
-            let _ = self.apply(Command::Reconnected { who: c }).await;
+            self.apply_internal(Retry::Command(Command::Disconnected { who: c, since: time::now() })).await;
+        } else if before == 0 && self.presence[i] > 0 {
+            // A disconnection still waiting to be committed counts too: the reconnection follows it in order.
+            let waiting =
+                self.retry.iter().any(|r| matches!(r, Retry::Command(Command::Disconnected { who, .. }) if *who == c));
+            if self.game.disconnected_since(c).is_some() || waiting {
+                self.apply_internal(Retry::Command(Command::Reconnected { who: c })).await;
+            }
         }
     }
 
@@ -449,13 +575,8 @@ impl Actor {
             return; // stale: something happened meanwhile
         }
         self.engine_thinking_at = None;
-        let by = self.game.turn();
         let Some(uci) = uci else { return };
-        if let Err(e) =
-            self.apply(Command::Move { by, mv: MoveInput::Uci(uci.clone()), offer_draw: false, lag_ms: 0 }).await
-        {
-            tracing::error!("engine move {uci} in game {}: {e}", self.game.id());
-        }
+        self.apply_internal(Retry::EngineMove { version, uci }).await;
     }
 
     async fn rematch(&mut self, by: Color, yes: bool) -> Result<(), ApiError> {

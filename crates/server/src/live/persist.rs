@@ -30,13 +30,37 @@ impl Persist {
                         Err(_) => break,
                     }
                 }
-                let ops: Vec<WriteOp> = jobs.iter_mut().flat_map(|(ops, _)| std::mem::take(ops)).collect();
-                let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
-                if let Err(e) = &result {
-                    tracing::error!("commit of {} writes failed: {e}", ops.len());
+                if jobs.len() == 1 {
+                    let (ops, reply) = jobs.pop().expect("one job");
+                    let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
+                    if let Err(e) = &result {
+                        tracing::error!("commit of {} writes failed: {e}", ops.len());
+                    }
+                    let _ = reply.send(result);
+                    continue;
                 }
-                for (_, reply) in jobs.drain(..) {
-                    let _ = reply.send(result.clone());
+                let lens: Vec<usize> = jobs.iter().map(|(ops, _)| ops.len()).collect();
+                let mut ops: Vec<WriteOp> = jobs.iter_mut().flat_map(|(ops, _)| std::mem::take(ops)).collect();
+                match store.write_batch(&ops).await {
+                    Ok(()) => {
+                        for (_, reply) in jobs.drain(..) {
+                            let _ = reply.send(Ok(()));
+                        }
+                    }
+                    Err(e) => {
+                        // The whole group was rolled back. One game's bad write must not refuse every other game's
+                        // move: commit each job alone, so each sender learns the fate of its own writes.
+                        tracing::warn!("group commit of {} jobs failed ({e}); committing them one by one", jobs.len());
+                        let mut ops = ops.drain(..);
+                        for ((_, reply), n) in jobs.drain(..).zip(lens) {
+                            let ops: Vec<WriteOp> = ops.by_ref().take(n).collect();
+                            let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
+                            if let Err(e) = &result {
+                                tracing::error!("commit of {} writes failed: {e}", ops.len());
+                            }
+                            let _ = reply.send(result);
+                        }
+                    }
                 }
             }
         });
