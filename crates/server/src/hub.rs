@@ -1,5 +1,10 @@
 //! Per-user notifications that are not about one game's moves: a game started, a game finished, a challenge
 //! changed, a rematch was offered. Every open connection of a user (browser tabs, Lichess event streams) gets them.
+//!
+//! Each connection has a bounded queue ([`QUEUE`] events). A connection that lets it fill up does not read: it is
+//! dropped from the hub (its receiver ends once drained), and its transport closes it, so the client reconnects
+//! and resyncs (the WebSocket `hello` and the Lichess event stream both start with the current games and
+//! challenges). Memory per connection stays bounded however slow the client is.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,13 +25,18 @@ pub enum UserEvent {
     RematchDeclined { game_id: String, by: Color },
 }
 
-type Senders = HashMap<String, Vec<(u64, mpsc::UnboundedSender<UserEvent>)>>;
+/// How many events a connection may have waiting before it counts as not reading.
+pub const QUEUE: usize = 256;
+
+type Senders = HashMap<String, Vec<(u64, mpsc::Sender<UserEvent>)>>;
 
 /// The user → connections map.
 #[derive(Clone, Debug, Default)]
 pub struct Hub {
     users: Arc<Mutex<Senders>>,
     next: Arc<AtomicU64>,
+    /// Connections dropped for not reading.
+    dropped: Arc<AtomicU64>,
 }
 
 /// A registered connection; unregisters when dropped.
@@ -50,26 +60,69 @@ impl Drop for HubGuard {
 }
 
 impl Hub {
-    /// Registers a connection of `user_id`.
-    pub fn register(&self, user_id: &str) -> (HubGuard, mpsc::UnboundedReceiver<UserEvent>) {
-        let (tx, rx) = mpsc::unbounded_channel();
+    /// Registers a connection of `user_id`. The receiver ends when the connection is dropped for not reading.
+    pub fn register(&self, user_id: &str) -> (HubGuard, mpsc::Receiver<UserEvent>) {
+        let (tx, rx) = mpsc::channel(QUEUE);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         self.users.lock().unwrap_or_else(|e| e.into_inner()).entry(user_id.to_owned()).or_default().push((id, tx));
         (HubGuard { hub: self.clone(), user_id: user_id.to_owned(), id }, rx)
     }
 
-    /// Sends `event` to every connection of `user_id` (none: dropped).
+    /// Sends `event` to every connection of `user_id` (none: dropped). Never waits: a connection whose queue is
+    /// full is dropped.
     pub fn send(&self, user_id: &str, event: UserEvent) {
-        let users = self.users.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(v) = users.get(user_id) {
-            for (_, tx) in v {
-                let _ = tx.send(event.clone());
+        let mut users = self.users.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(v) = users.get_mut(user_id) else { return };
+        v.retain(|(id, tx)| match tx.try_send(event.clone()) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::info!("user {user_id}: connection {id} does not read its events; dropped");
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+                false
             }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        });
+        if v.is_empty() {
+            users.remove(user_id);
         }
+    }
+
+    /// How many connections were dropped for not reading their events.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
     }
 
     /// Whether `user_id` has an open connection.
     pub fn is_online(&self, user_id: &str) -> bool {
         self.users.lock().unwrap_or_else(|e| e.into_inner()).contains_key(user_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_connection_that_does_not_read_is_dropped_and_the_others_keep_their_events() {
+        let hub = Hub::default();
+        let (_g1, mut slow) = hub.register("alice");
+        let (_g2, mut fast) = hub.register("alice");
+        let ev = || UserEvent::GameFinished { game_id: "g".into() };
+        for i in 0..QUEUE + 10 {
+            hub.send("alice", ev());
+            // The fast connection reads as it goes.
+            assert!(fast.try_recv().is_ok(), "event {i} reached the reading connection");
+        }
+        assert_eq!(hub.dropped(), 1);
+        assert!(hub.is_online("alice"), "the reading connection stays");
+        // The slow one gets what was queued, then its stream ends: its transport closes it and the client resyncs.
+        let mut n = 0;
+        while slow.recv().await.is_some() {
+            n += 1;
+        }
+        assert_eq!(n, QUEUE);
+        drop(fast);
+        hub.send("alice", ev());
+        assert!(!hub.is_online("alice"), "a closed connection is forgotten on the next send");
     }
 }

@@ -17,7 +17,7 @@ use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
 use guoxiang_game::{PlayerRef, Variant};
 use guoxiang_protocol::{ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, parse_client_frame};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::AppState;
@@ -82,7 +82,10 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
         lobby: None,
         dead: false,
     };
-    // Per-user notifications.
+    // Per-user notifications. If the hub drops this connection for not reading them, the connection closes (the
+    // client reconnects and resyncs from `hello`).
+    let (hub_done_tx, hub_done) = oneshot::channel::<()>();
+    let mut hub_done = conn.auth.is_some().then_some(hub_done);
     let hub_task = conn.auth.as_ref().map(|a| {
         let (guard, mut rx) = state.hub.register(&a.user.id);
         let out = out.clone();
@@ -107,13 +110,22 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
                     break;
                 }
             }
+            let _ = hub_done_tx.send(());
         })
     });
     let limiter = RateLimiter::direct(
         Quota::per_second(NonZeroU32::new(state.config.limits.ws_messages_per_sec).unwrap_or(NonZeroU32::MIN))
             .allow_burst(NonZeroU32::new(state.config.limits.ws_burst).unwrap_or(NonZeroU32::MIN)),
     );
-    while let Some(Ok(msg)) = stream.next().await {
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            () = ended(&mut hub_done) => {
+                tracing::info!("connection {}: dropped by the hub for not reading; closing", conn.id);
+                break;
+            }
+        };
+        let Some(Ok(msg)) = msg else { break };
         let text = match msg {
             Message::Text(t) => t,
             Message::Close(_) => break,
@@ -155,6 +167,16 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
     drop(conn);
     drop(out);
     let _ = writer.await;
+}
+
+/// Resolves when the hub's forwarding task has ended (never, for a connection without one).
+async fn ended(done: &mut Option<oneshot::Receiver<()>>) {
+    match done {
+        Some(rx) => {
+            let _ = rx.await;
+        }
+        None => std::future::pending().await,
+    }
 }
 
 impl Conn {
