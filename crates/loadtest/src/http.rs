@@ -92,9 +92,27 @@ pub(crate) fn describe_io(e: &io::Error) -> String {
     }
 }
 
+/// Loopback source addresses the connections are spread over (127.0.0.1 … 127.0.0.64): the server caps
+/// connections per client address, and thousands of simulated players on one machine are not one client.
+const LOOPBACK_SOURCES: u32 = 64;
+
+async fn connect_spread(addr: SocketAddr) -> std::io::Result<TcpStream> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    match addr {
+        SocketAddr::V4(v4) if v4.ip().is_loopback() => {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed) % LOOPBACK_SOURCES;
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind(SocketAddr::from(([127, 0, 0, 1 + n as u8], 0)))?;
+            socket.connect(addr).await
+        }
+        _ => TcpStream::connect(addr).await,
+    }
+}
+
 /// Opens a TCP connection with a timeout and Nagle's algorithm off (small request/answer frames).
 pub(crate) async fn connect_tcp(addr: SocketAddr, timeout: Duration) -> Result<TcpStream, String> {
-    match tokio::time::timeout(timeout, TcpStream::connect(addr)).await {
+    match tokio::time::timeout(timeout, connect_spread(addr)).await {
         Err(_) => Err(format!("connecting to {addr} timed out")),
         Ok(Err(e)) => Err(format!("cannot connect to {addr}: {}", describe_io(&e))),
         Ok(Ok(stream)) => {

@@ -22,6 +22,7 @@ pub mod error;
 pub mod http;
 pub mod hub;
 pub mod lichess;
+pub mod listen;
 pub mod live;
 pub mod lobby;
 pub mod security;
@@ -82,6 +83,8 @@ pub struct Config {
     /// How long a player must have been disconnected before the opponent may claim the game, ms (`None`: 60 s).
     pub disconnect_timeout_ms: Option<u64>,
     pub limits: Limits,
+    /// Timeouts and connection caps of the accept loop.
+    pub connections: listen::ConnLimits,
 }
 
 impl Config {
@@ -98,6 +101,7 @@ impl Config {
             first_move_timeout_ms: None,
             disconnect_timeout_ms: None,
             limits: Limits::default(),
+            connections: listen::ConnLimits::default(),
         }
     }
 }
@@ -160,15 +164,8 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     println!("guoxiang is listening on http://{local}/ (database: {})", state.config.database_url);
     let live = state.live.clone();
-    // Without TCP_NODELAY a move's events and its ack, written back to back, wait for the client's delayed ACK.
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(|e| e.to_string())?;
+    let limits = state.config.connections;
+    listen::serve(listener, app(state), limits, shutdown_signal(), std::time::Duration::from_secs(5)).await;
     live.shutdown().await;
     Ok(())
 }

@@ -31,7 +31,12 @@ static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 /// Outgoing frames a connection may have queued before it is considered dead.
 const OUT_QUEUE: usize = 1024;
 
-pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebSocketUpgrade) -> Response {
+pub async fn upgrade(
+    State(state): State<AppState>,
+    slot: Option<axum::Extension<crate::listen::ConnSlot>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
     if let Err(e) = crate::security::check_origin(&headers) {
         return e.into_response();
     }
@@ -40,7 +45,11 @@ pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, ws: WebS
         Err(e) => return e.into_response(),
     };
     // Frames up to 1 MiB reach our own size check, which answers `frame_too_large` instead of dropping the line.
-    ws.max_message_size(1 << 20).on_upgrade(move |socket| connection(state, auth, socket))
+    // The connection's slot stays taken while the WebSocket is open (it counts against the client's address).
+    ws.max_message_size(1 << 20).on_upgrade(move |socket| async move {
+        let _slot = slot;
+        connection(state, auth, socket).await;
+    })
 }
 
 fn api_error(id: u32, e: &ApiError) -> Arc<str> {

@@ -21,6 +21,9 @@ pub struct Args {
     /// Mark session cookies `Secure` (when served over HTTPS by a proxy).
     #[arg(long)]
     pub secure_cookies: bool,
+    /// Open connections allowed from one client address (WebSockets included); more are closed at once.
+    #[arg(long, default_value_t = guoxiang_server::listen::ConnLimits::default().per_ip)]
+    pub max_connections_per_ip: usize,
 }
 
 impl Default for Args {
@@ -31,6 +34,7 @@ impl Default for Args {
             public_url: None,
             engine_workers: None,
             secure_cookies: false,
+            max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
         }
     }
 }
@@ -48,6 +52,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         config.engine_workers = n.max(1);
     }
     config.secure_cookies = a.secure_cookies;
+    config.connections.per_ip = a.max_connections_per_ip.max(1);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

@@ -64,10 +64,12 @@ impl TestServer {
         config.engine_workers = 1;
         config.engine_hash_mb = 1;
         f(&mut config);
+        let limits = config.connections;
         let state = AppState::start(config).await.unwrap();
         let app = guoxiang_server::app(state.clone());
+        // The server's own accept loop, with its timeouts and connection caps.
         let task = tokio::spawn(async move {
-            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.unwrap();
+            guoxiang_server::listen::serve(listener, app, limits, std::future::pending(), Duration::ZERO).await;
         });
         TestServer { addr, db: db.to_owned(), state, task }
     }

@@ -1,0 +1,177 @@
+//! The accept loop: HTTP/1.1 connections (and their WebSocket upgrades) with the limits a public server needs
+//! against slow or greedy clients. axum's own `serve` sets no timer, so a client that sends its headers one byte a
+//! minute, or opens thousands of idle connections, holds them for ever.
+//!
+//! - **Header read timeout**: the request line and headers must arrive within [`ConnLimits::header_read`] of the
+//!   connection waiting for them — also between two requests on a kept-alive connection, so it is the idle
+//!   timeout too. (hyper's timer; an upgraded WebSocket is no longer HTTP and has its own keep-alive.)
+//! - **Body read timeout**: a request body must arrive within [`ConnLimits::body_read`] (then 408).
+//! - **Connections per client address**, and in all: over the cap a new connection is closed at once, so one
+//!   client's flood cannot take every descriptor. A failing `accept` (out of descriptors) backs off instead of
+//!   spinning, and the connections already open go on.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::extract::Request;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower::ServiceExt;
+
+/// Connection limits.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnLimits {
+    /// Time to send a request's headers (and the idle time allowed between requests).
+    pub header_read: Duration,
+    /// Time to send a request's body.
+    pub body_read: Duration,
+    /// Open connections per client address.
+    pub per_ip: usize,
+    /// Open connections in all.
+    pub total: usize,
+}
+
+impl Default for ConnLimits {
+    /// 10 s for headers, 20 s for a body, 256 connections per address, 20,000 in all.
+    fn default() -> ConnLimits {
+        ConnLimits {
+            header_read: Duration::from_secs(10),
+            body_read: Duration::from_secs(20),
+            per_ip: 256,
+            total: 20_000,
+        }
+    }
+}
+
+/// Open connections by client address.
+#[derive(Debug, Default)]
+struct Counts {
+    by_ip: HashMap<IpAddr, usize>,
+    total: usize,
+}
+
+/// One counted connection; uncounted when dropped. Requests carry it as an extension, so that a WebSocket, which
+/// outlives its HTTP connection, keeps counting against its address while it is open.
+#[derive(Clone, Debug)]
+pub struct ConnSlot(#[allow(dead_code)] Arc<Slot>);
+
+#[derive(Debug)]
+struct Slot {
+    counts: Arc<Mutex<Counts>>,
+    ip: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        c.total = c.total.saturating_sub(1);
+        if let Some(n) = c.by_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                c.by_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+fn take_slot(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &ConnLimits) -> Option<ConnSlot> {
+    let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+    let n = c.by_ip.get(&ip).copied().unwrap_or(0);
+    if n >= limits.per_ip || c.total >= limits.total {
+        return None;
+    }
+    c.by_ip.insert(ip, n + 1);
+    c.total += 1;
+    Some(ConnSlot(Arc::new(Slot { counts: counts.clone(), ip })))
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves; then stops accepting, lets open requests finish (for at
+/// most `grace`), and returns. Handlers see the client address as `ConnectInfo<SocketAddr>`.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnLimits,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) {
+    let app = app.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limits.body_read));
+    let counts = Arc::new(Mutex::new(Counts::default()));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut refused: u64 = 0;
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = &mut shutdown => break,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors (EMFILE/ENFILE) or a connection reset before it was accepted: wait a little
+                // rather than spin; the open connections go on.
+                tracing::warn!("accept: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Some(slot) = take_slot(&counts, peer.ip(), &limits) else {
+            refused += 1;
+            if refused.is_power_of_two() {
+                tracing::warn!("connection limit: refused {refused} connections so far (last from {peer})");
+            }
+            drop(tcp);
+            continue;
+        };
+        // Without TCP_NODELAY a move's events and its ack, written back to back, wait for the client's delayed ACK.
+        let _ = tcp.set_nodelay(true);
+        let app = app.clone();
+        let mut stop = stop_rx.clone();
+        tokio::spawn(async move {
+            let service_slot = slot.clone();
+            let _slot = slot;
+            let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                req.extensions_mut().insert(service_slot.clone());
+                let app = app.clone();
+                async move { Ok::<_, Infallible>(app.oneshot(req.map(Body::new)).await.unwrap_or_else(|e| match e {})) }
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_read)
+                .serve_connection(TokioIo::new(tcp), service)
+                .with_upgrades();
+            tokio::pin!(conn);
+            let mut stopping = false;
+            loop {
+                tokio::select! {
+                    r = conn.as_mut() => {
+                        if let Err(e) = r {
+                            tracing::debug!("connection from {peer}: {e}");
+                        }
+                        break;
+                    }
+                    _ = stop.changed(), if !stopping => {
+                        stopping = true;
+                        conn.as_mut().graceful_shutdown();
+                    }
+                }
+            }
+        });
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    // Requests in flight finish; idle connections close at once.
+    let deadline = tokio::time::Instant::now() + grace;
+    while counts.lock().unwrap_or_else(|e| e.into_inner()).total > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
