@@ -25,6 +25,7 @@ pub mod lichess;
 pub mod listen;
 pub mod live;
 pub mod lobby;
+pub mod policy;
 pub mod security;
 pub mod time;
 pub mod ws;
@@ -46,11 +47,13 @@ pub struct Limits {
     pub ws_messages_per_sec: u32,
     pub ws_burst: u32,
     pub api_moves_per_minute: u32,
+    /// Analyses (`POST /api/analyse`) a minute per user.
+    pub analyses_per_minute: u32,
 }
 
 impl Default for Limits {
     /// 10 logins a minute and 30 registrations an hour per address; 20 WebSocket messages a second (bursts of 60);
-    /// 600 API game commands a minute per user.
+    /// 600 API game commands a minute per user; 60 analyses a minute per user.
     fn default() -> Limits {
         Limits {
             logins_per_minute: 10,
@@ -58,6 +61,7 @@ impl Default for Limits {
             ws_messages_per_sec: 20,
             ws_burst: 60,
             api_moves_per_minute: 600,
+            analyses_per_minute: 60,
         }
     }
 }
@@ -76,6 +80,10 @@ pub struct Config {
     pub engine_workers: usize,
     /// Transposition table per search, MiB.
     pub engine_hash_mb: usize,
+    /// Threads for analysis (the analysis board, reviews), apart from the computer opponents'.
+    pub analysis_workers: usize,
+    /// Analyses that may wait for a worker; more are refused with 503.
+    pub analysis_queue: usize,
     /// How long a finished game stays in memory for rematch offers, ms.
     pub linger_ms: u64,
     /// Time for each first move before the game is aborted, ms (`None`: 30 s; correspondence: a move's allowance).
@@ -97,6 +105,8 @@ impl Config {
             secure_cookies: false,
             engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             engine_hash_mb: 16,
+            analysis_workers: 1,
+            analysis_queue: 8,
             linger_ms: 600_000,
             first_move_timeout_ms: None,
             disconnect_timeout_ms: None,
@@ -115,6 +125,8 @@ pub struct AppState {
     pub lobby: lobby::Lobby,
     pub hub: hub::Hub,
     pub limiters: security::Limiters,
+    /// Analysis searches (one running or queued per user).
+    pub analysis: live::engine::AnalysisPool,
 }
 
 impl AppState {
@@ -138,7 +150,8 @@ impl AppState {
         }
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         let limiters = security::Limiters::new(&config.limits);
-        let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters };
+        let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 1);
+        let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis };
         state.lobby.start_live_games_feed(state.clone());
         Ok(state)
     }

@@ -166,7 +166,7 @@ impl Lobby {
     /// Creates a challenge (to `dest`, or a link when `None`).
     pub fn create_challenge(
         &self,
-        challenger: PlayerRef,
+        challenger: crate::policy::Entrant,
         dest: Option<String>,
         time_control: &str,
         rated: bool,
@@ -174,13 +174,8 @@ impl Lobby {
         variant: Variant,
     ) -> Result<ChallengeInfo, ApiError> {
         let tc = parse_time_control(time_control)?;
-        if rated && guoxiang_ratings::RatingSpeed::of(tc.speed()).is_none() {
-            return Err(ApiError::bad_request(
-                "not_ratable",
-                "不限时的对局不能计算等级分",
-                "games without a time limit cannot be rated",
-            ));
-        }
+        crate::policy::check_request(rated, &tc, challenger.guest)?;
+        let challenger = challenger.player;
         variant.start_position().map_err(|e| {
             ApiError::bad_request("bad_fen", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
         })?;
@@ -297,12 +292,13 @@ impl Lobby {
         }
     }
 
-    /// Declines (the challenged) or cancels (the challenger) a challenge.
+    /// Declines (the challenged user) or cancels (the challenger) a challenge; nobody else may close it.
     pub fn close_challenge(&self, id: &str, by_user: &str, reason: Option<String>) -> Result<(), ApiError> {
         let mut c = self.take_pending(id)?;
         if c.challenger.id == by_user {
             c.status = ChallengeStatus::Cancelled;
-        } else if c.dest.as_deref().is_none_or(|d| d == by_user) {
+        } else if c.dest.as_deref() == Some(by_user) {
+            // Only the challenged user declines; an open challenge (a link) is closed by nobody but its creator.
             c.status = ChallengeStatus::Declined;
             c.decline_reason = Some(reason.unwrap_or_else(|| "generic".to_owned()));
         } else {
@@ -315,7 +311,7 @@ impl Lobby {
     /// Posts a seek.
     pub fn create_seek(
         &self,
-        owner: PlayerRef,
+        owner: crate::policy::Entrant,
         conn: u64,
         time_control: &str,
         rated: bool,
@@ -323,13 +319,8 @@ impl Lobby {
         rating: Option<u32>,
     ) -> Result<Seek, ApiError> {
         let tc = parse_time_control(time_control)?;
-        if rated && guoxiang_ratings::RatingSpeed::of(tc.speed()).is_none() {
-            return Err(ApiError::bad_request(
-                "not_ratable",
-                "不限时的对局不能计算等级分",
-                "games without a time limit cannot be rated",
-            ));
-        }
+        crate::policy::check_request(rated, &tc, owner.guest)?;
+        let owner = owner.player;
         let seek = Seek {
             id: crate::live::new_game_id(),
             player: Player::from(&owner),
@@ -387,11 +378,13 @@ impl Lobby {
     pub async fn join_pool(
         &self,
         player: PlayerRef,
+        player_guest: bool,
         conn: u64,
         time_control: &str,
         rated: bool,
     ) -> Result<Option<String>, ApiError> {
         let tc = parse_time_control(time_control)?;
+        crate::policy::check_request(rated, &tc, player_guest)?;
         let key = (tc.to_pgn(), rated);
         if !POOLS.contains(&key.0.as_str()) {
             return Err(ApiError::bad_request(

@@ -52,6 +52,7 @@ pub struct Limiters {
     login: Arc<Keyed<IpAddr>>,
     register: Arc<Keyed<IpAddr>>,
     moves: Arc<Keyed<String>>,
+    analyses: Arc<Keyed<String>>,
 }
 
 fn quota(per_minute: u32, burst: u32) -> Quota {
@@ -71,6 +72,10 @@ impl Limiters {
                 limits.api_moves_per_minute,
                 limits.api_moves_per_minute / 4 + 1,
             ))),
+            analyses: Arc::new(RateLimiter::keyed(quota(
+                limits.analyses_per_minute,
+                limits.analyses_per_minute / 4 + 1,
+            ))),
         }
     }
 
@@ -80,6 +85,11 @@ impl Limiters {
 
     pub fn register(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.register.check_key(&ip).map_err(|_| ApiError::too_many())
+    }
+
+    /// Analyses, per user.
+    pub fn analysis(&self, user_id: &str) -> Result<(), ApiError> {
+        self.analyses.check_key(&user_id.to_owned()).map_err(|_| ApiError::too_many())
     }
 
     /// Moves and game commands through the HTTP API, per user.

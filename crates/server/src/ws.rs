@@ -25,6 +25,7 @@ use crate::auth::Auth;
 use crate::error::ApiError;
 use crate::hub::UserEvent;
 use crate::live::{GameHandle, PlayerCommand};
+use crate::policy::Entrant;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
@@ -367,7 +368,14 @@ impl Conn {
                     return Err(rated_needs_account());
                 }
                 let rating = self.rating_for(&time_control).await;
-                let seek = self.state.lobby.create_seek(p, self.id, &time_control, rated, color, rating)?;
+                let seek = self.state.lobby.create_seek(
+                    Entrant { player: p, guest },
+                    self.id,
+                    &time_control,
+                    rated,
+                    color,
+                    rating,
+                )?;
                 self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
                 Ok(())
             }
@@ -388,7 +396,7 @@ impl Conn {
                 if rated && guest {
                     return Err(rated_needs_account());
                 }
-                self.state.lobby.join_pool(p, self.id, &time_control, rated).await?;
+                self.state.lobby.join_pool(p, guest, self.id, &time_control, rated).await?;
                 self.ack(id);
                 Ok(())
             }
@@ -409,7 +417,8 @@ impl Conn {
                 if rated && guest {
                     return Err(rated_needs_account());
                 }
-                let c = self.state.lobby.create_challenge(p, None, &time_control, rated, color, Variant::Standard)?;
+                let who = Entrant { player: p, guest };
+                let c = self.state.lobby.create_challenge(who, None, &time_control, rated, color, Variant::Standard)?;
                 let url = c.url(&self.state.config.public_url);
                 self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
                 Ok(())

@@ -12,7 +12,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
+use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::live::engine::Busy;
+use axum::http::StatusCode;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -64,16 +67,36 @@ fn score_json(info: &Info) -> Value {
     }
 }
 
-/// `POST /api/analyse`: the engine at full strength on a position.
-pub async fn analyse(State(state): State<AppState>, Json(r): Json<AnalyseRequest>) -> ApiResult<Json<Value>> {
+/// `POST /api/analyse`: the engine at full strength on a position. Needs a session (a guest's will do): one
+/// analysis at a time per user, a rate per user, and a bounded queue on analysis workers of their own, so live
+/// games' computer opponents are never kept waiting.
+pub async fn analyse(
+    State(state): State<AppState>,
+    auth: Auth,
+    Json(r): Json<AnalyseRequest>,
+) -> ApiResult<Json<Value>> {
     let pos = position_after(r.fen.as_deref(), &r.moves)?;
+    state.limiters.analysis(&auth.user.id)?;
     let depth = r.depth.unwrap_or(14).clamp(1, 30);
     let multipv = r.multipv.unwrap_or(1).clamp(1, 5);
     let movetime = Duration::from_millis(r.movetime_ms.unwrap_or(1_000).clamp(10, 5_000));
     if pos.legal_moves().is_empty() {
         return Ok(Json(json!({"fen": pos.fen(), "depth": 0, "lines": [], "bestmove": null})));
     }
-    let permit = state.live.engine_permit().await;
+    let permit = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
+        Busy::User => ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "analysis_running",
+            "你的上一个分析还没有结束",
+            "your previous analysis has not finished yet",
+        ),
+        Busy::Queue => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "分析引擎正忙，请稍后再试",
+            "the analysis engine is busy; try again in a moment",
+        ),
+    })?;
     let fen = pos.fen();
     let lines = tokio::task::spawn_blocking(move || {
         let _permit = permit;

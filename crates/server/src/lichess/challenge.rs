@@ -14,6 +14,7 @@ use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::live::PlayerCommand;
 use crate::lobby::ChallengeInfo;
+use crate::policy::Entrant;
 
 const WRITE: &[&str] = &["challenge:write", "bot:play", "board:play"];
 
@@ -94,7 +95,7 @@ pub async fn create(
     }
     let tc = lj::challenge_time_control(&p)?;
     let c = state.lobby.create_challenge(
-        player_of(&auth),
+        Entrant { player: player_of(&auth), guest: auth.user.is_guest },
         Some(dest.id.clone()),
         &tc,
         rated,
@@ -109,7 +110,7 @@ pub async fn open(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     let rated = rated_param(&p)?;
     let tc = lj::challenge_time_control(&p)?;
     let c = state.lobby.create_challenge(
-        player_of(&auth),
+        Entrant { player: player_of(&auth), guest: auth.user.is_guest },
         None,
         &tc,
         rated,

@@ -17,6 +17,7 @@ use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::hub::UserEvent;
 use crate::live::{GameHandle, GameView, game_row_view};
+use crate::policy::Entrant;
 
 /// Whether an aborted game was aborted because a player did not make the first move in time (Lichess `noStart`).
 pub async fn no_start(h: &GameHandle, v: &GameView) -> bool {
@@ -170,7 +171,14 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     let conn = SEEK_CONNECTIONS.fetch_add(1, Ordering::Relaxed);
     // Listen before the seek is visible, so the game start cannot be missed.
     let (hub_guard, mut rx) = state.hub.register(&me.id);
-    let seek = state.lobby.create_seek(me, conn, &tc, rated, color, my_rating)?;
+    let seek = state.lobby.create_seek(
+        Entrant { player: me, guest: auth.user.is_guest },
+        conn,
+        &tc,
+        rated,
+        color,
+        my_rating,
+    )?;
     if correspondence {
         return Ok(Json(json!({"id": seek.id})).into_response());
     }

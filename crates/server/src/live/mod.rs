@@ -264,11 +264,6 @@ impl Live {
         &self.inner.store
     }
 
-    /// A worker of the engine pool (held while searching).
-    pub async fn engine_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        self.inner.engines.permit().await
-    }
-
     pub fn hub(&self) -> &Hub {
         &self.inner.hub
     }
@@ -303,7 +298,7 @@ impl Live {
     }
 
     /// Creates and starts a game, durably, and tells both players (`game_started`). Rated games need two
-    /// registered humans and a time control with a rating category.
+    /// registered humans and a time control with a rating category ([`crate::policy`]).
     pub async fn create_game(
         &self,
         white: PlayerRef,
@@ -312,20 +307,12 @@ impl Live {
         time_control: TimeControl,
         variant: Variant,
     ) -> Result<String, ApiError> {
-        if rated && guoxiang_ratings::RatingSpeed::of(time_control.speed()).is_none() {
-            return Err(ApiError::bad_request(
-                "not_ratable",
-                "不限时的对局不能计算等级分",
-                "games without a time limit cannot be rated",
-            ));
-        }
-        if rated && (white.is_engine || black.is_engine) {
-            return Err(ApiError::bad_request(
-                "not_ratable",
-                "与电脑的对局不计等级分",
-                "games against the computer are casual",
-            ));
-        }
+        // The last gate for every path to a rated game (challenges, seeks, pools, rematches, the APIs).
+        let store = &self.inner.store;
+        crate::policy::check_game(rated, &time_control, &white, &black, |id| async move {
+            Ok(store.user(&id).await?.is_none_or(|u| u.is_guest))
+        })
+        .await?;
         let id = new_game_id();
         let mut config = GameConfig::for_time_control(&time_control);
         if let Some(ms) = self.inner.timeouts.first_move_ms

@@ -1,0 +1,120 @@
+//! Whether a game can be rated: the one place that decides it, for every way a game comes about (challenges by
+//! link or by name, seeks, quick pairing, rematches, the Lichess-compatible API, the computer).
+//!
+//! A rated game needs a time limit that has a rating category, a clock that does not lose at once (not `0+0`), and
+//! two registered people: not a guest, not the computer.
+
+use guoxiang_clock::Bonus;
+use guoxiang_game::{PlayerRef, TimeControl};
+
+use crate::error::ApiError;
+
+/// A person asking for a game: who, and whether a guest.
+#[derive(Clone, Debug)]
+pub struct Entrant {
+    pub player: PlayerRef,
+    pub guest: bool,
+}
+
+/// Checks what the person asking for a rated game can know alone: the time control and their own account.
+/// Called when a challenge, seek or pool entry is made, so the refusal comes at once and not when someone accepts.
+pub fn check_request(rated: bool, tc: &TimeControl, guest: bool) -> Result<(), ApiError> {
+    if !rated {
+        return Ok(());
+    }
+    if guoxiang_ratings::RatingSpeed::of(tc.speed()).is_none() {
+        return Err(ApiError::bad_request(
+            "not_ratable",
+            "不限时的对局不能计算等级分",
+            "games without a time limit cannot be rated",
+        ));
+    }
+    if no_time_at_all(tc) {
+        return Err(ApiError::bad_request(
+            "not_ratable",
+            "0+0 的对局一开始就会超时，不能计算等级分",
+            "a 0+0 game is lost on time at once and cannot be rated",
+        ));
+    }
+    if guest {
+        return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+    }
+    Ok(())
+}
+
+/// Checks a rated game about to be created: both players registered people. `guest_of` says whether a user id is
+/// a guest's (for the players that are not the computer).
+pub async fn check_game<F, Fut>(
+    rated: bool,
+    tc: &TimeControl,
+    white: &PlayerRef,
+    black: &PlayerRef,
+    guest_of: F,
+) -> Result<(), ApiError>
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<bool, ApiError>>,
+{
+    if !rated {
+        return Ok(());
+    }
+    check_request(rated, tc, false)?;
+    if white.is_engine || black.is_engine {
+        return Err(ApiError::bad_request(
+            "not_ratable",
+            "与电脑的对局不计等级分",
+            "games against the computer are casual",
+        ));
+    }
+    for p in [white, black] {
+        if guest_of(p.id.clone()).await? {
+            return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+        }
+    }
+    Ok(())
+}
+
+/// A time control whose clock has no time and no bonus: the first player to move loses on time at once.
+fn no_time_at_all(tc: &TimeControl) -> bool {
+    match tc {
+        TimeControl::Periods(p) => {
+            let first = p.first();
+            first.seconds == 0 && matches!(first.bonus, Bonus::None | Bonus::Fischer(0))
+        }
+        TimeControl::Sandclock { seconds } => *seconds == 0,
+        TimeControl::Unlimited | TimeControl::Correspondence(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(s: &str) -> TimeControl {
+        TimeControl::from_pgn(s).unwrap()
+    }
+
+    #[test]
+    fn what_can_be_rated() {
+        assert!(check_request(true, &tc("300+3"), false).is_ok());
+        assert!(check_request(false, &tc("-"), true).is_ok(), "casual games need nothing");
+        assert_eq!(check_request(true, &tc("-"), false).unwrap_err().code, "not_ratable");
+        assert_eq!(check_request(true, &tc("0+0"), false).unwrap_err().code, "not_ratable");
+        assert!(check_request(true, &tc("0+2"), false).is_ok(), "an increment gives time");
+        assert_eq!(check_request(true, &tc("300+3"), true).unwrap_err().code, "login_required");
+    }
+
+    #[tokio::test]
+    async fn rated_games_need_two_registered_people() {
+        let human = |id: &str| PlayerRef::human(id.to_owned(), id.to_owned());
+        let registered = |id: String| async move { Ok(id.starts_with("guest")) };
+        let t = tc("180+2");
+        assert!(check_game(true, &t, &human("alice"), &human("bob"), registered).await.is_ok());
+        let e = check_game(true, &t, &human("alice"), &human("guest-1"), registered).await.unwrap_err();
+        assert_eq!(e.code, "login_required");
+        let engine = crate::live::engine_player(3);
+        let e = check_game(true, &t, &engine, &human("bob"), registered).await.unwrap_err();
+        assert_eq!(e.code, "not_ratable");
+        assert!(check_game(false, &t, &engine, &human("guest-1"), registered).await.is_ok());
+    }
+}
