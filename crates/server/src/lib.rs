@@ -53,7 +53,7 @@ pub struct Limits {
 
 impl Default for Limits {
     /// 10 logins a minute and 30 registrations an hour per address; 20 WebSocket messages a second (bursts of 60);
-    /// 600 API game commands a minute per user; 60 analyses a minute per user.
+    /// 600 API game commands a minute per user; 240 analyses a minute per user (an evaluation graph asks one per position).
     fn default() -> Limits {
         Limits {
             logins_per_minute: 10,
@@ -61,7 +61,7 @@ impl Default for Limits {
             ws_messages_per_sec: 20,
             ws_burst: 60,
             api_moves_per_minute: 600,
-            analyses_per_minute: 60,
+            analyses_per_minute: 240,
         }
     }
 }
@@ -150,7 +150,7 @@ impl AppState {
         }
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         let limiters = security::Limiters::new(&config.limits);
-        let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 1);
+        let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 2);
         let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis };
         state.lobby.start_live_games_feed(state.clone());
         Ok(state)

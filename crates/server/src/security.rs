@@ -72,10 +72,7 @@ impl Limiters {
                 limits.api_moves_per_minute,
                 limits.api_moves_per_minute / 4 + 1,
             ))),
-            analyses: Arc::new(RateLimiter::keyed(quota(
-                limits.analyses_per_minute,
-                limits.analyses_per_minute / 4 + 1,
-            ))),
+            analyses: Arc::new(RateLimiter::keyed(quota(limits.analyses_per_minute, limits.analyses_per_minute / 2))),
         }
     }
 

@@ -1,5 +1,6 @@
-//! `POST /api/analyse` is bounded: it needs a session (a guest's will do), one analysis runs or waits per user, the
-//! queue in front of the analysis workers is bounded, and a live game's computer opponent never waits for analysis.
+//! `POST /api/analyse` is bounded: it needs a session (a guest's will do), a user's newer analyses stop their
+//! oldest, the queue in front of the analysis workers is bounded, and a live game's computer opponent never waits
+//! for analysis.
 
 mod common;
 
@@ -35,7 +36,7 @@ async fn analysis_needs_a_session_and_answers_a_guest() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_analysis_per_user_and_a_bounded_queue() {
+async fn the_queue_for_the_analysis_workers_is_bounded() {
     let server = TestServer::start_with(&temp_db("analyse_queue"), |c| {
         c.analysis_workers = 1;
         c.analysis_queue = 1;
@@ -45,28 +46,49 @@ async fn one_analysis_per_user_and_a_bounded_queue() {
     let (_, b) = server.guest().await;
     let (_, c) = server.guest().await;
     let server = std::sync::Arc::new(server);
-    let running = {
-        let (server, a) = (server.clone(), a.clone());
-        tokio::spawn(async move { analyse(&server, Some(&a), long(3_000)).await })
+    let spawn = |s: String, body: Value| {
+        let server = server.clone();
+        tokio::spawn(async move { analyse(&server, Some(&s), body).await })
     };
+    // A's search holds the one worker; B waits in the one place of the queue; C is refused at once.
+    let a1 = spawn(a.clone(), long(3_000));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    // The same user again while the first runs.
-    let (status, body) = analyse(&server, Some(&a), json!({"depth": 2})).await;
-    assert_eq!((status, body["code"].as_str()), (429, Some("analysis_running")), "{body}");
-    // Another user takes the one place in the queue…
-    let queued = {
-        let (server, b) = (server.clone(), b.clone());
-        tokio::spawn(async move { analyse(&server, Some(&b), json!({"depth": 2})).await })
-    };
+    let b1 = spawn(b.clone(), json!({"depth": 2}));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    // …so a third is refused at once, with a message to try again.
     let (status, body) = analyse(&server, Some(&c), json!({"depth": 2})).await;
     assert_eq!((status, body["code"].as_str()), (503, Some("busy")), "{body}");
     assert!(body["error"].as_str().unwrap().contains("try again"));
-    assert_eq!(running.await.unwrap().0, 200);
-    assert_eq!(queued.await.unwrap().0, 200);
-    // Then C is served.
+    assert_eq!(a1.await.unwrap().0, 200);
+    assert_eq!(b1.await.unwrap().0, 200);
     assert_eq!(analyse(&server, Some(&c), json!({"depth": 2})).await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_users_newer_analyses_stop_the_oldest() {
+    let server = TestServer::start_with(&temp_db("analyse_newer"), |c| c.analysis_workers = 1).await;
+    let (_, a) = server.guest().await;
+    let server = std::sync::Arc::new(server);
+    let spawn = |body: Value| {
+        let (server, a) = (server.clone(), a.clone());
+        tokio::spawn(async move { analyse(&server, Some(&a), body).await })
+    };
+    // A long search, then A steps on twice: the third search asks the first to stop, which answers with what it
+    // has (`stopped`); every search answers 200, the newest for its own position.
+    let a1 = spawn(long(5_000));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let a2 = spawn(json!({"depth": 2, "moves": ["e2e4"]}));
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let a3 = spawn(json!({"depth": 2, "moves": ["d2d4"]}));
+    let (status, first) = a1.await.unwrap();
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["stopped"], true, "{first}");
+    assert!(first["lines"][0]["pv"].as_array().is_some_and(|pv| !pv.is_empty()), "a stopped search still answers");
+    for (t, fen_part) in [(a2, "4P3"), (a3, "3P4")] {
+        let (status, body) = t.await.unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert!(body["fen"].as_str().unwrap().contains(fen_part), "{body}");
+        assert!(body["lines"][0]["pv"].as_array().is_some_and(|pv| !pv.is_empty()), "{body}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

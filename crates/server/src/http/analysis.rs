@@ -67,9 +67,9 @@ fn score_json(info: &Info) -> Value {
     }
 }
 
-/// `POST /api/analyse`: the engine at full strength on a position. Needs a session (a guest's will do): one
-/// analysis at a time per user, a rate per user, and a bounded queue on analysis workers of their own, so live
-/// games' computer opponents are never kept waiting.
+/// `POST /api/analyse`: the engine at full strength on a position. Needs a session (a guest's will do): two
+/// analyses at a time per user (a third stops the oldest, which answers with what it has), a rate per user, and a
+/// bounded queue on analysis workers of their own, so live games' computer opponents are never kept waiting.
 pub async fn analyse(
     State(state): State<AppState>,
     auth: Auth,
@@ -83,12 +83,12 @@ pub async fn analyse(
     if pos.legal_moves().is_empty() {
         return Ok(Json(json!({"fen": pos.fen(), "depth": 0, "lines": [], "bestmove": null})));
     }
-    let permit = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
+    let ticket = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
         Busy::User => ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "analysis_running",
-            "你的上一个分析还没有结束",
-            "your previous analysis has not finished yet",
+            "你有太多分析在等待",
+            "you have too many analyses waiting",
         ),
         Busy::Queue => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -98,11 +98,18 @@ pub async fn analyse(
         ),
     })?;
     let fen = pos.fen();
-    let lines = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+    let (lines, stopped) = tokio::task::spawn_blocking(move || {
+        let mut control = ticket.control.clone();
+        let _ticket = ticket;
         let mut engine = Engine::new(16);
         engine.options.multipv = multipv;
-        let limits = Limits { depth: Some(depth), movetime: Some(movetime), ..Limits::default() };
+        let mut limits = Limits { depth: Some(depth), movetime: Some(movetime), ..Limits::default() };
+        let superseded = control.stop.load(std::sync::atomic::Ordering::SeqCst);
+        if superseded {
+            // A newer analysis of the same user came while this one waited: answer at once, from one ply.
+            control = Control::default();
+            limits = Limits { depth: Some(1), ..Limits::default() };
+        }
         let last: Mutex<Vec<Option<Info>>> = Mutex::new(vec![None; multipv]);
         let reporter = |info: &Info| {
             let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
@@ -110,9 +117,10 @@ pub async fn analyse(
                 *slot = Some(info.clone());
             }
         };
-        engine.search(&pos, &[], &limits, &Control::default(), &reporter, Instant::now());
+        engine.search(&pos, &[], &limits, &control, &reporter, Instant::now());
+        let stopped = superseded || control.stop.load(std::sync::atomic::Ordering::SeqCst);
         let infos = last.into_inner().unwrap_or_else(|e| e.into_inner());
-        infos
+        let lines = infos
             .into_iter()
             .flatten()
             .map(|info| {
@@ -126,14 +134,15 @@ pub async fn analyse(
                 }
                 json!({"depth": info.depth, "score": score_json(&info), "pv": uci, "pv_san": san, "nodes": info.nodes})
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        (lines, stopped)
     })
     .await
     .map_err(|e| ApiError::internal("analysis", e))?;
     let best = lines.first().and_then(|l| l["pv"].get(0).cloned());
     let depth = lines.first().map_or(json!(0), |l| l["depth"].clone());
     let turn = if fen.split(' ').nth(1) == Some("b") { "black" } else { "white" };
-    Ok(Json(json!({"fen": fen, "turn": turn, "depth": depth, "lines": lines, "bestmove": best})))
+    Ok(Json(json!({"fen": fen, "turn": turn, "depth": depth, "lines": lines, "bestmove": best, "stopped": stopped})))
 }
 
 #[derive(Debug, Deserialize)]
