@@ -261,11 +261,15 @@ pub enum ErrorCode {
     RematchDone,
     NoRematchOffer,
     RematchOffered,
+    /// Too many pending challenges from this user, or to the challenged one.
+    TooManyChallenges,
+    /// Too many games in progress for this user.
+    TooManyGames,
 }
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 47] = [
+    pub const ALL: [ErrorCode; 49] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -313,6 +317,8 @@ impl ErrorCode {
         ErrorCode::RematchDone,
         ErrorCode::NoRematchOffer,
         ErrorCode::RematchOffered,
+        ErrorCode::TooManyChallenges,
+        ErrorCode::TooManyGames,
     ];
 
     /// The code as it is written on the wire.
@@ -365,6 +371,8 @@ impl ErrorCode {
             ErrorCode::RematchDone => "rematch_done",
             ErrorCode::NoRematchOffer => "no_rematch_offer",
             ErrorCode::RematchOffered => "rematch_offered",
+            ErrorCode::TooManyChallenges => "too_many_challenges",
+            ErrorCode::TooManyGames => "too_many_games",
         }
     }
 

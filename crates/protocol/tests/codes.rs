@@ -106,6 +106,8 @@ fn error_codes_are_the_protocol_and_game_codes() {
         "rematch_done",
         "no_rematch_offer",
         "rematch_offered",
+        "too_many_challenges",
+        "too_many_games",
     ]);
     let ours: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(ours, expected);

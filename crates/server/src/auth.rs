@@ -20,9 +20,10 @@ use crate::error::ApiError;
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "gx_session";
-/// Sessions last 30 days; guests' a year (a guest has no other way back in).
+/// Sessions last 30 days, guests' too: a guest who wants to keep their games registers (their course progress
+/// carries over); a guest unused for longer is cleaned up.
 pub const SESSION_DAYS: i64 = 30;
-pub const GUEST_SESSION_DAYS: i64 = 365;
+pub const GUEST_SESSION_DAYS: i64 = 30;
 
 /// Scopes a personal token can carry (the Lichess names where Lichess has them).
 pub const SCOPES: &[&str] =

@@ -49,6 +49,8 @@ pub struct Limits {
     pub api_moves_per_minute: u32,
     /// Analyses (`POST /api/analyse`) a minute per user.
     pub analyses_per_minute: u32,
+    /// New guests a minute per address (bursts of ten times as many: a school's shared address).
+    pub guests_per_minute: u32,
 }
 
 impl Default for Limits {
@@ -62,6 +64,7 @@ impl Default for Limits {
             ws_burst: 60,
             api_moves_per_minute: 600,
             analyses_per_minute: 240,
+            guests_per_minute: 30,
         }
     }
 }

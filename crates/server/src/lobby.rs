@@ -19,6 +19,12 @@ pub const POOLS: &[&str] = &["60+0", "180+2", "300+3", "600+5", "900+10", "1800+
 /// How long a challenge waits.
 const CHALLENGE_TTL_MS: u64 = 86_400_000;
 
+/// Pending challenges one user may have made; more are refused (429) until some are answered or expire.
+pub const MAX_CHALLENGES_FROM: usize = 20;
+
+/// Pending challenges one user may have received; more are refused, so one flood cannot bury someone.
+pub const MAX_CHALLENGES_TO: usize = 50;
+
 /// A challenge.
 #[derive(Clone, Debug)]
 pub struct ChallengeInfo {
@@ -199,8 +205,25 @@ impl Lobby {
         let mut st = self.lock();
         let now = crate::time::now_ms();
         st.challenges.retain(|_, c| c.status == ChallengeStatus::Pending && now - c.created_at_ms < CHALLENGE_TTL_MS);
-        if st.challenges.len() > 100_000 {
-            return Err(ApiError::too_many());
+        // Caps per sender and per receiver, never in all: one user's flood refuses only that user.
+        let from = st.challenges.values().filter(|x| x.challenger.id == c.challenger.id).count();
+        if from >= MAX_CHALLENGES_FROM {
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too_many_challenges",
+                format!("你已有 {from} 个挑战在等待回应，请先取消一些"),
+                format!("you have {from} challenges waiting for an answer; cancel some first"),
+            ));
+        }
+        if let Some(d) = &c.dest
+            && st.challenges.values().filter(|x| x.dest.as_ref() == Some(d)).count() >= MAX_CHALLENGES_TO
+        {
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too_many_challenges",
+                "对方有太多挑战在等待，请稍后再试",
+                "this player has too many challenges waiting; try again later",
+            ));
         }
         st.challenges.insert(c.id.clone(), c.clone());
         drop(st);
@@ -212,10 +235,15 @@ impl Lobby {
         self.lock().challenges.get(id).cloned()
     }
 
-    /// Pending challenges to or from `user_id`: (incoming, outgoing).
+    /// Pending challenges to or from `user_id`: (incoming, outgoing). At most [`MAX_CHALLENGES_TO`] and
+    /// [`MAX_CHALLENGES_FROM`].
     pub fn challenges_of(&self, user_id: &str) -> (Vec<ChallengeInfo>, Vec<ChallengeInfo>) {
         let st = self.lock();
-        let pending = st.challenges.values().filter(|c| c.status == ChallengeStatus::Pending);
+        let now = crate::time::now_ms();
+        let pending = st
+            .challenges
+            .values()
+            .filter(|c| c.status == ChallengeStatus::Pending && now - c.created_at_ms < CHALLENGE_TTL_MS);
         let incoming = pending.clone().filter(|c| c.dest.as_deref() == Some(user_id)).cloned().collect();
         let outgoing = pending.filter(|c| c.challenger.id == user_id).cloned().collect();
         (incoming, outgoing)

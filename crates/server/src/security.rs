@@ -53,6 +53,7 @@ pub struct Limiters {
     register: Arc<Keyed<IpAddr>>,
     moves: Arc<Keyed<String>>,
     analyses: Arc<Keyed<String>>,
+    guests: Arc<Keyed<IpAddr>>,
 }
 
 fn quota(per_minute: u32, burst: u32) -> Quota {
@@ -73,6 +74,7 @@ impl Limiters {
                 limits.api_moves_per_minute / 4 + 1,
             ))),
             analyses: Arc::new(RateLimiter::keyed(quota(limits.analyses_per_minute, limits.analyses_per_minute / 2))),
+            guests: Arc::new(RateLimiter::keyed(quota(limits.guests_per_minute, limits.guests_per_minute * 10))),
         }
     }
 
@@ -82,6 +84,11 @@ impl Limiters {
 
     pub fn register(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.register.check_key(&ip).map_err(|_| ApiError::too_many())
+    }
+
+    /// New guests, per address.
+    pub fn guest(&self, ip: IpAddr) -> Result<(), ApiError> {
+        self.guests.check_key(&ip).map_err(|_| ApiError::too_many())
     }
 
     /// Analyses, per user.

@@ -83,3 +83,68 @@ async fn only_the_challenged_user_or_the_creator_closes_a_challenge() {
         wa.request(json!({"t": "challenge_friend", "time_control": "600+0", "rated": false, "color": "white"})).await;
     wa.ok(json!({"t": "cancel_challenge", "challenge_id": c["challenge_id"]})).await;
 }
+
+#[tokio::test]
+async fn one_users_flood_of_challenges_refuses_only_that_user() {
+    let server = TestServer::start(&temp_db("policy_flood")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let mut wa = server.ws(&a).await;
+    let mut wb = server.ws(&b).await;
+    let friend = json!({"t": "challenge_friend", "time_control": "600+0", "rated": false, "color": "white"});
+    for i in 0..guoxiang_server::lobby::MAX_CHALLENGES_FROM {
+        let r = wa.request(friend.clone()).await;
+        assert_eq!(r["t"], "challenge_created", "challenge {i}: {r}");
+    }
+    let r = wa.request(friend.clone()).await;
+    assert_eq!(r["code"], "too_many_challenges", "{r}");
+    // Anyone else still can.
+    let r = wb.request(friend.clone()).await;
+    assert_eq!(r["t"], "challenge_created", "{r}");
+    // The flooder's list is bounded by the cap.
+    let list: Value = reqwest::Client::new()
+        .get(server.url("/api/challenge"))
+        .header("Cookie", format!("gx_session={a}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["out"].as_array().map(Vec::len), Some(guoxiang_server::lobby::MAX_CHALLENGES_FROM), "{list}");
+}
+
+#[tokio::test]
+async fn games_against_the_computer_in_progress_are_capped_per_user() {
+    let server = TestServer::start(&temp_db("policy_games")).await;
+    let (_, a) = server.guest().await;
+    let mut ws = server.ws(&a).await;
+    let ai = json!({"t": "play_computer", "level": 1, "color": "white", "time_control": "-"});
+    for _ in 0..guoxiang_server::live::MAX_COMPUTER_GAMES_PER_USER {
+        ws.ok(ai.clone()).await;
+    }
+    let r = ws.request(ai.clone()).await;
+    assert_eq!(r["code"], "too_many_games", "{r}");
+    assert!(r["message_en"].as_str().unwrap().contains("in progress"), "{r}");
+    // Resigning one frees a place.
+    let gid = ws.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    ws.ok(json!({"t": "resign", "game_id": gid})).await;
+    ws.ok(ai).await;
+}
+
+#[tokio::test]
+async fn guests_are_created_at_a_bounded_rate_per_address() {
+    let server = TestServer::start_with(&temp_db("policy_guests"), |c| c.limits.guests_per_minute = 1).await;
+    let from = |ip: [u8; 4]| reqwest::Client::builder().local_address(std::net::IpAddr::from(ip)).build().unwrap();
+    let local = from([127, 0, 0, 1]);
+    // A burst of ten times the rate, then 429.
+    for i in 0..10 {
+        let r = local.post(server.url("/api/guest")).send().await.unwrap();
+        assert_eq!(r.status(), 200, "guest {i}");
+    }
+    let r = local.post(server.url("/api/guest")).send().await.unwrap();
+    assert_eq!(r.status(), 429);
+    // Another address is not affected.
+    let r = from([127, 0, 0, 2]).post(server.url("/api/guest")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+}

@@ -38,7 +38,8 @@ fn with_cookie(state: &AppState, secret: &str, days: i64, body: Value) -> Respon
         .into_response()
 }
 
-pub async fn guest(State(state): State<AppState>) -> ApiResult<Response> {
+pub async fn guest(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>) -> ApiResult<Response> {
+    state.limiters.guest(peer.ip())?;
     let (user, secret) = auth::new_guest(&state).await?;
     let body = json!({"user": user_json(&user), "session": secret});
     Ok(with_cookie(&state, &secret, auth::GUEST_SESSION_DAYS, body))

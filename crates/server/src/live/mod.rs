@@ -226,6 +226,12 @@ pub struct Timeouts {
     pub disconnect_ms: Option<u64>,
 }
 
+/// Games in progress one user may have (correspondence included).
+pub const MAX_GAMES_PER_USER: usize = 50;
+
+/// Games against the computer in progress one user may have.
+pub const MAX_COMPUTER_GAMES_PER_USER: usize = 3;
+
 /// A new game id: 8 characters of [a-zA-Z0-9], as lichess.
 pub fn new_game_id() -> String {
     use rand::Rng;
@@ -307,6 +313,25 @@ impl Live {
         time_control: TimeControl,
         variant: Variant,
     ) -> Result<String, ApiError> {
+        for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
+            let games = self.games_of(&p.id);
+            let against_computer = white.is_engine || black.is_engine;
+            let computer_games = games.iter().filter(|g| g.white.is_engine || g.black.is_engine).count();
+            if games.len() >= MAX_GAMES_PER_USER || (against_computer && computer_games >= MAX_COMPUTER_GAMES_PER_USER)
+            {
+                let (n, zh_what, en_what) = if games.len() >= MAX_GAMES_PER_USER {
+                    (MAX_GAMES_PER_USER, "盘对局", "games")
+                } else {
+                    (MAX_COMPUTER_GAMES_PER_USER, "盘与电脑的对局", "games against the computer")
+                };
+                return Err(ApiError::new(
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_games",
+                    format!("{} 已有 {n} {zh_what}正在进行，请先下完或认输", p.name),
+                    format!("{} already has {n} {en_what} in progress; finish or resign one first", p.name),
+                ));
+            }
+        }
         // The last gate for every path to a rated game (challenges, seeks, pools, rematches, the APIs).
         let store = &self.inner.store;
         crate::policy::check_game(rated, &time_control, &white, &black, |id| async move {
