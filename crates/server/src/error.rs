@@ -100,3 +100,40 @@ impl ApiError {
         self
     }
 }
+
+/// Middleware: axum's own rejections — a body that is not JSON or misses a field (400/422), a wrong content type
+/// (415), a wrong method (405), a body too large (413) or too slow (408) — come back as our JSON error in both
+/// languages, with axum's explanation of what was wrong and where, like every other error.
+pub async fn json_rejections(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let res = next.run(req).await;
+    let status = res.status();
+    let plain = res
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|ct| ct.starts_with("text/plain"));
+    if !status.is_client_error() || !plain {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let detail = axum::body::to_bytes(body, 16 * 1024).await.unwrap_or_default();
+    let detail = String::from_utf8_lossy(&detail).trim().to_owned();
+    let (code, zh, en) = match status.as_u16() {
+        404 => ("not_found", "找不到", "not found"),
+        405 => ("method_not_allowed", "不支持这个请求方法", "method not allowed"),
+        408 => ("timeout", "请求超时", "the request took too long"),
+        413 => ("too_large", "请求内容太大", "the request body is too large"),
+        415 => ("unsupported_media_type", "请求的内容类型不对", "unsupported content type"),
+        _ => ("bad_request", "请求有误", "bad request"),
+    };
+    let (zh, en) = if detail.is_empty() {
+        (zh.to_owned(), en.to_owned())
+    } else {
+        (format!("{zh}：{detail}"), format!("{en}: {detail}"))
+    };
+    let mut out = ApiError::new(status, code, zh, en).into_response();
+    if let Some(allow) = parts.headers.get(axum::http::header::ALLOW) {
+        out.headers_mut().insert(axum::http::header::ALLOW, allow.clone());
+    }
+    out
+}

@@ -167,8 +167,10 @@ pub fn app(state: AppState) -> Router {
         .merge(http::routes())
         .merge(lichess::routes())
         .fallback(http::web::static_or_index)
-        .layer(axum::middleware::from_fn(security::origin_layer))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), security::origin_layer))
         .layer(DefaultBodyLimit::max(64 * 1024))
+        .layer(axum::middleware::from_fn(error::json_rejections))
+        .layer(axum::middleware::from_fn(security::headers_layer))
         .with_state(state)
 }
 

@@ -1,4 +1,4 @@
-//! Cross-site and abuse protection: the origin check and the rate limiters.
+//! Cross-site and abuse protection: the origin check, the security headers and the rate limiters.
 //!
 //! Browsers send `Origin` on WebSocket upgrades and on cross-site POSTs; a request whose origin is not this server's
 //! own host is refused, so another site cannot act with a visitor's cookie (session cookies are also `SameSite=Lax`).
@@ -8,8 +8,8 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::extract::Request;
-use axum::http::{HeaderMap, Method, header};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::DefaultClock;
@@ -18,30 +18,67 @@ use governor::{Quota, RateLimiter};
 
 use crate::error::ApiError;
 
-/// Refuses a request whose `Origin` names another host than `Host`.
-pub fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+/// An origin as `scheme://host[:port]`, lowercased, without the scheme's default port.
+fn normal_origin(scheme: &str, authority: &str) -> String {
+    let scheme = scheme.to_ascii_lowercase();
+    let authority = authority.trim_end_matches('/').to_ascii_lowercase();
+    let authority = match (scheme.as_str(), authority.rsplit_once(':')) {
+        ("http", Some((h, "80"))) | ("https", Some((h, "443"))) => h.to_owned(),
+        _ => authority,
+    };
+    format!("{scheme}://{authority}")
+}
+
+/// Refuses a request whose `Origin` is not this server: the same scheme (that of `public_url`), host and port as
+/// the `Host` it was sent to, or `public_url` itself.
+pub fn check_origin(headers: &HeaderMap, public_url: &str) -> Result<(), ApiError> {
     let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     let origin = origin.to_str().unwrap_or_default();
-    let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest).trim_end_matches('/');
-    if !host.is_empty() && origin_host.eq_ignore_ascii_case(host) {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    let (scheme, public_authority) = public_url.split_once("://").unwrap_or(("http", public_url));
+    let public_authority = public_authority.split('/').next().unwrap_or_default();
+    let given = match origin.split_once("://") {
+        Some((s, rest)) => normal_origin(s, rest),
+        None => String::new(),
+    };
+    let ok = !given.is_empty()
+        && ((!host.is_empty() && given == normal_origin(scheme, host))
+            || given == normal_origin(scheme, public_authority));
+    if ok {
         return Ok(());
     }
     Err(ApiError::forbidden(
         "forbidden_origin",
         "拒绝跨站请求",
-        format!("cross-site request refused: origin {origin:?} is not this server ({host})"),
+        format!("cross-site request refused: origin {origin:?} is not this server ({scheme}://{host})"),
     ))
 }
 
 /// Middleware: the origin check for every state-changing request.
-pub async fn origin_layer(req: Request, next: Next) -> Response {
+pub async fn origin_layer(State(state): State<crate::AppState>, req: Request, next: Next) -> Response {
     if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
-        && let Err(e) = check_origin(req.headers())
+        && let Err(e) = check_origin(req.headers(), &state.config.public_url)
     {
         return e.into_response();
     }
     next.run(req).await
+}
+
+/// The page may load its own scripts, styles (chessground sets inline styles) and images (the pieces are data:
+/// SVGs), talk to this server (HTTP and WebSocket), and be framed by nobody.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; font-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; \
+     base-uri 'self'; form-action 'self'; object-src 'none'";
+
+/// Middleware: security headers on every response.
+pub async fn headers_layer(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    res
 }
 
 type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, DefaultClock>;
@@ -99,5 +136,36 @@ impl Limiters {
     /// Moves and game commands through the HTTP API, per user.
     pub fn api_move(&self, user_id: &str) -> Result<(), ApiError> {
         self.moves.check_key(&user_id.to_owned()).map_err(|_| ApiError::too_many())
+    }
+}
+
+#[cfg(test)]
+mod origin_tests {
+    use super::*;
+
+    fn headers(origin: &str, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::ORIGIN, origin.parse().unwrap());
+        h.insert(header::HOST, host.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn origins_must_match_scheme_host_and_port() {
+        let local = "http://127.0.0.1:8080";
+        assert!(check_origin(&headers("http://127.0.0.1:8080", "127.0.0.1:8080"), local).is_ok());
+        assert!(check_origin(&headers("HTTP://LOCALHOST:8080", "localhost:8080"), local).is_ok());
+        // Another scheme, port or host is another site.
+        assert!(check_origin(&headers("https://127.0.0.1:8080", "127.0.0.1:8080"), local).is_err());
+        assert!(check_origin(&headers("http://127.0.0.1:9999", "127.0.0.1:8080"), local).is_err());
+        assert!(check_origin(&headers("http://evil.example", "127.0.0.1:8080"), local).is_err());
+        assert!(check_origin(&headers("null", "127.0.0.1:8080"), local).is_err());
+        // Behind an HTTPS proxy: the public URL's scheme, default ports equal to none.
+        let public = "https://chess.example.org";
+        assert!(check_origin(&headers("https://chess.example.org", "chess.example.org"), public).is_ok());
+        assert!(check_origin(&headers("https://chess.example.org:443", "chess.example.org"), public).is_ok());
+        assert!(check_origin(&headers("http://chess.example.org", "chess.example.org"), public).is_err());
+        // The proxy may pass its own Host: the public URL itself is accepted.
+        assert!(check_origin(&headers("https://chess.example.org", "127.0.0.1:8080"), public).is_ok());
     }
 }

@@ -38,7 +38,7 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if let Err(e) = crate::security::check_origin(&headers) {
+    if let Err(e) = crate::security::check_origin(&headers, &state.config.public_url) {
         return e.into_response();
     }
     let auth = match crate::auth::authenticate(&state, &headers).await {

@@ -148,3 +148,41 @@ async fn guests_are_created_at_a_bounded_rate_per_address() {
     let r = from([127, 0, 0, 2]).post(server.url("/api/guest")).send().await.unwrap();
     assert_eq!(r.status(), 200);
 }
+
+#[tokio::test]
+async fn every_answer_has_security_headers_and_rejections_are_our_json() {
+    let server = TestServer::start(&temp_db("policy_headers")).await;
+    let client = reqwest::Client::new();
+    for path in ["/", "/api/me", "/healthz", "/api/levels"] {
+        let r = client.get(server.url(path)).send().await.unwrap();
+        let h = r.headers();
+        let csp = h["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'") && csp.contains("default-src 'self'"), "{path}: {csp}");
+        assert_eq!(h["x-frame-options"], "DENY", "{path}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(h["referrer-policy"], "same-origin", "{path}");
+    }
+    // Not JSON, a missing field, the wrong content type, the wrong method, too large: each our JSON error, saying
+    // what was wrong.
+    let cases: Vec<(reqwest::RequestBuilder, u16, &str, &str)> = vec![
+        (
+            client.post(server.url("/api/login")).header("Content-Type", "application/json").body("{not json"),
+            400,
+            "bad_request",
+            "line 1",
+        ),
+        (client.post(server.url("/api/login")).json(&json!({"username": "a"})), 422, "bad_request", "password"),
+        (client.post(server.url("/api/login")).body("username=a"), 415, "unsupported_media_type", "Content-Type"),
+        (client.delete(server.url("/api/login")), 405, "method_not_allowed", "method not allowed"),
+        (client.post(server.url("/api/login")).json(&json!({"username": "x".repeat(100_000)})), 413, "too_large", "large"),
+    ];
+    for (req, status, code, says) in cases {
+        let r = req.send().await.unwrap();
+        assert_eq!(r.status().as_u16(), status);
+        assert!(r.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["code"], code, "{body}");
+        assert!(body["error"].as_str().unwrap().contains(says), "{body}");
+        assert!(!body["message_zh"].as_str().unwrap().is_empty(), "{body}");
+    }
+}
