@@ -56,11 +56,21 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
 }
 
+/// A hash no password matches in practice, to check a login for an unknown name against: the answer then takes
+/// as long as for a known one, so timing does not tell which names exist.
+pub fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password(&new_secret()).unwrap_or_default())
+}
+
 /// Checks a user name: 2–20 characters, letters (any script, so 张三 is fine), digits, `_` and `-`, starting with
 /// a letter or digit.
 pub fn check_name(name: &str) -> Result<(), ApiError> {
     let n = name.chars().count();
     let bad = |zh: &str, en: &str| Err(ApiError::bad_request("bad_username", zh.to_owned(), en.to_owned()));
+    if name != normalize_name(name) {
+        return bad("用户名须为规范形式（NFKC）", "the user name must be in normal form (NFKC)");
+    }
     if !(2..=20).contains(&n) {
         return bad("用户名须为 2 到 20 个字符", "the user name must have 2 to 20 characters");
     }
@@ -73,18 +83,61 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
     if name.to_lowercase().starts_with("guest") || name.to_lowercase().starts_with("engine") {
         return bad("此用户名已保留", "this user name is reserved");
     }
+    // Look-alikes: a name mixing scripts that are not used together (Latin with Cyrillic, say) could pass for
+    // another player's. Chinese, Japanese or Korean with Latin letters and digits is fine (UTS #39 "highly
+    // restrictive").
+    use unicode_security::{RestrictionLevel, RestrictionLevelDetection};
+    if name.detect_restriction_level() > RestrictionLevel::HighlyRestrictive {
+        return bad(
+            "用户名不能混用容易混淆的文字（例如拉丁字母和西里尔字母）",
+            "the user name mixes scripts that look alike (e.g. Latin and Cyrillic letters)",
+        );
+    }
     Ok(())
 }
 
-/// Checks a new password: 8 to 200 characters.
-pub fn check_password(password: &str) -> Result<(), ApiError> {
+/// A user name as it is stored and compared: NFKC (full-width Ｌｉ becomes Li, ﬁ becomes fi), trimmed. Names are
+/// unique case-insensitively (the user id is the lowercased name).
+pub fn normalize_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.trim().nfkc().collect()
+}
+
+/// The most common passwords (our own list of well-known facts; one a line, `#` comments).
+const COMMON_PASSWORDS: &str = include_str!("data/common-passwords.txt");
+
+fn is_common_password(password: &str) -> bool {
+    let p = password.to_lowercase();
+    COMMON_PASSWORDS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).any(|l| l == p)
+}
+
+/// Checks a new password: 8 to 200 characters, not only spaces or control characters, not one character repeated,
+/// not one of the most common passwords, not the user name.
+pub fn check_password(password: &str, username: &str) -> Result<(), ApiError> {
+    let bad = |zh: &str, en: &str| Err(ApiError::bad_request("bad_password", zh.to_owned(), en.to_owned()));
     let n = password.chars().count();
     if !(8..=200).contains(&n) {
-        return Err(ApiError::bad_request(
-            "bad_password",
-            "密码须为 8 到 200 个字符",
-            "the password must have 8 to 200 characters",
-        ));
+        return bad("密码须为 8 到 200 个字符", "the password must have 8 to 200 characters");
+    }
+    let visible = password.chars().filter(|c| !c.is_whitespace() && !c.is_control()).count();
+    if visible < 8 {
+        return bad(
+            "密码至少要有 8 个可见字符（不算空格和控制字符）",
+            "the password needs at least 8 visible characters (spaces and control characters do not count)",
+        );
+    }
+    let first = password.chars().next();
+    if password.chars().all(|c| Some(c) == first) {
+        return bad("密码不能只是一个字符的重复", "the password cannot be one character repeated");
+    }
+    if is_common_password(password) {
+        return bad(
+            "这个密码太常见了，很容易被猜到，请换一个",
+            "this password is one of the most common ones and easy to guess",
+        );
+    }
+    if password.to_lowercase() == username.to_lowercase() {
+        return bad("密码不能和用户名相同", "the password cannot be the user name");
     }
     Ok(())
 }

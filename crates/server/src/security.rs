@@ -83,9 +83,67 @@ pub async fn headers_layer(req: Request, next: Next) -> Response {
 
 type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, DefaultClock>;
 
+/// Failed logins per account: after [`LoginFailures::MAX`] within [`LoginFailures::WINDOW_MS`] the account refuses
+/// logins (even the right password) until the oldest failure is that old — a pause, never a lock-out for good.
+#[derive(Debug, Default)]
+pub struct LoginFailures {
+    by_account: std::sync::Mutex<std::collections::HashMap<String, std::collections::VecDeque<u64>>>,
+}
+
+impl LoginFailures {
+    pub const MAX: usize = 10;
+    pub const WINDOW_MS: u64 = 10 * 60_000;
+    /// Accounts tracked at most; beyond, the oldest failures are forgotten first.
+    const ACCOUNTS: usize = 100_000;
+
+    /// Refuses a login attempt on an account with too many recent failures.
+    pub fn check(&self, account: &str) -> Result<(), ApiError> {
+        let now = crate::time::now_ms();
+        let mut map = self.by_account.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(f) = map.get_mut(account) else { return Ok(()) };
+        while f.front().is_some_and(|t| now.saturating_sub(*t) >= Self::WINDOW_MS) {
+            f.pop_front();
+        }
+        if f.len() < Self::MAX {
+            return Ok(());
+        }
+        let wait_min = f.front().map_or(1, |t| (Self::WINDOW_MS - now.saturating_sub(*t)).div_ceil(60_000));
+        Err(ApiError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("这个账号的密码错误次数太多，请 {wait_min} 分钟后再试"),
+            format!("too many wrong passwords for this account; try again in {wait_min} min"),
+        ))
+    }
+
+    /// Counts a failed attempt.
+    pub fn record(&self, account: &str) {
+        let now = crate::time::now_ms();
+        let mut map = self.by_account.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= Self::ACCOUNTS && !map.contains_key(account) {
+            map.retain(|_, f| f.back().is_some_and(|t| now.saturating_sub(*t) < Self::WINDOW_MS));
+            if map.len() >= Self::ACCOUNTS {
+                return;
+            }
+        }
+        let f = map.entry(account.to_owned()).or_default();
+        f.push_back(now);
+        while f.len() > Self::MAX {
+            f.pop_front();
+        }
+    }
+
+    /// Forgets the failures after a successful login.
+    pub fn clear(&self, account: &str) {
+        self.by_account.lock().unwrap_or_else(|e| e.into_inner()).remove(account);
+    }
+}
+
 /// The server's rate limiters.
 #[derive(Debug, Clone)]
 pub struct Limiters {
+    /// Failed logins per account.
+    pub login_failures: Arc<LoginFailures>,
     login: Arc<Keyed<IpAddr>>,
     register: Arc<Keyed<IpAddr>>,
     moves: Arc<Keyed<String>>,
@@ -101,6 +159,7 @@ fn quota(per_minute: u32, burst: u32) -> Quota {
 impl Limiters {
     pub fn new(limits: &crate::Limits) -> Limiters {
         Limiters {
+            login_failures: Arc::default(),
             login: Arc::new(RateLimiter::keyed(quota(limits.logins_per_minute, limits.logins_per_minute))),
             register: Arc::new(RateLimiter::keyed(quota(
                 limits.registrations_per_hour.div_ceil(60).max(1),

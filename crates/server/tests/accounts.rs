@@ -19,14 +19,14 @@ async fn register_login_logout_and_bad_input() {
     let (id, session) = server.register("张三").await;
     assert_eq!(id, "张三");
     // Same name in another case is taken.
-    let r = post(&server, "/api/register", json!({"username": "Alice", "password": "password1"}), None).await;
+    let r = post(&server, "/api/register", json!({"username": "Alice", "password": "opening-prep-7"}), None).await;
     assert_eq!(r.status(), 200);
-    let r = post(&server, "/api/register", json!({"username": "alice", "password": "password1"}), None).await;
+    let r = post(&server, "/api/register", json!({"username": "alice", "password": "opening-prep-7"}), None).await;
     assert_eq!(r.status(), 409);
     let e: Value = r.json().await.unwrap();
     assert_eq!(e["code"], "name_taken");
     // Bad names and passwords say what is wrong.
-    let r = post(&server, "/api/register", json!({"username": "a b", "password": "password1"}), None).await;
+    let r = post(&server, "/api/register", json!({"username": "a b", "password": "opening-prep-7"}), None).await;
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "bad_username");
     let r = post(&server, "/api/register", json!({"username": "bob", "password": "short"}), None).await;
@@ -36,7 +36,7 @@ async fn register_login_logout_and_bad_input() {
     // Login: wrong password, then right; the cookie is HttpOnly and SameSite.
     let r = post(&server, "/api/login", json!({"username": "ALICE", "password": "nope-nope"}), None).await;
     assert_eq!(r.status(), 401);
-    let r = post(&server, "/api/login", json!({"username": "ALICE", "password": "password1"}), None).await;
+    let r = post(&server, "/api/login", json!({"username": "ALICE", "password": "opening-prep-7"}), None).await;
     assert_eq!(r.status(), 200);
     let cookie = r.headers()["set-cookie"].to_str().unwrap().to_owned();
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
@@ -208,4 +208,65 @@ async fn seeks_and_pools_pair_players() {
     assert_eq!(ga2["game_id"], gb2["game_id"]);
     let r = wa.request(json!({"t": "join_pool", "time_control": "7+0", "rated": false})).await;
     assert_eq!(r["code"], "unknown_pool", "{r}");
+}
+
+#[tokio::test]
+async fn weak_passwords_and_look_alike_names_are_refused() {
+    let server = TestServer::start(&temp_db("weak")).await;
+    let register = |name: &str, password: &str| {
+        let body = json!({"username": name, "password": password});
+        let server = &server;
+        async move {
+            let r = post(server, "/api/register", body, None).await;
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap())
+        }
+    };
+    for (pw, says) in [
+        ("password123", "common"),
+        ("Qwertyuiop", "common"),
+        ("   a   b   ", "visible"),
+        ("\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}\u{8}", "visible"),
+        ("zzzzzzzzzz", "repeated"),
+        ("magnus1990", "user name"),
+    ] {
+        let (status, body) = register("Magnus1990", pw).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("bad_password")), "{pw:?}: {body}");
+        assert!(body["error"].as_str().unwrap().contains(says), "{pw:?}: {body}");
+    }
+    // A Cyrillic а among Latin letters passes for "paypal": refused. Chinese with Latin letters is fine.
+    let (status, body) = register("p\u{430}ypal", "a-fine-pass-9").await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_username")), "{body}");
+    let (status, body) = register("张三abc", "a-fine-pass-9").await;
+    assert_eq!(status, 200, "{body}");
+    // Full-width letters are the same name as their ASCII form (NFKC), so the name is taken.
+    let (status, body) = register("Ｍａｇｎｕｓ", "a-fine-pass-9").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["user"]["username"], "Magnus");
+    let (status, body) = register("MAGNUS", "a-fine-pass-9").await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("name_taken")), "{body}");
+    let r = post(&server, "/api/login", json!({"username": "ｍａｇｎｕｓ", "password": "a-fine-pass-9"}), None).await;
+    assert_eq!(r.status(), 200);
+}
+
+#[tokio::test]
+async fn wrong_passwords_pause_the_account_not_the_others() {
+    let server = TestServer::start(&temp_db("per_account")).await;
+    for name in ["target", "bystander"] {
+        let r = post(&server, "/api/register", json!({"username": name, "password": "the-right-one-1"}), None).await;
+        assert_eq!(r.status(), 200);
+    }
+    let login = |name: &str, password: &str| {
+        let body = json!({"username": name, "password": password});
+        let server = &server;
+        async move { post(server, "/api/login", body, None).await.status().as_u16() }
+    };
+    for _ in 0..guoxiang_server::security::LoginFailures::MAX {
+        assert_eq!(login("target", "a-wrong-guess").await, 401);
+    }
+    // Now even the right password waits (the pause ends by itself); another account is not affected.
+    assert_eq!(login("target", "the-right-one-1").await, 429);
+    assert_eq!(login("bystander", "the-right-one-1").await, 200);
+    // Unknown names get the same answer as wrong passwords.
+    assert_eq!(login("nobody-at-all", "a-wrong-guess").await, 401);
 }

@@ -48,12 +48,13 @@ async fn connect(url: &str) -> Result<Store, String> {
 pub fn run_user(c: UserCommand) -> Result<ExitCode, String> {
     let UserCommand::Add { name, password, admin, database } = c;
     super::serve::runtime()?.block_on(async {
+        let name = auth::normalize_name(&name);
         auth::check_name(&name).map_err(|e| e.en)?;
         let (password, generated) = match password {
             Some(p) => (p, false),
             None => (auth::new_secret()[..16].to_owned(), true),
         };
-        auth::check_password(&password).map_err(|e| e.en)?;
+        auth::check_password(&password, &name).map_err(|e| e.en)?;
         let hash = auth::hash_password(&password).map_err(|e| e.en)?;
         let store = connect(&database).await?;
         let user = match store.create_user(&name, Some(&hash), false, now_ms()).await {

@@ -51,20 +51,21 @@ pub async fn register(
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
     state.limiters.register(peer.ip())?;
-    auth::check_name(&c.username)?;
-    auth::check_password(&c.password)?;
+    let name = auth::normalize_name(&c.username);
+    auth::check_name(&name)?;
+    auth::check_password(&c.password, &name)?;
     let password = c.password.clone();
     let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))??;
-    let user = match state.store.create_user(&c.username, Some(&hash), false, crate::time::now_ms() as i64).await {
+    let user = match state.store.create_user(&name, Some(&hash), false, crate::time::now_ms() as i64).await {
         Ok(u) => u,
         Err(guoxiang_store::StoreError::NameTaken) => {
             return Err(ApiError::new(
                 axum::http::StatusCode::CONFLICT,
                 "name_taken",
-                format!("用户名 {} 已被使用", c.username),
-                format!("the user name {} is taken", c.username),
+                format!("用户名 {name} 已被使用"),
+                format!("the user name {name} is taken"),
             ));
         }
         Err(e) => return Err(e.into()),
@@ -92,16 +93,22 @@ pub async fn login(
     if c.username.len() > 100 || c.password.len() > 1000 {
         return Err(bad_credentials());
     }
-    let user = state.store.user(&c.username.to_lowercase()).await?;
-    let Some(user) = user.filter(|u| !u.is_guest) else { return Err(bad_credentials()) };
-    let Some(hash) = user.password_hash.clone() else { return Err(bad_credentials()) };
+    let id = guoxiang_store::user_id_of(&auth::normalize_name(&c.username));
+    // Per account as well as per address: guessing one account's password from many addresses is slowed too.
+    state.limiters.login_failures.check(&id)?;
+    let user = state.store.user(&id).await?.filter(|u| !u.is_guest);
+    let hash = user.as_ref().and_then(|u| u.password_hash.clone());
+    // The same work whether the name exists or not.
+    let against = hash.clone().unwrap_or_else(|| auth::dummy_hash().to_owned());
     let password = c.password.clone();
-    let ok = tokio::task::spawn_blocking(move || auth::verify_password(&password, &hash))
+    let matches = tokio::task::spawn_blocking(move || auth::verify_password(&password, &against))
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))?;
-    if !ok {
+    let Some(user) = user.filter(|_| matches && hash.is_some()) else {
+        state.limiters.login_failures.record(&id);
         return Err(bad_credentials());
-    }
+    };
+    state.limiters.login_failures.clear(&id);
     let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
     let body = json!({"user": user_json(&user), "session": secret});
     Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
