@@ -39,7 +39,7 @@ export type ClientMessage = { "t": "hello", id: number, protocol: number, lang: 
   | { "t": "accept_seek", id: number, seek_id: string, }
   | { "t": "join_pool", id: number, time_control: string, rated: boolean, }
   | { "t": "leave_pool", id: number, }
-  | { "t": "play_computer", id: number, level: number, color: ColorChoice, time_control: string, }
+  | { "t": "play_computer", id: number, level: number, color: ColorChoice, time_control: string, fen?: string, }
   | { "t": "challenge_friend", id: number, time_control: string, rated: boolean, color: ColorChoice, }
   | { "t": "accept_challenge", id: number, challenge_id: string, }
   | { "t": "decline_challenge", id: number, challenge_id: string, }
@@ -280,4 +280,4 @@ export type ReasonCode = "same_square" | "no_piece" | "not_your_turn" | "bad_pie
  * The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`), the game's
  * (`guoxiang_game::CommandError::code`) and the server's (accounts, lobby, challenges, rematches).
  */
-export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered";
+export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games";

@@ -30,6 +30,8 @@ enum Command {
     Pgn(cmd::pgn::Args),
     /// Say whether a move is legal in a position and, if not, why (in Chinese or English).
     Explain(cmd::explain::Args),
+    /// The 学棋 / Learn course: list its lessons, print them as JSON (`--json`), or check course files (`check DIR`).
+    Learn(cmd::learn::Args),
     /// Speak the Universal Chess Interface on standard input/output (for chess GUIs).
     Uci(cmd::uci::Args),
     /// Search a fixed set of positions to a fixed depth; the last line is `N nodes M nps`.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Position(a)) => cmd::position::run(a),
         Some(Command::Pgn(a)) => cmd::pgn::run(a),
         Some(Command::Explain(a)) => cmd::explain::run(a),
+        Some(Command::Learn(a)) => cmd::learn::run(a),
         Some(Command::Uci(a)) => cmd::uci::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Serve(a)) => cmd::serve::run(a),

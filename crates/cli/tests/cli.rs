@@ -347,3 +347,79 @@ fn no_arguments_serves_on_8080_with_a_sqlite_file() {
     assert!(dir.join("guoxiang.db").exists(), "the database file is made in the current directory");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn learn_fixture() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../learn/tests/fixture"))
+}
+
+#[test]
+fn learn_check_accepts_a_valid_course() {
+    let o = guoxiang(&["learn", "check", learn_fixture().to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o).trim(), "1 chapters, 2 lessons, 9 steps: ok");
+}
+
+#[test]
+fn learn_check_prints_every_error_with_its_place() {
+    let fixture = std::fs::read_to_string(learn_fixture().join("01-basics.toml")).unwrap();
+    let dir = std::env::temp_dir().join(format!("guoxiang-cli-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = fixture.replacen(r#"solutions = [["e4d5"]]"#, r#"solutions = [["e4d6"]]"#, 1).replacen(
+        r#"verify = "checkmate""#,
+        r#"verify = "stalemate""#,
+        1,
+    );
+    std::fs::write(dir.join("01-basics.toml"), broken).unwrap();
+    std::fs::write(dir.join("02-bad.toml"), "[chapter]\nid = \"bad\"\ntitle = oops\n").unwrap();
+    let o = guoxiang(&["learn", "check", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("01-basics.toml: lesson all_kinds: step 2: solution 1")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("01-basics.toml: lesson all_kinds: step 7: verify")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("02-bad.toml: line 3, column")), "{out}");
+    assert_eq!(lines.last(), Some(&"1 chapters, 2 lessons, 9 steps: 3 errors"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn learn_check_reports_uncovered_topics_unless_skipped() {
+    let fixture = std::fs::read_to_string(learn_fixture().join("01-basics.toml")).unwrap();
+    let dir = std::env::temp_dir().join(format!("guoxiang-cli-learn-topics-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("01-basics.toml"), fixture.replacen(r#", "strategy_tips"]"#, "]", 1)).unwrap();
+    let o = guoxiang(&["learn", "check", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().next(), Some(r#"course: no lesson covers the topic "strategy_tips""#));
+    let o = guoxiang(&["learn", "check", "--skip-coverage", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn learn_check_of_a_missing_directory_is_bad_input() {
+    let o = guoxiang(&["learn", "check", "/nonexistent/course"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read /nonexistent/course"), "{}", stderr(&o));
+}
+
+#[test]
+fn learn_json_prints_one_lesson_per_line() {
+    let o = guoxiang(&["learn", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lessons = json_lines(&stdout(&o));
+    for (i, l) in lessons.iter().enumerate() {
+        assert_eq!(l["order"], i + 1, "{l}");
+        assert!(l["id"].is_string() && l["chapter"].is_string() && l["steps"].is_array(), "{l}");
+        for s in l["steps"].as_array().unwrap() {
+            assert!(s["fen"].is_string() && s["prompt"]["zh"].is_string() && s["orientation"].is_string(), "{s}");
+        }
+    }
+    // The plain list names the same lessons.
+    let o = guoxiang(&["learn"]);
+    assert!(o.status.success());
+    let list = stdout(&o);
+    for l in &lessons {
+        assert!(list.contains(l["id"].as_str().unwrap()), "{list}");
+    }
+}

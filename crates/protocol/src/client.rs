@@ -110,8 +110,18 @@ pub enum ClientMessage {
     JoinPool { id: u32, time_control: String, rated: bool },
     /// Leave the quick-pairing pool.
     LeavePool { id: u32 },
-    /// Start a game against the engine at `level`; announced with `game_started`.
-    PlayComputer { id: u32, level: u8, color: ColorChoice, time_control: String },
+    /// Start a game against the engine at `level`; announced with `game_started`. With `fen`, the game starts from
+    /// that position (a set-up position under the standard rules, as the Learn course's `play` steps need); such a
+    /// game is always casual, and `time_control` `-` makes it untimed.
+    PlayComputer {
+        id: u32,
+        level: u8,
+        color: ColorChoice,
+        time_control: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        fen: Option<String>,
+    },
     /// Create a challenge to share as a link; answered with `challenge_created`.
     ChallengeFriend { id: u32, time_control: String, rated: bool, color: ColorChoice },
     /// Accept a challenge (opened from its link); the game is announced with `game_started`.

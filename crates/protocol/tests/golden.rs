@@ -57,6 +57,16 @@ fn golden_client_messages() {
         ClientMessage::CreateSeek { id: 11, time_control: "300+3".into(), rated: true, color: ColorChoice::Random },
     );
     client(r#"{"t":"ping","id":12,"client_time_ms":5000}"#, ClientMessage::Ping { id: 12, client_time_ms: 5000 });
+    client(
+        r#"{"t":"play_computer","id":13,"level":1,"color":"white","time_control":"-","fen":"4k3/8/8/8/8/8/8/3QK3 w - - 0 1"}"#,
+        ClientMessage::PlayComputer {
+            id: 13,
+            level: 1,
+            color: ColorChoice::White,
+            time_control: "-".into(),
+            fen: Some("4k3/8/8/8/8/8/8/3QK3 w - - 0 1".into()),
+        },
+    );
 }
 
 #[test]
@@ -72,6 +82,17 @@ fn defaults_of_optional_client_fields() {
     assert_eq!(
         parse_client_frame(r#"{"t":"subscribe","id":3,"game_id":"g","since_version":null}"#).unwrap(),
         ClientMessage::Subscribe { id: 3, game_id: "g".into(), since_version: None }
+    );
+    // Clients from before the Learn course send no `fen`: the usual start.
+    assert_eq!(
+        parse_client_frame(r#"{"t":"play_computer","id":4,"level":3,"color":"black","time_control":"300+0"}"#).unwrap(),
+        ClientMessage::PlayComputer {
+            id: 4,
+            level: 3,
+            color: ColorChoice::Black,
+            time_control: "300+0".into(),
+            fen: None
+        }
     );
 }
 

@@ -158,6 +158,9 @@ pub enum Via {
 pub struct Auth {
     pub user: Arc<User>,
     pub via: Via,
+    /// The hash of the session's secret (cookie or bearer session; `None` for a personal token): logging out ends
+    /// this session, and the connections opened with it.
+    pub session: Option<String>,
 }
 
 impl Auth {
@@ -194,10 +197,10 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Optio
     if let Some(t) = bearer(headers) {
         let h = hash_secret(&t);
         if let Some((user, scopes)) = state.store.token_user(&h).await? {
-            return Ok(Some(Auth { user: Arc::new(user), via: Via::Token(scopes) }));
+            return Ok(Some(Auth { user: Arc::new(user), via: Via::Token(scopes), session: None }));
         }
         if let Some(user) = state.store.session_user(&h, now).await? {
-            return Ok(Some(Auth { user: Arc::new(user), via: Via::Session }));
+            return Ok(Some(Auth { user: Arc::new(user), via: Via::Session, session: Some(h) }));
         }
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -206,10 +209,11 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Optio
             "invalid or expired token",
         ));
     }
-    if let Some(s) = cookie_secret(headers)
-        && let Some(user) = state.store.session_user(&hash_secret(&s), now).await?
-    {
-        return Ok(Some(Auth { user: Arc::new(user), via: Via::Cookie }));
+    if let Some(s) = cookie_secret(headers) {
+        let h = hash_secret(&s);
+        if let Some(user) = state.store.session_user(&h, now).await? {
+            return Ok(Some(Auth { user: Arc::new(user), via: Via::Cookie, session: Some(h) }));
+        }
     }
     Ok(None)
 }

@@ -18,11 +18,26 @@ use crate::lobby::ChallengeInfo;
 /// Something for a user.
 #[derive(Clone, Debug)]
 pub enum UserEvent {
-    GameStarted { game_id: String, color: Color },
-    GameFinished { game_id: String },
+    GameStarted {
+        game_id: String,
+        color: Color,
+    },
+    GameFinished {
+        game_id: String,
+    },
     Challenge(Box<ChallengeInfo>),
-    RematchOffered { game_id: String, by: Color },
-    RematchDeclined { game_id: String, by: Color },
+    RematchOffered {
+        game_id: String,
+        by: Color,
+    },
+    RematchDeclined {
+        game_id: String,
+        by: Color,
+    },
+    /// The session with this hash ended (logout): its connections close.
+    SessionEnded {
+        session: String,
+    },
 }
 
 /// How many events a connection may have waiting before it counts as not reading.

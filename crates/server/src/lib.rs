@@ -156,8 +156,29 @@ impl AppState {
         let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 2);
         let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis };
         state.lobby.start_live_games_feed(state.clone());
+        let store = state.store.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
+            loop {
+                every.tick().await;
+                if let Err(e) = housekeep(&store, time::now_ms() as i64).await {
+                    tracing::warn!("housekeeping: {e}");
+                }
+            }
+        });
         Ok(state)
     }
+}
+
+/// What the server clears away every hour: expired sessions, then the guests nobody can use any more (no valid
+/// session, no game, older than a day). Returns how many of each.
+pub async fn housekeep(store: &Store, now_ms: i64) -> Result<(u64, u64), guoxiang_store::StoreError> {
+    let sessions = store.purge_expired_sessions(now_ms).await?;
+    let guests = store.delete_unused_guests(now_ms, now_ms - 86_400_000).await?;
+    if sessions + guests > 0 {
+        tracing::info!("housekeeping: {sessions} expired sessions and {guests} unused guests removed");
+    }
+    Ok((sessions, guests))
 }
 
 /// The whole HTTP surface.

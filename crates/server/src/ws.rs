@@ -98,6 +98,7 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
     let mut hub_done = conn.auth.is_some().then_some(hub_done);
     let hub_task = conn.auth.as_ref().map(|a| {
         let (guard, mut rx) = state.hub.register(&a.user.id);
+        let my_session = a.session.clone();
         let out = out.clone();
         let base = state.config.public_url.clone();
         tokio::spawn(async move {
@@ -115,6 +116,8 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
                         ServerMessage::RematchDeclined { game_id, by: by.into() }
                     }
                     UserEvent::GameFinished { .. } => continue,
+                    UserEvent::SessionEnded { session } if Some(&session) == my_session.as_ref() => break,
+                    UserEvent::SessionEnded { .. } => continue,
                 };
                 if out.send(msg.to_json().into()).await.is_err() {
                     break;
@@ -406,9 +409,10 @@ impl Conn {
                 self.ack(id);
                 Ok(())
             }
-            C::PlayComputer { id, level, color, time_control } => {
+            C::PlayComputer { id, level, color, time_control, fen } => {
                 let (p, _) = self.need_user()?;
-                crate::http::play_computer(&self.state, p, level, color, &time_control, Variant::Standard).await?;
+                let variant = fen.map_or(Variant::Standard, |fen| Variant::FromPosition { fen });
+                crate::http::play_computer(&self.state, p, level, color, &time_control, variant).await?;
                 self.ack(id);
                 Ok(())
             }

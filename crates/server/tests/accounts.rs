@@ -270,3 +270,80 @@ async fn wrong_passwords_pause_the_account_not_the_others() {
     // Unknown names get the same answer as wrong passwords.
     assert_eq!(login("nobody-at-all", "a-wrong-guess").await, 401);
 }
+
+#[tokio::test]
+async fn tokens_are_listed_and_revoked_and_logout_ends_the_session_and_its_sockets() {
+    let server = TestServer::start(&temp_db("revoke")).await;
+    let (_, session) = server.register("tokenholder").await;
+    let client = reqwest::Client::new();
+    let mut tokens = Vec::new();
+    for d in ["bot", "board"] {
+        let r: Value = post(&server, "/api/token", json!({"description": d, "scopes": ["board:play"]}), Some(&session))
+            .await
+            .json()
+            .await
+            .unwrap();
+        tokens.push(r["token"].as_str().unwrap().to_owned());
+    }
+    let get = |path: &str, bearer: Option<&str>, cookie: Option<&str>| {
+        let mut r = client.get(server.url(path));
+        if let Some(b) = bearer {
+            r = r.header("Authorization", format!("Bearer {b}"));
+        }
+        if let Some(c) = cookie {
+            r = r.header("Cookie", format!("gx_session={c}"));
+        }
+        r.send()
+    };
+    let list: Value = get("/api/tokens", None, Some(&session)).await.unwrap().json().await.unwrap();
+    let listed = list["tokens"].as_array().unwrap();
+    assert_eq!(listed.len(), 2, "{list}");
+    assert!(!list.to_string().contains(&tokens[0]) && !list.to_string().contains(&tokens[1]), "no secret is shown");
+    // A token may not manage tokens.
+    assert_eq!(get("/api/tokens", Some(&tokens[0]), None).await.unwrap().status(), 403);
+    // Revoke the "bot" one: it stops working at once, the other goes on.
+    let bot = listed.iter().find(|t| t["description"] == "bot").unwrap()["id"].as_str().unwrap().to_owned();
+    let r = client
+        .delete(server.url(&format!("/api/tokens/{bot}")))
+        .header("Cookie", format!("gx_session={session}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(get("/api/account", Some(&tokens[0]), None).await.unwrap().status(), 401);
+    assert_eq!(get("/api/account", Some(&tokens[1]), None).await.unwrap().status(), 200);
+    let r = client
+        .delete(server.url(&format!("/api/tokens/{bot}")))
+        .header("Cookie", format!("gx_session={session}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+
+    // A session used as a bearer token ends with its logout.
+    let login: Value =
+        post(&server, "/api/login", json!({"username": "tokenholder", "password": "correct horse"}), None)
+            .await
+            .json()
+            .await
+            .unwrap();
+    let bearer = login["session"].as_str().unwrap().to_owned();
+    assert_eq!(get("/api/me", Some(&bearer), None).await.unwrap().status(), 200);
+    let r = client.post(server.url("/api/logout")).header("Authorization", format!("Bearer {bearer}")).send().await;
+    assert_eq!(r.unwrap().status(), 200);
+    assert_eq!(get("/api/me", Some(&bearer), None).await.unwrap().status(), 401);
+
+    // Logging out closes the WebSockets of that session, not those of the user's other sessions.
+    let mut ws_out = server.ws(&session).await;
+    let other: Value =
+        post(&server, "/api/login", json!({"username": "tokenholder", "password": "correct horse"}), None)
+            .await
+            .json()
+            .await
+            .unwrap();
+    let mut ws_other = server.ws(other["session"].as_str().unwrap()).await;
+    assert_eq!(post(&server, "/api/logout", json!({}), Some(&session)).await.status(), 200);
+    assert!(ws_out.closed().await, "the logged-out session's socket was closed");
+    let r = ws_other.request(json!({"t": "lobby_subscribe"})).await;
+    assert_eq!(r["t"], "ack", "{r}");
+}

@@ -174,7 +174,12 @@ async fn every_answer_has_security_headers_and_rejections_are_our_json() {
         (client.post(server.url("/api/login")).json(&json!({"username": "a"})), 422, "bad_request", "password"),
         (client.post(server.url("/api/login")).body("username=a"), 415, "unsupported_media_type", "Content-Type"),
         (client.delete(server.url("/api/login")), 405, "method_not_allowed", "method not allowed"),
-        (client.post(server.url("/api/login")).json(&json!({"username": "x".repeat(100_000)})), 413, "too_large", "large"),
+        (
+            client.post(server.url("/api/login")).json(&json!({"username": "x".repeat(100_000)})),
+            413,
+            "too_large",
+            "large",
+        ),
     ];
     for (req, status, code, says) in cases {
         let r = req.send().await.unwrap();
@@ -185,4 +190,27 @@ async fn every_answer_has_security_headers_and_rejections_are_our_json() {
         assert!(body["error"].as_str().unwrap().contains(says), "{body}");
         assert!(!body["message_zh"].as_str().unwrap().is_empty(), "{body}");
     }
+}
+
+#[tokio::test]
+async fn housekeeping_removes_expired_sessions_and_unused_guests_only() {
+    let server = TestServer::start(&temp_db("policy_housekeeping")).await;
+    let (idle, _) = server.guest().await;
+    let (player_a, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (registered, _) = server.register("staying").await;
+    let (gid, mut wa, _wb) = common::friend_game(&server, "600+0", &a, &b).await;
+    common::play(&mut wa, &gid, "e2e4").await;
+    // Now: every session is valid, nothing goes.
+    let store = &server.state.store;
+    let now = guoxiang_server::time::now_ms() as i64;
+    assert_eq!(guoxiang_server::housekeep(store, now).await.unwrap(), (0, 0));
+    // 31 days on, every session has expired: the guest who never played goes, the players and the account stay.
+    let later = now + 31 * 86_400_000;
+    let (sessions, guests) = guoxiang_server::housekeep(store, later).await.unwrap();
+    assert_eq!(guests, 1);
+    assert!(sessions >= 4, "{sessions}");
+    assert!(store.user(&idle).await.unwrap().is_none());
+    assert!(store.user(&player_a).await.unwrap().is_some());
+    assert!(store.user(&registered).await.unwrap().is_some());
 }

@@ -1,5 +1,5 @@
 //! The guoxiang server's database: users (guests included), sessions, personal API tokens, ratings and their
-//! history, games and their moves.
+//! history, games and their moves, progress in the 学棋 / Learn course.
 //!
 //! One code path serves two databases through sqlx's `Any` driver:
 //!
@@ -24,6 +24,7 @@
 
 mod batch;
 pub mod fault;
+mod learn;
 mod migrate;
 
 use std::collections::HashMap;
@@ -33,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
+pub use learn::{LearnProgress, LessonProgress};
 pub use migrate::AppliedMigration;
 
 /// Connections in the pool of an SQLite file (WAL lets readers run beside the one writer).
@@ -112,6 +114,19 @@ pub(crate) fn db_err(context: impl Display) -> impl FnOnce(sqlx::Error) -> Store
 /// mapping, which is how they are compared case-insensitively.
 pub fn user_id_of(name: &str) -> String {
     name.to_lowercase()
+}
+
+/// How many hex digits of a token's hash name it.
+pub const TOKEN_ID_LEN: usize = 16;
+
+/// A personal API token as its owner sees it (never its secret).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenInfo {
+    /// The first [`TOKEN_ID_LEN`] hex digits of the secret's hash.
+    pub id: String,
+    pub description: String,
+    pub scopes: Vec<String>,
+    pub created_at_ms: i64,
 }
 
 /// A user; guests are users with `is_guest` and no password.
@@ -680,6 +695,22 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// Deletes the guests nobody can use any more: created before `created_before_ms`, without a session that is
+    /// still valid at `now_ms`, and without a game (a guest who played stays, for the games' archive).
+    pub async fn delete_unused_guests(&self, now_ms: i64, created_before_ms: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM users WHERE is_guest = 1 AND created_at_ms < $2 \
+             AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = users.id AND s.expires_at_ms > $1) \
+             AND NOT EXISTS (SELECT 1 FROM games g WHERE g.white_id = users.id OR g.black_id = users.id)",
+        )
+        .bind(now_ms)
+        .bind(created_before_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db_err("delete_unused_guests"))?;
+        Ok(done.rows_affected())
+    }
+
     // ----- personal API tokens -----
 
     /// Stores a personal API token (only the hash of its secret) with its scopes, e.g. `"board:play"`.
@@ -733,6 +764,46 @@ impl Store {
             .await
             .map_err(db_err("delete_token"))?;
         Ok(())
+    }
+
+    /// A user's tokens, newest first. Only the hash of a token's secret is stored; its first 16 hex digits name it.
+    pub async fn tokens_of(&self, user_id: &str) -> Result<Vec<TokenInfo>, StoreError> {
+        let ctx = || format!("tokens_of {user_id}");
+        let rows = sqlx::query(
+            "SELECT token_hash, description, scopes, created_at_ms FROM tokens WHERE user_id = $1 \
+             ORDER BY created_at_ms DESC, token_hash",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db_err(ctx()))?;
+        rows.iter()
+            .map(|row| {
+                let hash: String = row.try_get("token_hash").map_err(db_err(ctx()))?;
+                let scopes: String = row.try_get("scopes").map_err(db_err(ctx()))?;
+                Ok(TokenInfo {
+                    id: hash.chars().take(TOKEN_ID_LEN).collect(),
+                    description: row.try_get("description").map_err(db_err(ctx()))?,
+                    scopes: serde_json::from_str(&scopes)
+                        .map_err(|e| StoreError::Corrupt(format!("scopes of a token of {user_id}: {e}")))?,
+                    created_at_ms: row.try_get("created_at_ms").map_err(db_err(ctx()))?,
+                })
+            })
+            .collect()
+    }
+
+    /// Revokes the token of `user_id` named `id` (see [`Store::tokens_of`]); `false` if the user has no such token.
+    pub async fn revoke_token(&self, user_id: &str, id: &str) -> Result<bool, StoreError> {
+        if id.len() != TOKEN_ID_LEN || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(false);
+        }
+        let r = sqlx::query("DELETE FROM tokens WHERE user_id = $1 AND token_hash LIKE $2")
+            .bind(user_id)
+            .bind(format!("{}%", id.to_ascii_lowercase()))
+            .execute(&self.pool)
+            .await
+            .map_err(db_err(format_args!("revoke_token {user_id} {id}")))?;
+        Ok(r.rows_affected() > 0)
     }
 
     // ----- ratings -----

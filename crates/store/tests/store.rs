@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use guoxiang_store::{Dialect, GameRow, MoveRow, RatingRow, Store, StoreError, WriteOp};
+use guoxiang_store::{Dialect, GameRow, LearnProgress, LessonProgress, MoveRow, RatingRow, Store, StoreError, WriteOp};
 use sqlx::{Connection, Row};
 
 static SEQ: AtomicU32 = AtomicU32::new(0);
@@ -96,6 +96,7 @@ both!(
     reopening_keeps_data_and_migrations,
     concurrent_batches,
     batch_gathering_keeps_order,
+    learn_progress_merges,
 );
 
 fn game(id: &str, white: &str, black: &str, created_at_ms: i64, status: &str) -> GameRow {
@@ -722,4 +723,36 @@ async fn durability_child() {
     println!("committed 40 moves");
     // Wait to be killed, pool open, nothing checkpointed.
     tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+}
+
+fn lesson(steps: &[u32], stars: u8, done: bool) -> LessonProgress {
+    LessonProgress { steps: steps.to_vec(), stars, done }
+}
+
+async fn learn_progress_merges(db: &TestDb) {
+    let store = db.open().await;
+    let applied = store.applied_migrations().await.unwrap();
+    assert!(applied.iter().any(|m| m.version == 2 && m.name == "learn progress"), "{applied:?}");
+    store.create_user("alice", Some("h"), false, 1).await.unwrap();
+    store.create_user("bob", Some("h"), false, 1).await.unwrap();
+    assert!(store.learn_progress("alice").await.unwrap().is_empty());
+
+    let first: LearnProgress = [("rook".to_owned(), lesson(&[2, 0], 1, false))].into();
+    let got = store.merge_learn_progress("alice", &first, 10).await.unwrap();
+    assert_eq!(got["rook"], lesson(&[0, 2], 1, false), "steps sorted");
+
+    // A second browser: more steps, fewer stars, done; and another lesson.
+    let second: LearnProgress =
+        [("rook".to_owned(), lesson(&[1, 2], 0, true)), ("king".to_owned(), lesson(&[0], 3, true))].into();
+    let got = store.merge_learn_progress("alice", &second, 20).await.unwrap();
+    assert_eq!(got["rook"], lesson(&[0, 1, 2], 1, true), "union of steps, max stars, done stays done");
+    assert_eq!(got["king"], lesson(&[0], 3, true));
+    assert_eq!(store.learn_progress("alice").await.unwrap(), got, "what was returned is what is stored");
+
+    // Sending less changes nothing.
+    let less: LearnProgress = [("rook".to_owned(), lesson(&[], 0, false))].into();
+    assert_eq!(store.merge_learn_progress("alice", &less, 30).await.unwrap(), got);
+    assert!(store.learn_progress("bob").await.unwrap().is_empty(), "progress is per user");
+    assert!(matches!(store.merge_learn_progress("nobody", &first, 40).await, Err(StoreError::NotFound(_))));
+    store.close().await;
 }

@@ -1,5 +1,5 @@
-//! `guoxiang user add NAME [--password P]` and `guoxiang token create NAME`: administration from the shell, on the
-//! same database the server uses.
+//! `guoxiang user add NAME [--password P]` and `guoxiang token create|list|revoke NAME`: administration from the
+//! shell, on the same database the server uses.
 
 use std::process::ExitCode;
 
@@ -32,6 +32,19 @@ pub enum TokenCommand {
         scopes: Option<String>,
         #[arg(long, default_value = "")]
         description: String,
+        #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
+        database: String,
+    },
+    /// List a user's tokens: id, creation date, scopes, description (never the secrets).
+    List {
+        name: String,
+        #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
+        database: String,
+    },
+    /// Revoke one of a user's tokens by its id (from `token list`); it stops working at once.
+    Revoke {
+        name: String,
+        id: String,
         #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
         database: String,
     },
@@ -73,8 +86,60 @@ pub fn run_user(c: UserCommand) -> Result<ExitCode, String> {
     })
 }
 
+/// `YYYY-MM-DD HH:MM` (UTC) of a Unix time in ms.
+fn utc_minute(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (proleptic Gregorian), by 400-year eras.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rest / 3600, rest % 3600 / 60)
+}
+
+async fn user_named(store: &Store, name: &str) -> Result<guoxiang_store::User, String> {
+    let id = guoxiang_store::user_id_of(&auth::normalize_name(name));
+    store.user(&id).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("no user named {name}"))
+}
+
 pub fn run_token(c: TokenCommand) -> Result<ExitCode, String> {
-    let TokenCommand::Create { name, scopes, description, database } = c;
+    let (name, scopes, description, database) = match c {
+        TokenCommand::Create { name, scopes, description, database } => (name, scopes, description, database),
+        TokenCommand::List { name, database } => {
+            return super::serve::runtime()?.block_on(async {
+                let store = connect(&database).await?;
+                let user = user_named(&store, &name).await?;
+                let tokens = store.tokens_of(&user.id).await.map_err(|e| e.to_string())?;
+                if tokens.is_empty() {
+                    println!("{} has no tokens", user.name);
+                }
+                for t in tokens {
+                    let when = utc_minute(t.created_at_ms);
+                    println!("{}  {when}  {}  {}", t.id, t.scopes.join(","), t.description);
+                }
+                Ok(ExitCode::SUCCESS)
+            });
+        }
+        TokenCommand::Revoke { name, id, database } => {
+            return super::serve::runtime()?.block_on(async {
+                let store = connect(&database).await?;
+                let user = user_named(&store, &name).await?;
+                if store.revoke_token(&user.id, &id).await.map_err(|e| e.to_string())? {
+                    println!("revoked token {id} of {}", user.name);
+                    Ok(ExitCode::SUCCESS)
+                } else {
+                    eprintln!("{} has no token {id} (see: guoxiang token list {name})", user.name);
+                    Ok(ExitCode::from(1))
+                }
+            });
+        }
+    };
     super::serve::runtime()?.block_on(async {
         let scopes: Vec<String> = match scopes {
             Some(s) => s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect(),
@@ -84,11 +149,7 @@ pub fn run_token(c: TokenCommand) -> Result<ExitCode, String> {
             return Err(format!("unknown scope {bad:?}; known: {}", auth::SCOPES.join(", ")));
         }
         let store = connect(&database).await?;
-        let user = store
-            .user(&name.to_lowercase())
-            .await
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("no user named {name}"))?;
+        let user = user_named(&store, &name).await?;
         let token = format!("gxp_{}", auth::new_secret());
         store
             .create_token(&auth::hash_secret(&token), &user.id, &description, &scopes, now_ms())
@@ -97,4 +158,14 @@ pub fn run_token(c: TokenCommand) -> Result<ExitCode, String> {
         println!("{token}");
         Ok(ExitCode::SUCCESS)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_minutes() {
+        assert_eq!(super::utc_minute(0), "1970-01-01 00:00");
+        assert_eq!(super::utc_minute(951_782_400_000), "2000-02-29 00:00");
+        assert_eq!(super::utc_minute(1_796_114_979_000), "2026-12-01 08:49");
+    }
 }

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, header};
+use axum::http::header;
 use axum::response::{AppendHeaders, IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -114,11 +114,42 @@ pub async fn login(
     Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
 }
 
-pub async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<impl IntoResponse> {
-    if let Some(s) = auth::cookie_secret(&headers) {
-        state.store.delete_session(&auth::hash_secret(&s)).await?;
+/// Ends the session the request came with (a cookie or a bearer session; a personal token is revoked with
+/// `DELETE /api/tokens/{id}` instead), and closes the WebSockets and event streams opened with it.
+pub async fn logout(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> ApiResult<impl IntoResponse> {
+    if let Some(a) = a
+        && let Some(session) = a.session.clone()
+    {
+        state.store.delete_session(&session).await?;
+        state.hub.send(&a.user.id, crate::hub::UserEvent::SessionEnded { session });
     }
     Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(json!({"ok": true}))))
+}
+
+/// `GET /api/tokens`: the signed-in user's personal tokens (never their secrets), newest first.
+pub async fn list_tokens(State(state): State<AppState>, a: Auth) -> ApiResult<Json<Value>> {
+    if matches!(a.via, Via::Token(_)) {
+        return Err(ApiError::forbidden("missing_scope", "令牌不能管理令牌", "a token cannot manage tokens"));
+    }
+    let tokens = state.store.tokens_of(&a.user.id).await?;
+    Ok(Json(json!({"tokens": tokens.iter().map(|t| json!({
+        "id": t.id, "description": t.description, "scopes": t.scopes, "created_at": t.created_at_ms,
+    })).collect::<Vec<_>>()})))
+}
+
+/// `DELETE /api/tokens/{id}`: revokes one of the signed-in user's tokens; it stops working at once.
+pub async fn revoke_token(
+    State(state): State<AppState>,
+    a: Auth,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> ApiResult<Json<Value>> {
+    if matches!(a.via, Via::Token(_)) {
+        return Err(ApiError::forbidden("missing_scope", "令牌不能管理令牌", "a token cannot manage tokens"));
+    }
+    if !state.store.revoke_token(&a.user.id, &id).await? {
+        return Err(ApiError::not_found(&format!("令牌 {id}"), &format!("token {id}")));
+    }
+    Ok(Json(json!({"ok": true})))
 }
 
 pub async fn me(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> ApiResult<Json<Value>> {

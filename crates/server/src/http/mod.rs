@@ -1,9 +1,10 @@
-//! The server's own HTTP routes: accounts (`account`), the archive and PGN export (`archive`), the web UI's
-//! files (`web`), and helpers shared with the WebSocket and Lichess front ends.
+//! The server's own HTTP routes: accounts (`account`), the archive and PGN export (`archive`), the 学棋 / Learn
+//! course (`learn`), the web UI's files (`web`), and helpers shared with the WebSocket and Lichess front ends.
 
 pub mod account;
 pub mod analysis;
 pub mod archive;
+pub mod learn;
 pub mod web;
 
 use axum::Router;
@@ -23,6 +24,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/logout", post(account::logout))
         .route("/api/me", get(account::me))
         .route("/api/token", post(account::create_token))
+        .route("/api/tokens", get(account::list_tokens))
+        .route("/api/tokens/{id}", axum::routing::delete(account::revoke_token))
         .route("/api/levels", get(account::levels))
         .route("/api/user/{name}", get(archive::profile))
         .route("/api/user/{name}/rating-history", get(archive::rating_history))
@@ -33,10 +36,13 @@ pub fn routes() -> Router<AppState> {
         .route("/api/live", get(archive::live))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/opening", get(analysis::opening))
+        .route("/api/learn", get(learn::course))
+        .route("/api/learn/try", post(learn::judge_try))
+        .route("/api/learn/progress", get(learn::get_progress).put(learn::put_progress))
         .route("/healthz", get(|| async { "ok" }))
 }
 
-/// Starts a game against the computer at `level` (1..=10).
+/// Starts a game against the computer at `level` (1..=10), casual, from the start or a set-up position.
 pub async fn play_computer(
     state: &AppState,
     player: PlayerRef,
@@ -53,6 +59,11 @@ pub async fn play_computer(
         ));
     }
     let tc = crate::lobby::parse_time_control(time_control)?;
+    // A set-up start (the Learn course's play steps): an unreadable FEN is `bad_fen`, a finished position
+    // `bad_setup` (from creating the game).
+    variant.start_position().map_err(|e| {
+        ApiError::bad_request("bad_fen", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
+    })?;
     let engine = engine_player(level);
     let human_white = match color {
         ColorChoice::White => true,

@@ -58,7 +58,7 @@ async fn event_line(state: &AppState, me: &str, ev: UserEvent) -> Option<String>
             let c = super::challenge::challenge_value(state, &c, Some(me)).await;
             Some(format!("{}\n", json!({"type": kind, "challenge": c})))
         }
-        UserEvent::RematchOffered { .. } | UserEvent::RematchDeclined { .. } => None,
+        UserEvent::RematchOffered { .. } | UserEvent::RematchDeclined { .. } | UserEvent::SessionEnded { .. } => None,
     }
 }
 
@@ -93,6 +93,7 @@ pub async fn stream(State(state): State<AppState>, auth: Auth) -> ApiResult<Resp
         loop {
             let line = tokio::select! {
                 ev = rx.recv() => match ev {
+                    Some(UserEvent::SessionEnded { session }) if Some(&session) == auth.session.as_ref() => return,
                     Some(ev) => match event_line(&state, me, ev).await {
                         Some(line) => line,
                         None => continue,

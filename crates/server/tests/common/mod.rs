@@ -145,6 +145,18 @@ impl Ws {
         assert_eq!(r["t"], "ack", "{msg} → {r}");
     }
 
+    /// Whether the server closes the connection (within 20 s); frames before the close are dropped.
+    pub async fn closed(&mut self) -> bool {
+        let t = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            match tokio::time::timeout_at(t, self.stream.next()).await {
+                Err(_) => return false,
+                Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
     pub async fn next_frame(&mut self) -> Value {
         loop {
             let m = tokio::time::timeout(Duration::from_secs(20), self.stream.next())

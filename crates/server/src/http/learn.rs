@@ -1,0 +1,238 @@
+//! 学棋 / Learn over HTTP: the course compiled into the binary (`GET /api/learn`), the judge of one try
+//! (`POST /api/learn/try`, open to anyone: pure computation by the rules core), and a registered account's
+//! progress (`GET`/`PUT /api/learn/progress`; guests keep theirs in the browser).
+//!
+//! Request bodies are read as JSON values and checked field by field, so a bad request says which field is wrong
+//! (`moves[2]`, `lessons.rook.stars`) instead of a generic deserialisation error.
+
+use std::sync::OnceLock;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use guoxiang_learn::{Course, Try};
+use guoxiang_store::{LearnProgress, LessonProgress};
+use serde_json::{Map, Value, json};
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult};
+
+/// The most lessons one progress upload may hold.
+const MAX_PROGRESS_LESSONS: usize = 1000;
+
+/// The embedded course and its JSON, made once per process.
+struct Loaded {
+    course: Course,
+    json: String,
+}
+
+fn loaded() -> &'static Loaded {
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    LOADED.get_or_init(|| {
+        let report = Course::embedded();
+        // A broken lesson is the course writers' to fix (`guoxiang learn check course/`); serve the rest.
+        for e in report.file_errors() {
+            tracing::warn!("learn course: {e}");
+        }
+        let json = guoxiang_learn::json::course_json(&report.course).to_string();
+        Loaded { course: report.course, json }
+    })
+}
+
+/// `GET /api/learn`: `{"chapters": [{id, order, title, summary, lessons: [...]}]}`.
+pub async fn course() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], loaded().json.as_str()).into_response()
+}
+
+fn bad(field: &str, zh: impl std::fmt::Display, en: impl std::fmt::Display) -> ApiError {
+    ApiError::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
+}
+
+fn body_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(_) => Err(bad("body", "须为 JSON 对象", "must be a JSON object")),
+        Err(e) => Err(bad("body", format!("不是有效的 JSON（{e}）"), format!("not valid JSON ({e})"))),
+    }
+}
+
+fn strings(field: &str, v: &Value) -> Result<Vec<String>, ApiError> {
+    let Value::Array(a) = v else {
+        return Err(bad(field, "须为字符串数组", "must be an array of strings"));
+    };
+    a.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            x.as_str().map(str::to_owned).ok_or_else(|| bad(&format!("{field}[{i}]"), "须为字符串", "must be a string"))
+        })
+        .collect()
+}
+
+fn indexes(field: &str, v: &Value) -> Result<Vec<usize>, ApiError> {
+    let Value::Array(a) = v else {
+        return Err(bad(field, "须为非负整数数组", "must be an array of non-negative integers"));
+    };
+    a.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            x.as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| bad(&format!("{field}[{i}]"), "须为非负整数", "must be a non-negative integer"))
+        })
+        .collect()
+}
+
+/// Reads `{"lesson": …, "step": n, <one of moves|squares|choices|selected>: [...]}`.
+fn parse_try(body: &[u8]) -> Result<(String, usize, Try), ApiError> {
+    let o = body_object(body)?;
+    for k in o.keys() {
+        if !["lesson", "step", "moves", "squares", "choices", "selected"].contains(&k.as_str()) {
+            return Err(bad(
+                k,
+                "未知字段",
+                "unknown field (expected lesson, step and one of moves, squares, choices, selected)",
+            ));
+        }
+    }
+    let lesson = match o.get("lesson") {
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(bad("lesson", "须为字符串", "must be a string (the lesson id)")),
+        None => return Err(bad("lesson", "缺少此字段", "missing (the lesson id)")),
+    };
+    let step = match o.get("step") {
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| bad("step", "须为非负整数（从 0 数起）", "must be a non-negative integer (from 0)"))?,
+        None => return Err(bad("step", "缺少此字段", "missing (the step, from 0)")),
+    };
+    let given: Vec<&str> =
+        ["moves", "squares", "choices", "selected"].into_iter().filter(|k| o.contains_key(*k)).collect();
+    let t = match given.as_slice() {
+        ["moves"] => Try::Moves(strings("moves", &o["moves"])?),
+        ["squares"] => Try::Squares(strings("squares", &o["squares"])?),
+        ["choices"] => Try::Choices(indexes("choices", &o["choices"])?),
+        ["selected"] => Try::Selected(strings("selected", &o["selected"])?),
+        [] => {
+            return Err(bad(
+                "moves",
+                "须给出 moves、squares、choices 或 selected 之一",
+                "give one of moves, squares, choices, selected",
+            ));
+        }
+        more => {
+            return Err(bad(
+                more[1],
+                format!("只能给出一个：{}", more.join("、")),
+                format!("give only one of {}", more.join(", ")),
+            ));
+        }
+    };
+    Ok((lesson, step, t))
+}
+
+/// `POST /api/learn/try`: the verdict on one try.
+pub async fn judge_try(body: Bytes) -> ApiResult<Json<Value>> {
+    let (lesson, step, t) = parse_try(&body)?;
+    match guoxiang_learn::judge(&loaded().course, &lesson, step, &t) {
+        Ok(v) => Ok(Json(serde_json::to_value(v).map_err(|e| ApiError::internal("verdict json", e))?)),
+        Err(e) => {
+            let text = e.text();
+            if e.is_not_found() {
+                Err(ApiError::new(axum::http::StatusCode::NOT_FOUND, "not_found", text.zh, text.en))
+            } else {
+                Err(bad(&e.field(), text.zh, text.en))
+            }
+        }
+    }
+}
+
+/// Progress is kept for registered accounts only.
+fn registered(auth: &Auth) -> Result<&str, ApiError> {
+    if auth.user.is_guest {
+        return Err(ApiError::forbidden(
+            "guest_progress_local",
+            "游客的学习进度保存在浏览器中，注册后可同步",
+            "guests keep their progress in the browser; register to keep it on the server",
+        ));
+    }
+    Ok(&auth.user.id)
+}
+
+fn progress_json(p: &LearnProgress) -> Value {
+    json!({ "lessons": p })
+}
+
+/// `GET /api/learn/progress`.
+pub async fn get_progress(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
+    let user = registered(&auth)?;
+    Ok(Json(progress_json(&state.store.learn_progress(user).await?)))
+}
+
+/// Reads `{"lessons": {"<id>": {"steps": [..], "stars": 0..3, "done": bool}}}`; lessons the course does not have
+/// are checked for shape and then left out.
+fn parse_progress(body: &[u8], course: &Course) -> Result<LearnProgress, ApiError> {
+    let o = body_object(body)?;
+    if let Some(k) = o.keys().find(|k| *k != "lessons") {
+        return Err(bad(k, "未知字段", "unknown field (expected lessons)"));
+    }
+    let Some(Value::Object(lessons)) = o.get("lessons") else {
+        return Err(bad("lessons", "须为对象（课程 id → 进度）", "must be an object (lesson id → progress)"));
+    };
+    if lessons.len() > MAX_PROGRESS_LESSONS {
+        return Err(bad("lessons", "课程太多", format!("too many lessons (at most {MAX_PROGRESS_LESSONS})")));
+    }
+    let mut out = LearnProgress::new();
+    for (id, v) in lessons {
+        let at = |k: &str| format!("lessons.{id}.{k}");
+        let Value::Object(p) = v else {
+            return Err(bad(&format!("lessons.{id}"), "须为对象", "must be an object {steps, stars, done}"));
+        };
+        if let Some(k) = p.keys().find(|k| !["steps", "stars", "done"].contains(&k.as_str())) {
+            return Err(bad(&at(k), "未知字段", "unknown field (expected steps, stars, done)"));
+        }
+        let lesson = course.lesson(id);
+        let mut steps = Vec::new();
+        if let Some(s) = p.get("steps") {
+            for (i, n) in indexes(&at("steps"), s)?.into_iter().enumerate() {
+                let count = lesson.map_or(usize::MAX, |l| l.steps.len());
+                if n >= count {
+                    return Err(bad(
+                        &format!("{}[{i}]", at("steps")),
+                        format!("第 {id} 课只有 {count} 步（从 0 数起）"),
+                        format!("lesson {id} has {count} steps (counted from 0), so {n} is not one"),
+                    ));
+                }
+                steps.push(u32::try_from(n).map_err(|_| bad(&at("steps"), "数值太大", "index too large"))?);
+            }
+        }
+        let stars = match p.get("stars") {
+            None => 0,
+            Some(v) => match v.as_u64() {
+                Some(n @ 0..=3) => n as u8,
+                _ => return Err(bad(&at("stars"), "须为 0 到 3 的整数", "must be an integer 0 to 3")),
+            },
+        };
+        let done = match p.get("done") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(bad(&at("done"), "须为 true 或 false", "must be true or false")),
+        };
+        if lesson.is_some() {
+            // Merging with nothing sorts the steps and drops repeats.
+            out.insert(id.clone(), LessonProgress { steps, stars, done }.merge(&LessonProgress::default()));
+        }
+    }
+    Ok(out)
+}
+
+/// `PUT /api/learn/progress`: merges the body into the stored progress and returns the result.
+pub async fn put_progress(State(state): State<AppState>, auth: Auth, body: Bytes) -> ApiResult<Json<Value>> {
+    let user = registered(&auth)?;
+    let progress = parse_progress(&body, &loaded().course)?;
+    let merged = state.store.merge_learn_progress(user, &progress, crate::time::now_ms() as i64).await?;
+    Ok(Json(progress_json(&merged)))
+}
