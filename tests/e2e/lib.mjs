@@ -2,7 +2,7 @@
 // Shared helpers of the end-to-end tests: the server under test, headless Chromium (Debian's), clicking squares on
 // the chessground board, and a small move chooser (chessops) that plays to win against a weak engine.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -301,4 +301,102 @@ export async function attributesText(page) {
     }
     return out.join('\n');
   });
+}
+
+// ---- 学棋 / Learn ----
+
+/** The course as `guoxiang learn --json` prints it: one lesson per line, in course order. */
+export function learnLessons(bin = process.env.GX_BIN) {
+  if (!bin) throw new Error('set GX_BIN (the guoxiang binary) to read the course');
+  const out = execFileSync(bin, ['learn', '--json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return out
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+/** The first lesson of every chapter, in course order. */
+export function firstLessons(lessons) {
+  const seen = new Map();
+  for (const l of lessons) if (!seen.has(l.chapter) || seen.get(l.chapter).order > l.order) seen.set(l.chapter, l);
+  return [...seen.values()].sort((a, b) => a.order - b.order);
+}
+
+/** Runs `action` (a click that makes a try) and waits for the server's verdict and the page's update; returns it. */
+export async function learnTry(page, action) {
+  const [resp] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/api/learn/try' && r.request().method() === 'POST'),
+    action(),
+  ]);
+  const verdict = await resp.json();
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.busy === '0', tid('board'));
+  return verdict;
+}
+
+/** A move of the side to move that is against the rules: a piece sent to an empty square it cannot reach. */
+export function illegalTry(fen, prefer) {
+  const pos = position(fen);
+  const ctx = pos.ctx();
+  const froms = [...pos.board[pos.turn]];
+  if (prefer !== undefined) froms.sort((a, b) => (a === prefer ? -1 : b === prefer ? 1 : 0));
+  for (const from of froms) {
+    const dests = pos.dests(from, ctx);
+    for (let to = 0; to < 64; to++) {
+      if (to !== from && !pos.board.occupied.has(to) && !dests.has(to)) return makeSquare(from) + makeSquare(to);
+    }
+  }
+  return null;
+}
+
+/** The learner's answers of one step, as the course gives them. */
+export function stepAnswers(step) {
+  if (step.kind === 'squares') return step.answer ?? step.targets;
+  if (step.kind === 'choice' || step.kind === 'legal_moves') return step.answer;
+  return step.solutions[0];
+}
+
+/**
+ * Completes the step shown on the lesson page with the course's answers (clicks on the board, squares, buttons);
+ * waits for the step's success. Returns the verdicts.
+ */
+export async function solveStep(page, step) {
+  const verdicts = [];
+  const answers = stepAnswers(step);
+  if (step.kind === 'moves') {
+    for (const uci of answers) verdicts.push(await learnTry(page, () => clickMove(page, uci)));
+  } else if (step.kind === 'squares') {
+    for (const sq of answers) verdicts.push(await learnTry(page, () => clickSquare(page, sq)));
+  } else if (step.kind === 'choice') {
+    if (answers.length === 1) verdicts.push(await learnTry(page, () => page.click(tid(`choice-${answers[0]}`))));
+    else {
+      for (const i of answers) await page.click(tid(`choice-${i}`));
+      verdicts.push(await learnTry(page, () => page.click(tid('lesson-check'))));
+    }
+  } else if (step.kind === 'legal_moves') {
+    for (const u of answers) await page.click(tid(`candidate-${u}`));
+    verdicts.push(await learnTry(page, () => page.click(tid('lesson-check'))));
+  } else {
+    throw new Error(`cannot solve a ${step.kind} step from the course's answers`);
+  }
+  await page.waitForSelector(tid('lesson-step-done'));
+  return verdicts;
+}
+
+/** On a lesson page: past the intro (if any), to the step with the given index. */
+export async function waitStep(page, index) {
+  if (await page.locator(tid('lesson-start')).count()) await page.click(tid('lesson-start'));
+  await page.waitForSelector(`${tid('lesson-step')}[data-step="${index}"]`);
+  await page.waitForSelector(tid('lesson-prompt'));
+}
+
+/** Opens a lesson at step `index` (the steps before it marked done in the browser: a lesson resumes there). */
+export async function openStep(page, lessonId, index) {
+  await page.goto('/learn');
+  await page.evaluate(
+    ([id, n]) =>
+      localStorage.setItem('gx.learn.progress', JSON.stringify({ lessons: { [id]: { steps: [...Array(n).keys()], stars: 0, done: false } } })),
+    [lessonId, index],
+  );
+  await page.goto(`/learn/${lessonId}`);
+  await waitStep(page, index);
 }

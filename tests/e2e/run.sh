@@ -55,6 +55,7 @@ for _ in $(seq 1 300); do
 done
 
 export GX_BASE="http://127.0.0.1:$PORT"
+export GX_BIN="$BIN"
 SPECS=()
 for f in "$HERE"/*.test.mjs; do
   if [[ -z "${GX_E2E_ONLY:-}" || "$(basename "$f")" == "${GX_E2E_ONLY}"* ]]; then SPECS+=("$f"); fi

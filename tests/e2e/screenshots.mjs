@@ -1,13 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Screenshots of the home page, a game in progress and the analysis board, in Chinese and English, on a desktop
-// and a 360-px phone, into docs/screenshots/.
+// Screenshots of the home page, a game in progress, the analysis board and 学棋 / Learn (the index and three kinds
+// of step), in Chinese and English, on a desktop and a 360-px phone, into docs/screenshots/.
 //
 //   node tests/e2e/screenshots.mjs [path/to/guoxiang]    (default target/release/guoxiang; or GX_BASE=URL)
 
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseMove, clickMove, clickSquare, isLegalUci, launch, pieceToShow, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import {
+  chooseMove,
+  clickMove,
+  clickSquare,
+  illegalTry,
+  isLegalUci,
+  launch,
+  learnLessons,
+  learnTry,
+  openStep,
+  pieceToShow,
+  newPage,
+  startServer,
+  tid,
+  waitTurnOrEnd,
+} from './lib.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -29,9 +44,26 @@ const DEVICES = [
   { name: 'phone', width: 360, height: 740, mobile: true },
 ];
 
+// GX_SHOTS=learn renews only the Learn pictures (GX_SHOTS=play only the others).
+const ONLY = process.env.GX_SHOTS ?? '';
 const bin = process.argv[2] ?? process.env.GX_BIN ?? join(ROOT, 'target/release/guoxiang');
 const server = await startServer(bin);
 const browser = await launch();
+const lessons = learnLessons(bin);
+/** The first step of the course that `pred` accepts: [lesson, index, step]. */
+function findStep(pred) {
+  for (const l of lessons) {
+    const i = l.steps.findIndex(pred);
+    if (i >= 0) return [l, i, l.steps[i]];
+  }
+  return null;
+}
+// A stars step with more than one star (one taken, one wrong try explained), a legal_moves step (one candidate
+// picked), a squares step (one square found) or else a choice step.
+const STARS = findStep((s) => s.kind === 'moves' && s.goal === 'stars' && (s.stars ?? []).length > 1);
+const LEGAL = findStep((s) => s.kind === 'legal_moves');
+const PLAY = findStep((s) => s.kind === 'play');
+const SQUARES = findStep((s) => s.kind === 'squares' && (s.answer ?? s.targets ?? []).length > 1) ?? findStep((s) => s.kind === 'choice');
 try {
   for (const lang of ['zh', 'en']) {
     for (const d of DEVICES) {
@@ -42,58 +74,118 @@ try {
         console.log(path);
       };
 
-      // Home, with the computer's setup open.
-      await page.goto('/');
-      await page.click(tid('play-computer'));
-      await page.waitForSelector(`${tid('level')} option`, { state: 'attached' });
-      await page.waitForTimeout(400);
-      await shot('home');
+      if (!ONLY || ONLY.includes('play')) {
+        // Home, with the computer's setup open.
+        await page.goto('/');
+        await page.click(tid('play-computer'));
+        await page.waitForSelector(`${tid('level')} option`, { state: 'attached' });
+        await page.waitForTimeout(400);
+        await shot('home');
 
-      // A game in progress against the computer: a few moves, then a piece picked up to show its targets.
-      await page.selectOption(tid('level'), '1');
-      await page.selectOption(tid('color'), 'white');
-      await page.fill(tid('time-control'), '600+5');
-      await page.click(tid('start-game'));
-      await page.waitForURL(/\/game\//);
-      await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
-      const history = [];
-      for (const wanted of ['e2e4', 'g1f3', 'f1c4', 'b1c3', 'd2d3']) {
-        const st = await waitTurnOrEnd(page, 'white', 30_000);
-        if (st.status !== 'started' && st.status !== 'created') break;
-        history.push(st.fen);
-        const uci = isLegalUci(st.fen, wanted) ? wanted : chooseMove(st.fen, history);
-        await clickMove(page, uci);
+        // A game in progress against the computer: a few moves, then a piece picked up to show its targets.
+        await page.selectOption(tid('level'), '1');
+        await page.selectOption(tid('color'), 'white');
+        await page.fill(tid('time-control'), '600+5');
+        await page.click(tid('start-game'));
+        await page.waitForURL(/\/game\//);
+        await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+        const history = [];
+        for (const wanted of ['e2e4', 'g1f3', 'f1c4', 'b1c3', 'd2d3']) {
+          const st = await waitTurnOrEnd(page, 'white', 30_000);
+          if (st.status !== 'started' && st.status !== 'created') break;
+          history.push(st.fen);
+          const uci = isLegalUci(st.fen, wanted) ? wanted : chooseMove(st.fen, history);
+          await clickMove(page, uci);
+          await page.waitForFunction(
+            ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
+            [tid('board'), st.ply],
+            { timeout: 30_000 },
+          );
+        }
+        await waitTurnOrEnd(page, 'white', 30_000);
+        await page.waitForTimeout(600);
+        // Pick up a piece: its quiet targets show in blue, captures in red.
+        await clickSquare(page, pieceToShow(await page.getAttribute(tid('board'), 'data-fen')));
+        await page.waitForTimeout(200);
+        await shot('game');
+        await page.click(tid('resign'));
+        await page.click(tid('resign-confirm'));
+        await page.waitForSelector(`${tid('board')}[data-status="finished"]`);
+
+        // The analysis board with a loaded game, the engine's line and the evaluation graph.
+        await page.goto('/analysis');
+        await page.fill(tid('pgn-input'), SAMPLE_PGN);
+        await page.click(tid('load-pgn'));
+        await page.click(tid('analyse-game'));
         await page.waitForFunction(
-          ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
-          [tid('board'), st.ply],
-          { timeout: 30_000 },
+          ([progress, button]) =>
+            (document.querySelector(progress)?.textContent ?? '') !== '' && !document.querySelector(button)?.disabled,
+          [tid('eval-progress'), tid('analyse-game')],
+          { timeout: 180_000 },
         );
+        for (let i = 0; i < 34; i++) await page.keyboard.press('ArrowRight');
+        await page.waitForFunction((sel) => /\(|（/.test(document.querySelector(sel)?.textContent ?? ''), tid('engine-eval'), { timeout: 30_000 });
+        await page.waitForTimeout(300);
+        await shot('analysis');
       }
-      await waitTurnOrEnd(page, 'white', 30_000);
-      await page.waitForTimeout(600);
-      // Pick up a piece: its quiet targets show in blue, captures in red.
-      await clickSquare(page, pieceToShow(await page.getAttribute(tid('board'), 'data-fen')));
-      await page.waitForTimeout(200);
-      await shot('game');
-      await page.click(tid('resign'));
-      await page.click(tid('resign-confirm'));
-      await page.waitForSelector(`${tid('board')}[data-status="finished"]`);
 
-      // The analysis board with a loaded game, the engine's line and the evaluation graph.
-      await page.goto('/analysis');
-      await page.fill(tid('pgn-input'), SAMPLE_PGN);
-      await page.click(tid('load-pgn'));
-      await page.click(tid('analyse-game'));
-      await page.waitForFunction(
-        ([progress, button]) =>
-          (document.querySelector(progress)?.textContent ?? '') !== '' && !document.querySelector(button)?.disabled,
-        [tid('eval-progress'), tid('analyse-game')],
-        { timeout: 180_000 },
-      );
-      for (let i = 0; i < 34; i++) await page.keyboard.press('ArrowRight');
-      await page.waitForFunction((sel) => /\(|（/.test(document.querySelector(sel)?.textContent ?? ''), tid('engine-eval'), { timeout: 30_000 });
-      await page.waitForTimeout(300);
-      await shot('analysis');
+      if (!ONLY || ONLY.includes('learn')) {
+        // 学棋 / Learn: the index (the top of it on a phone) with a few lessons done, then three steps.
+        await page.goto('/learn');
+        await page.evaluate((ids) => {
+          const lessons = {};
+          ids.slice(0, 4).forEach((id, i) => (lessons[id] = { steps: [0, 1, 2], stars: i === 2 ? 2 : 3, done: true }));
+          if (ids[4]) lessons[ids[4]] = { steps: [0, 1], stars: 0, done: false };
+          localStorage.setItem('gx.learn.progress', JSON.stringify({ lessons }));
+        }, lessons.map((l) => l.id));
+        await page.reload();
+        await page.waitForSelector(tid('lesson-card'));
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(OUT, `learn-index-${lang}-${d.name}.png`) });
+        console.log(join(OUT, `learn-index-${lang}-${d.name}.png`));
+        if (STARS) {
+          const [l, i, step] = STARS;
+          await openStep(page, l.id, i);
+          const first = step.solutions[0][0];
+          await learnTry(page, () => clickMove(page, first));
+          const fen = await page.getAttribute(tid('board'), 'data-fen');
+          const bad = illegalTry(fen, first.charCodeAt(2) - 97 + 8 * (Number(first[3]) - 1));
+          if (bad) await learnTry(page, () => clickMove(page, bad));
+          await page.waitForTimeout(400);
+          await shot('learn-stars');
+        }
+        if (LEGAL) {
+          const [l, i, step] = LEGAL;
+          await openStep(page, l.id, i);
+          await page.click(tid(`candidate-${step.answer[0]}`));
+          await page.waitForTimeout(300);
+          await shot('learn-legal');
+        }
+        if (SQUARES) {
+          const [l, i, step] = SQUARES;
+          await openStep(page, l.id, i);
+          if (step.kind === 'squares') await learnTry(page, () => clickSquare(page, (step.answer ?? step.targets)[0]));
+          else await page.click(tid('lesson-hint-button'));
+          await page.waitForTimeout(300);
+          await shot(step.kind === 'squares' ? 'learn-squares' : 'learn-choice');
+        }
+        if (PLAY) {
+          // A play step's game inside the lesson: one move each, the engine's suggestion.
+          const [l, i] = PLAY;
+          await openStep(page, l.id, i);
+          await page.click(tid('play-start'));
+          await page.waitForFunction((sel) => !!document.querySelector(sel)?.dataset.game, tid('board'));
+          const st = await waitTurnOrEnd(page, await page.getAttribute(tid('board'), 'data-my-color'), 30_000);
+          await clickMove(page, chooseMove(st.fen, [st.fen]));
+          await page.waitForFunction(([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) >= p + 2, [tid('board'), st.ply], { timeout: 30_000 });
+          await page.click(tid('play-suggest'));
+          await page.waitForSelector(tid('play-suggestion'));
+          await page.waitForTimeout(300);
+          await shot('learn-play');
+          await page.click(tid('play-resign'));
+          await page.waitForSelector(tid('play-result'));
+        }
+      }
       await context.close();
     }
   }

@@ -153,6 +153,97 @@ export interface ChallengeShow {
   gameId?: string;
 }
 
+/** A text of the course in both languages. */
+export interface LearnText {
+  zh: string;
+  en: string;
+}
+
+export type LearnStepKind = 'moves' | 'squares' | 'choice' | 'legal_moves' | 'play';
+
+/** One step of a lesson (`docs/learn.md`); the fields beyond the first ones depend on `kind` (and `goal`). */
+export interface LearnStep {
+  kind: LearnStepKind;
+  fen: string;
+  prompt: LearnText;
+  hint: LearnText;
+  success: LearnText;
+  orientation: Color;
+  solutions: string[][];
+  goal?: string;
+  stars?: string[];
+  count?: number;
+  target?: string;
+  side?: 'king' | 'queen';
+  role?: string;
+  from?: string;
+  lines?: string[][];
+  targets?: string[];
+  answer?: (string | number)[];
+  choices?: LearnText[];
+  candidates?: string[];
+  level?: number;
+  max_moves?: number;
+}
+
+export interface LearnLesson {
+  id: string;
+  chapter: string;
+  chapter_title: LearnText;
+  chapter_order?: number;
+  order: number;
+  topics: string[];
+  title: LearnText;
+  intro: LearnText | null;
+  steps: LearnStep[];
+}
+
+export interface LearnChapter {
+  id: string;
+  order: number;
+  title: LearnText;
+  summary: LearnText;
+  lessons: LearnLesson[];
+}
+
+export interface LearnCourse {
+  chapters: LearnChapter[];
+}
+
+/** `POST /api/learn/try`: the step's whole try history (one of the answer fields). */
+export interface LearnTry {
+  lesson: string;
+  step: number;
+  moves?: string[];
+  squares?: string[];
+  choices?: number[];
+  selected?: string[];
+}
+
+export interface LearnVerdict {
+  ok: boolean;
+  done: boolean;
+  reply: string | null;
+  fen: string | null;
+  reason: { code: string; zh: string; en: string } | null;
+  hint: LearnText | null;
+  success: LearnText | null;
+  remaining: string[] | null;
+  found: string[] | null;
+  /** Start the step again from its FEN with an empty history (a stars step out of moves). */
+  restart?: boolean;
+}
+
+export interface LessonProgress {
+  steps: number[];
+  stars: number;
+  done: boolean;
+}
+
+export interface LearnProgress {
+  lessons: Record<string, LessonProgress>;
+}
+
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
@@ -187,6 +278,10 @@ export const api = {
   opening: (uci: string[]) => request<Opening | null>('GET', `/api/opening?moves=${uci.join(',')}`),
   live: () => request<LiveGame[]>('GET', '/api/live'),
   challenge: (id: string) => request<ChallengeShow>('GET', `/api/challenge/${encodeURIComponent(id)}/show`),
+  learn: () => request<LearnCourse>('GET', '/api/learn'),
+  learnTry: (body: LearnTry) => request<LearnVerdict>('POST', '/api/learn/try', body),
+  learnProgress: () => request<LearnProgress>('GET', '/api/learn/progress'),
+  saveLearnProgress: (p: LearnProgress) => request<LearnProgress>('PUT', '/api/learn/progress', p),
 };
 
 export function pgnUrl(gameId: string): string {

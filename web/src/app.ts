@@ -7,6 +7,7 @@ import { getLang, t } from './i18n';
 import type { Key } from './i18n';
 import { h } from './dom';
 import { ServerError, Socket } from './ws';
+import { progressAfterSignIn } from './pages/learn/xhr';
 
 export interface Page {
   el: HTMLElement;
@@ -49,8 +50,24 @@ export async function ensureUser(): Promise<Me | null> {
 
 /** After logging in or out: reload the user and reconnect the socket (the cookie changed). */
 export async function sessionChanged(): Promise<void> {
-  await ensureUser();
+  const user = await ensureUser();
   socket.reconnect();
+  // A guest's Learn progress, kept in the browser, goes to the account they logged in to or registered.
+  await progressAfterSignIn(user);
+}
+
+let gameStartClaim: ((gameId: string) => boolean) | null = null;
+
+/**
+ * A page that shows its own game in place (a Learn step's game against the computer) claims the `game_started`
+ * that its request causes, so that the app does not go to the game page. `null` ends the claim.
+ */
+export function claimGameStarts(fn: ((gameId: string) => boolean) | null): void {
+  gameStartClaim = fn;
+}
+
+export function gameStartClaimed(gameId: string): boolean {
+  return !!gameStartClaim?.(gameId);
 }
 
 let navigateImpl: (path: string, replace?: boolean) => void = (p) => {

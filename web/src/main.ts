@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Entry point: the header, the client-side routes, the session (a guest one if needed) and the socket.
 
-import { currentUser, ensureUser, link, onUserChange, setNavigate, socket, toast } from './app';
+import { currentUser, ensureUser, gameStartClaimed, link, onUserChange, setNavigate, socket, toast } from './app';
 import type { Page } from './app';
 import { h, replace } from './dom';
 import { getLang, onLangChange, setLang, t } from './i18n';
@@ -9,6 +9,7 @@ import { analysisPage } from './pages/analysis';
 import { challengePage } from './pages/challenge';
 import { gamePage } from './pages/game';
 import { homePage } from './pages/home';
+import { learnIndexPage, lessonPage } from './pages/learn';
 import { loginPage } from './pages/login';
 import { profilePage } from './pages/profile';
 // After chessground's stylesheets (imported by the board), so that ours wins.
@@ -32,6 +33,8 @@ function route(path: string, query: URLSearchParams): Page {
   // The PGN's Site tag links to {base}/{gameId}, Lichess style.
   if ((m = /^\/([A-Za-z0-9]{8})\/?$/.exec(path))) return gamePage(m[1]);
   if (path === '/login' || path === '/register') return loginPage();
+  if (path === '/learn' || path === '/learn/') return learnIndexPage();
+  if ((m = /^\/learn\/([a-z0-9_]+)\/?$/.exec(path))) return lessonPage(m[1]);
   return {
     el: h('div', { class: 'page narrow' }, h('h1', {}, t('notFound.title')), h('p', {}, link('/', t('notFound.home')))),
   };
@@ -75,6 +78,7 @@ function renderHeader(): void {
         'nav',
         {},
         link('/', t('nav.play'), { class: path === '/' ? 'active' : '' }),
+        link('/learn', t('nav.learn'), { class: path.startsWith('/learn') ? 'active' : '', testid: 'learn-nav' }),
         link('/analysis', t('nav.analysis'), { class: path.startsWith('/analysis') ? 'active' : '', testid: 'nav-analysis' }),
       ),
       h(
@@ -108,7 +112,7 @@ onUserChange(renderHeader);
 // A game made for us (the computer, a pool, a seek, a friend, a rematch): go there.
 socket.on((m) => {
   if (m.t === 'game_started') {
-    navigate(`/game/${m.game_id}`);
+    if (!gameStartClaimed(m.game_id)) navigate(`/game/${m.game_id}`);
   } else if (m.t === 'error' && m.id === null) {
     toast(getLang() === 'zh' ? m.message_zh : m.message_en);
   }

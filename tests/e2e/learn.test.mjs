@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// 学棋 / Learn, as a new visitor uses it: on a 360-px phone in Chinese, the first lesson of every chapter done by
+// clicking the board, the squares and the answers the course gives (`guoxiang learn --json`), with one wrong try
+// explained by the rules core; the progress kept across a reload, and kept by the account after registering
+// (read back from the server). Then one lesson in English on a desktop, and a `play` step's game inside its lesson.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  boardState,
+  chooseMove,
+  chromeText,
+  clickMove,
+  firstLessons,
+  illegalTry,
+  launch,
+  learnLessons,
+  learnTry,
+  newPage,
+  openStep,
+  solveStep,
+  startServer,
+  tid,
+  waitStep,
+} from './lib.mjs';
+
+const CJK = /[\u3400-\u9fff]/;
+
+let server;
+let browser;
+let lessons;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  lessons = learnLessons();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The index's "done / total" numbers. */
+async function progressNumbers(page) {
+  await page.waitForSelector(tid('learn-progress'));
+  const text = await page.textContent(tid('learn-progress'));
+  const m = /(\d+)\s*\/\s*(\d+)/.exec(text);
+  assert.ok(m, `progress text: ${text}`);
+  return { done: Number(m[1]), total: Number(m[2]), text };
+}
+
+/** The cards of the index: {id: {done, stars}}. */
+async function cards(page) {
+  await page.waitForSelector(tid('lesson-card'));
+  return page.$$eval(tid('lesson-card'), (els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.lesson, { done: e.dataset.done === '1', stars: Number(e.dataset.stars) }])),
+  );
+}
+
+/**
+ * Does the lesson open on `page` from its start; with `wrong`, first makes one illegal try in the first `moves`
+ * step and checks that it is refused and explained. Returns the stars shown at the end.
+ */
+async function doLesson(page, lesson, { wrong = false, lang = 'zh' } = {}) {
+  let wrongDone = false;
+  for (let i = 0; i < lesson.steps.length; i++) {
+    const step = lesson.steps[i];
+    await waitStep(page, i);
+    const prompt = await page.textContent(tid('lesson-prompt'));
+    assert.equal(prompt, step.prompt[lang], `lesson ${lesson.id} step ${i}: the prompt`);
+    if (wrong && !wrongDone && step.kind === 'moves') {
+      const before = await boardState(page);
+      const first = step.solutions[0][0];
+      const fromSq = first.charCodeAt(0) - 97 + 8 * (Number(first[1]) - 1);
+      const bad = illegalTry(step.fen, fromSq);
+      assert.ok(bad, `an illegal move in ${step.fen}`);
+      const v = await learnTry(page, () => clickMove(page, bad));
+      assert.equal(v.ok, false, `${bad} in ${step.fen} is refused`);
+      assert.ok(v.reason, `${bad}: a reason`);
+      // The reason, in the UI's language, is on the page; the board is put back.
+      const reason = page.locator(tid('lesson-reason'));
+      await reason.waitFor();
+      const text = (await reason.textContent()).trim();
+      assert.equal(text, v.reason[lang]);
+      assert.match(text, lang === 'zh' ? CJK : /[a-z]{3}/);
+      assert.equal((await boardState(page)).fen, before.fen, 'the refused move is taken back');
+      assert.ok(await page.locator(tid('lesson-hint')).isVisible(), 'the hint shows after a wrong try');
+      console.log(`# ${lesson.id} step ${i}: ${bad} refused (${v.reason.code}): ${text}`);
+      wrongDone = true;
+    }
+    const verdicts = await solveStep(page, step);
+    assert.ok(verdicts.every((v) => v.ok), `lesson ${lesson.id} step ${i}: every answer accepted`);
+    assert.equal(verdicts.at(-1).done, true);
+    const success = (await page.textContent(tid('lesson-step-done'))).trim();
+    assert.ok(success.includes(step.success[lang]), `step ${i}'s success sentence: ${success}`);
+    await page.click(tid('lesson-next'));
+  }
+  assert.equal(wrongDone, wrong, `lesson ${lesson.id}: the wrong try was made`);
+  await page.waitForSelector(tid('lesson-done'));
+  return Number(await page.getAttribute(tid('lesson-done'), 'data-stars'));
+}
+
+test('a new visitor on a phone: the first lesson of every chapter, progress kept, then in the new account', { timeout: 900_000 }, async () => {
+  const firsts = firstLessons(lessons);
+  assert.ok(firsts.length >= 2, `chapters: ${firsts.length}`);
+  for (const l of firsts) assert.ok(l.steps.every((s) => s.kind !== 'play'), `${l.id}: no play step in a first lesson`);
+  const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
+  await page.goto('/');
+  await page.click(tid('learn-nav'));
+  await page.waitForURL(/\/learn$/);
+  let p = await progressNumbers(page);
+  assert.deepEqual([p.done, p.total], [0, lessons.length]);
+  assert.match(p.text, /课/);
+  // Every chapter and lesson listed, all in Chinese.
+  assert.equal(Object.keys(await cards(page)).length, lessons.length);
+  const indexText = await chromeText(page);
+  assert.deepEqual([...indexText.matchAll(/\b[A-Za-z]{4,}\b/g)].map((m) => m[0]), [], 'English words on the Chinese index');
+  for (const l of firsts) assert.ok(indexText.includes(l.chapter_title.zh), `chapter ${l.chapter} listed`);
+
+  // The lesson with a move step gets the wrong try (the first such among the first lessons).
+  const wrongIn = firsts.find((l) => l.steps.some((s) => s.kind === 'moves'));
+  assert.ok(wrongIn, 'a first lesson with a move step');
+  const stars = {};
+  for (const lesson of firsts) {
+    await page.goto('/learn');
+    await page.click(`${tid('lesson-card')}[data-lesson="${lesson.id}"]`);
+    await page.waitForURL(new RegExp(`/learn/${lesson.id}$`));
+    assert.equal(await page.textContent(tid('lesson-title')), lesson.title.zh);
+    stars[lesson.id] = await doLesson(page, lesson, { wrong: lesson === wrongIn });
+    assert.equal(stars[lesson.id], lesson === wrongIn ? 2 : 3, `${lesson.id}: stars`);
+    assert.equal(await page.getAttribute(tid('lesson-stars'), 'data-stars'), String(stars[lesson.id]));
+    console.log(`# ${lesson.id}: ${lesson.steps.map((s) => s.goal ?? s.kind).join(', ')} → ${stars[lesson.id]} stars`);
+  }
+
+  // The index counts them, the cards show them; and so after a reload.
+  for (const reload of [false, true]) {
+    if (reload) await page.reload();
+    else await page.goto('/learn');
+    p = await progressNumbers(page);
+    assert.deepEqual([p.done, p.total], [firsts.length, lessons.length], `after reload: ${reload}`);
+    const c = await cards(page);
+    for (const l of firsts) assert.deepEqual(c[l.id], { done: true, stars: stars[l.id] }, `card of ${l.id}`);
+    assert.equal(Object.values(c).filter((x) => x.done).length, firsts.length);
+  }
+
+  // A guest's progress is the browser's: the server refuses to keep it.
+  const guestGet = await page.evaluate(() => fetch('/api/learn/progress').then(async (r) => ({ status: r.status, body: await r.json() })));
+  assert.equal(guestGet.status, 403);
+  assert.equal(guestGet.body.code, 'guest_progress_local');
+
+  // Register through the form: the browser's progress goes to the account.
+  await page.click(tid('nav-login'));
+  const name = `learner${Date.now() % 1_000_000}`;
+  await page.fill(tid('username'), name);
+  await page.fill(tid('password'), 'learning-chess-1');
+  await page.click(tid('register'));
+  await page.waitForFunction((n) => document.querySelector('[data-testid="me"]')?.textContent === n, name);
+  const fromServer = await page.evaluate(() => fetch('/api/learn/progress').then((r) => r.json()));
+  for (const l of firsts) {
+    const e = fromServer.lessons[l.id];
+    assert.ok(e, `the server has ${l.id}`);
+    assert.equal(e.done, true);
+    assert.equal(e.stars, stars[l.id]);
+    assert.deepEqual(e.steps, l.steps.map((_, i) => i));
+  }
+  // Without the browser's copies, the page shows the account's.
+  await page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((k) => k.startsWith('gx.learn.progress'))
+      .forEach((k) => localStorage.removeItem(k)),
+  );
+  await page.goto('/learn');
+  p = await progressNumbers(page);
+  assert.equal(p.done, firsts.length);
+  const c = await cards(page);
+  for (const l of firsts) assert.equal(c[l.id].stars, stars[l.id]);
+  // After logging out, the guest who comes next starts afresh: the account's progress is not shown to them.
+  await page.goto(`/@/${name}`);
+  await page.click(tid('logout'));
+  await page.waitForFunction((n) => {
+    const me = document.querySelector('[data-testid="me"]')?.textContent;
+    return !!me && me !== n;
+  }, name);
+  await page.goto('/learn');
+  p = await progressNumbers(page);
+  assert.equal(p.done, 0, 'a new guest sees no one else\'s progress');
+  await context.close();
+});
+
+test('a desktop pass in English: the first lesson, every text in English', { timeout: 300_000 }, async () => {
+  const lesson = lessons[0];
+  const { page, context } = await newPage(browser, server.base, { lang: 'en', width: 1280, height: 900 });
+  await page.goto('/learn');
+  const { done, text } = await progressNumbers(page);
+  assert.equal(done, 0);
+  assert.ok(!CJK.test(text), text);
+  const indexText = await chromeText(page);
+  assert.deepEqual(indexText.split('\n').filter((l) => CJK.test(l)), [], 'Chinese on the English index');
+  await page.click(`${tid('lesson-card')}[data-lesson="${lesson.id}"]`);
+  if (lesson.intro) {
+    const intro = await page.textContent(tid('lesson-intro'));
+    assert.ok(intro.includes(lesson.intro.en.split('\n')[0].trim()), intro);
+  }
+  const stars = await doLesson(page, lesson, { lang: 'en' });
+  assert.equal(stars, 3);
+  assert.deepEqual((await chromeText(page)).split('\n').filter((l) => CJK.test(l)), [], 'Chinese at the lesson\'s end');
+  const end = await page.textContent(tid('lesson-done'));
+  assert.ok(!CJK.test(end), end);
+  assert.match(end, /complete/i);
+  await context.close();
+});
+
+test('a play step: a real game against the computer inside the lesson', { timeout: 300_000 }, async () => {
+  const lesson = lessons.find((l) => l.steps.some((s) => s.kind === 'play'));
+  if (!lesson) {
+    assert.ok(!lessons.some((l) => l.steps.some((s) => s.kind === 'play')));
+    console.log('# no play step in the course yet');
+    return;
+  }
+  const index = lesson.steps.findIndex((s) => s.kind === 'play');
+  const step = lesson.steps[index];
+  const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
+  await openStep(page, lesson.id, index);
+  const url = page.url();
+  console.log(`# ${lesson.id} step ${index}: play, goal ${step.goal}, level ${step.level}`);
+  await page.click(tid('play-start'));
+  await page.waitForFunction((sel) => !!document.querySelector(sel)?.dataset.game, tid('board'));
+  const me = await page.getAttribute(tid('board'), 'data-my-color');
+  assert.equal(me, step.fen.split(' ')[1] === 'w' ? 'white' : 'black');
+  assert.equal(page.url(), url, 'the game stays inside the lesson');
+  let st = await boardState(page);
+  assert.equal(st.fen.split(' ').slice(0, 4).join(' '), step.fen.split(' ').slice(0, 4).join(' '), 'the game starts from the step');
+  // The engine's suggestion, then one move of ours and the computer's answer.
+  await page.click(tid('play-suggest'));
+  await page.waitForSelector(tid('play-suggestion'));
+  const uci = chooseMove(st.fen, [st.fen]);
+  await clickMove(page, uci);
+  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.ply) >= 2 || document.querySelector(sel)?.dataset.status === 'finished', tid('board'), { timeout: 60_000 });
+  assert.ok((await page.textContent(tid('move-list'))).length > 0);
+  // Resigning ends the game: the result shows; only a `finish` goal is met by that.
+  const resigned = (await boardState(page)).status !== 'finished';
+  if (resigned) await page.click(tid('play-resign'));
+  await page.waitForSelector(tid('play-result'));
+  st = await boardState(page);
+  assert.equal(st.status, 'finished');
+  if (step.goal === 'finish') await page.waitForSelector(tid('lesson-step-done'));
+  else if (resigned) {
+    await page.waitForSelector(tid('play-start'));
+    assert.equal(await page.locator(tid('lesson-step-done')).count(), 0);
+  }
+  await context.close();
+});
