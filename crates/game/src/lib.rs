@@ -63,7 +63,7 @@ pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{AbortReason, Command, Game, GameConfig, GameSetup, MoveInput, MoveRecord, PlayerRef, Status, Variant};
 pub use pgn::{PgnTags, format_clk, termination_tag};
-pub use snapshot::Snapshot;
+pub use snapshot::{STATE_RECORD_FORMAT, Snapshot, StateRecord};
 
 pub use guoxiang_clock::{TimeControl, Timestamp};
 pub use guoxiang_core::{ClaimKind, Color, Outcome, Termination};

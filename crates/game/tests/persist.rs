@@ -4,7 +4,8 @@ mod common;
 
 use common::*;
 use guoxiang_game::{
-    Clocks, Color, Command, Event, Game, GameConfig, MoveInput, PgnTags, Snapshot, Status, Variant, format_clk,
+    Clocks, Color, Command, Event, Game, GameConfig, MoveInput, PgnTags, Snapshot, StateRecord, Status, Variant,
+    format_clk,
 };
 use guoxiang_pgn::{GameResult, Reader};
 
@@ -112,6 +113,33 @@ fn snapshot_restore_round_trip_keeps_position_and_clocks() {
     assert_eq!(r.events_since(r.version()), Some(vec![]));
     assert_eq!(r.events_since(r.version() - 1), None);
     assert_eq!(r.snapshot(t(later)).clocks, snap.clocks);
+}
+
+#[test]
+fn the_stored_state_has_no_moves_and_restores_with_them() {
+    let (g, now) = mid_game();
+    let record = g.state_record(t(now));
+    assert!(record.state.moves.is_empty(), "the moves are stored as rows of their own");
+    let json = serde_json::to_string(&record).unwrap();
+    assert!(json.contains("\"format\":1"), "{json}");
+    let back: StateRecord = serde_json::from_str(&json).unwrap();
+    let r = Game::restore_record(back, g.moves().to_vec(), t(now)).unwrap();
+    assert_eq!(r.position().fen(), g.position().fen());
+    assert_eq!(r.moves(), g.moves());
+    assert_eq!((r.version(), r.status()), (g.version(), g.status()));
+    assert_eq!(r.clocks(t(now)), g.clocks(t(now)));
+    // A row written before the format number (a snapshot with its moves blanked) reads as format 1.
+    let mut old = serde_json::to_value(g.snapshot(t(now))).unwrap();
+    old["moves"] = serde_json::json!([]);
+    let old: StateRecord = serde_json::from_value(old).unwrap();
+    assert_eq!(old.format, 1);
+    assert_eq!(Game::restore_record(old, g.moves().to_vec(), t(now)).unwrap().position().fen(), g.position().fen());
+    // A format this version does not know is refused with a clear error, and so are moves that do not fit.
+    let mut future = g.state_record(t(now));
+    future.format = 2;
+    let e = Game::restore_record(future, g.moves().to_vec(), t(now)).unwrap_err();
+    assert!(e.to_string().contains("format 2"), "{e}");
+    assert!(Game::restore_record(g.state_record(t(now)), Vec::new(), t(now)).is_err());
 }
 
 #[test]

@@ -244,6 +244,46 @@ fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
     }
 }
 
+/// `GET {base}{path}` and its JSON answer (2xx only).
+pub(crate) async fn get_json(
+    addr: SocketAddr,
+    base: &BaseUrl,
+    path: &str,
+    timeout: Duration,
+) -> Result<serde_json::Value, String> {
+    let exchange = async {
+        let mut stream = connect_tcp(addr, timeout).await?;
+        let request = format!(
+            "GET {}{path} HTTP/1.1\r\nHost: {}\r\nAccept: application/json\r\nUser-Agent: guoxiang-loadtest\r\n\
+             Connection: close\r\n\r\n",
+            base.prefix, base.authority
+        );
+        stream.write_all(request.as_bytes()).await.map_err(|e| format!("GET {path}: {}", describe_io(&e)))?;
+        let mut raw = Vec::new();
+        (&mut stream)
+            .take(MAX_RESPONSE_BYTES)
+            .read_to_end(&mut raw)
+            .await
+            .map_err(|e| format!("GET {path}: {}", describe_io(&e)))?;
+        let head_end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or(format!("GET {path}: no HTTP answer"))?;
+        let head = String::from_utf8_lossy(&raw[..head_end]).into_owned();
+        let status = head.split(' ').nth(1).unwrap_or_default();
+        if !status.starts_with('2') {
+            return Err(format!("GET {path} answered {}", head.lines().next().unwrap_or_default()));
+        }
+        let body = &raw[head_end + 4..];
+        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(body)?
+        } else {
+            body.to_vec()
+        };
+        serde_json::from_slice(&body).map_err(|e| format!("GET {path}: the answer is not JSON: {e}"))
+    };
+    tokio::time::timeout(timeout, exchange)
+        .await
+        .unwrap_or_else(|_| Err(format!("GET {path}: no answer within {} s", timeout.as_secs())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

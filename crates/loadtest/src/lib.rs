@@ -58,7 +58,7 @@ use tokio::task::JoinSet;
 use tokio::time::{Instant, MissedTickBehavior};
 
 pub use game::{ANSWER_TIMEOUT, PLY_CAP, SETUP_ATTEMPTS};
-pub use stats::{MAX_ERROR_SAMPLES, Report};
+pub use stats::{MAX_ERROR_SAMPLES, Report, ServerFigures};
 
 use crate::game::{Ctx, game_task, setup};
 use crate::http::{BaseUrl, describe_io};
@@ -164,6 +164,10 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
         stats: Arc::clone(&stats),
     });
     let games = opts.games;
+    let server_stats = |ctx: Arc<Ctx>| async move {
+        crate::http::get_json(ctx.addr, &ctx.base, "/api/server/stats", Duration::from_secs(10)).await.ok()
+    };
+    let idle = server_stats(Arc::clone(&ctx)).await;
 
     // Ramp-up. The first game alone: if it cannot start, nothing will.
     let bar = progress_bar(opts.progress, games as u64, RAMP_TEMPLATE);
@@ -224,6 +228,7 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
     // The measured phase.
     let bar = progress_bar(opts.progress, opts.duration.as_secs().max(1), MEASURE_TEMPLATE);
     bar.enable_steady_tick(Duration::from_millis(200));
+    let before = server_stats(Arc::clone(&ctx)).await;
     stats.set_measuring(true);
     let start = Instant::now();
     let end = start + opts.duration;
@@ -248,6 +253,16 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
     }
     stats.set_measuring(false);
     let elapsed = start.elapsed();
+    let after = server_stats(Arc::clone(&ctx)).await;
+    let field = |v: &Option<serde_json::Value>, k: &str| v.as_ref().and_then(|v| v[k].as_u64());
+    let server = match (field(&idle, "rss_bytes"), field(&after, "rss_bytes")) {
+        (Some(rss_idle), Some(rss_loaded)) => Some(ServerFigures {
+            rss_idle,
+            rss_loaded,
+            cpu_ms: field(&after, "cpu_ms").unwrap_or(0).saturating_sub(field(&before, "cpu_ms").unwrap_or(0)),
+        }),
+        _ => None,
+    };
     bar.finish_and_clear();
 
     // Stop: the games resign and close.
@@ -273,6 +288,7 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
         errors: stats.errors(),
         error_samples: stats.error_samples(),
         open_files_limit,
+        server,
     })
 }
 

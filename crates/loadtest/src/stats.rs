@@ -44,6 +44,18 @@ pub struct Report {
     pub error_samples: Vec<String>,
     /// The process's open-file limit after raising it (`None` where it could not be read).
     pub open_files_limit: Option<u64>,
+    /// The server's own figures (`GET /api/server/stats`, answered to loopback clients), when it gives them.
+    pub server: Option<ServerFigures>,
+}
+
+/// What the server says of itself around the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerFigures {
+    /// Resident memory before the games were started, and at the end of the measured phase, bytes.
+    pub rss_idle: u64,
+    pub rss_loaded: u64,
+    /// CPU time (user and system) the server spent during the measured phase, ms.
+    pub cpu_ms: u64,
 }
 
 impl fmt::Display for Report {
@@ -74,6 +86,24 @@ impl fmt::Display for Report {
                 fmt_latency(self.p99),
                 fmt_latency(self.max)
             )?;
+        }
+        match &self.server {
+            Some(s) => {
+                let per_game = s.rss_loaded.saturating_sub(s.rss_idle) as f64 / self.games_live.max(1) as f64;
+                let per_move = if self.moves > 0 { s.cpu_ms as f64 * 1000.0 / self.moves as f64 } else { 0.0 };
+                writeln!(
+                    f,
+                    "  server:     RSS {:.1} MB idle, {:.1} MB with the games ({:.1} KB per live game); CPU {:.0} µs \
+                     per move",
+                    s.rss_idle as f64 / 1e6,
+                    s.rss_loaded as f64 / 1e6,
+                    per_game / 1e3,
+                    per_move
+                )?;
+            }
+            None => {
+                writeln!(f, "  server:     no figures (GET /api/server/stats is answered to loopback clients only)")?
+            }
         }
         write!(f, "  errors:     {}", self.errors)?;
         for sample in &self.error_samples {
@@ -352,6 +382,7 @@ mod tests {
             errors: 3,
             error_samples: vec!["disconnected: connection reset (2 times)".into(), "move refused: illegal_move".into()],
             open_files_limit: Some(1_048_576),
+            server: Some(ServerFigures { rss_idle: 20_000_000, rss_loaded: 120_000_000, cpu_ms: 12_000 }),
         }
     }
 
@@ -365,6 +396,7 @@ mod tests {
              \x20 ramp-up:    10.3 s\n\
              \x20 measured:   60.0 s: 119834 moves, 1997.2 moves/s, 12 games completed\n\
              \x20 latency:    p50 1.23 ms  p95 3.40 ms  p99 8.90 ms  max 45.1 ms\n\
+             \x20 server:     RSS 20.0 MB idle, 120.0 MB with the games (50.1 KB per live game); CPU 100 µs per move\n\
              \x20 errors:     3\n\
              \x20   - disconnected: connection reset (2 times)\n\
              \x20   - move refused: illegal_move"
@@ -379,6 +411,7 @@ mod tests {
             errors: 0,
             error_samples: vec![],
             open_files_limit: None,
+            server: None,
             ..sample_report()
         };
         let text = r.to_string();

@@ -47,7 +47,9 @@ pub async fn upgrade(
     };
     // Frames up to 1 MiB reach our own size check, which answers `frame_too_large` instead of dropping the line.
     // The connection's slot stays taken while the WebSocket is open (it counts against the client's address).
-    ws.max_message_size(1 << 20).on_upgrade(move |socket| async move {
+    // Small buffers: a game's frames are a few hundred bytes, and each connection would otherwise hold 128 KiB for
+    // reading (and grow one as large for writing), which is most of a live game's memory.
+    ws.max_message_size(1 << 20).read_buffer_size(4096).write_buffer_size(4096).on_upgrade(move |socket| async move {
         let _slot = slot;
         connection(state, auth, socket).await;
     })
@@ -283,7 +285,7 @@ impl Conn {
             }
             C::Subscribe { id, game_id, since_version } => {
                 let g = self.game(&game_id)?;
-                let sub = g.subscribe(since_version).await?;
+                let sub = g.subscribe(since_version, false).await?;
                 if let Some((old, p)) = self.subs.remove(&game_id) {
                     old.abort();
                     if let Some(p) = p
@@ -475,7 +477,7 @@ async fn forward(game: GameHandle, mut rx: broadcast::Receiver<Arc<crate::live::
             }
             Err(broadcast::error::RecvError::Lagged(_)) => {
                 // Fell behind: start again from a snapshot.
-                let Ok(sub) = game.subscribe(None).await else { return };
+                let Ok(sub) = game.subscribe(None, false).await else { return };
                 rx = sub.rx;
                 for f in sub.initial {
                     if out.send(f).await.is_err() {

@@ -93,3 +93,12 @@ async fn one_address_cannot_take_every_connection() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(healthz([127, 0, 0, 1], server.addr).await.starts_with("HTTP/1.1 200"));
 }
+
+#[tokio::test]
+async fn the_server_tells_this_machine_what_it_costs() {
+    let server = TestServer::start(&temp_db("stats")).await;
+    let v: serde_json::Value = reqwest::get(server.url("/api/server/stats")).await.unwrap().json().await.unwrap();
+    assert!(v["rss_bytes"].as_u64().is_some_and(|b| b > 1_000_000), "{v}");
+    assert!(v["cpu_ms"].as_u64().is_some(), "{v}");
+    assert_eq!(v["games_in_progress"], 0, "{v}");
+}

@@ -5,6 +5,7 @@ pub mod account;
 pub mod analysis;
 pub mod archive;
 pub mod learn;
+pub mod stats;
 pub mod web;
 
 use axum::Router;
@@ -40,6 +41,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/learn/try", post(learn::judge_try))
         .route("/api/learn/progress", get(learn::get_progress).put(learn::put_progress))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/api/server/stats", get(stats::server_stats))
 }
 
 /// Starts a game against the computer at `level` (1..=10), casual, from the start or a set-up position.

@@ -75,7 +75,8 @@ pub async fn stream(
         let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r));
         return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response());
     };
-    let mut sub = h.subscribe(None).await?;
+    let mut sub = h.subscribe(None, true).await?;
+    let Some(mut view) = sub.view.clone() else { return Err(ApiError::internal("game stream", "no view")) };
     let snap = h.snapshot().await?;
     let me = auth.user.id.clone();
     let my_color = h.color_of(&me);
@@ -91,12 +92,12 @@ pub async fn stream(
         }
         None => None,
     };
-    let r = ratings(&state, &h.white, &h.black, &sub.view.speed).await;
+    let r = ratings(&state, &h.white, &h.black, &view.speed).await;
     let (tx, resp) = stream_response("application/x-ndjson");
     tokio::spawn(async move {
         let _presence = presence;
-        let mut ns = no_start(&h, &sub.view).await;
-        if tx.send(format!("{}\n", game_full_json(&sub.view, ns, r))).await.is_err() || is_over(&sub.view) {
+        let mut ns = no_start(&h, &view).await;
+        if tx.send(format!("{}\n", game_full_json(&view, ns, r))).await.is_err() || is_over(&view) {
             return;
         }
         let mut claim_at = None;
@@ -136,16 +137,22 @@ pub async fn stream(
                                 _ => changed = true,
                             }
                         }
-                        if changed {
-                            lines.push(format!("{}\n", game_state_json(&u.view, ns)));
+                        if let Some(v) = &u.view {
+                            view = v.clone();
                         }
-                        over = is_over(&u.view);
+                        if changed {
+                            lines.push(format!("{}\n", game_state_json(&view, ns)));
+                        }
+                        over = is_over(&view);
                     }
-                    Err(RecvError::Lagged(_)) => match h.subscribe(None).await {
+                    Err(RecvError::Lagged(_)) => match h.subscribe(None, true).await {
                         Ok(s) => {
                             sub = s;
-                            lines.push(format!("{}\n", game_state_json(&sub.view, ns)));
-                            over = is_over(&sub.view);
+                            if let Some(v) = &sub.view {
+                                view = v.clone();
+                            }
+                            lines.push(format!("{}\n", game_state_json(&view, ns)));
+                            over = is_over(&view);
                         }
                         Err(_) => return,
                     },

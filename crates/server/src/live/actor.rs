@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use guoxiang_core::{Color, Role, Square};
-use guoxiang_game::{Command, Event, Game, MoveInput, MoveRecord, Snapshot, Status, Timestamp};
+use guoxiang_game::{Command, Event, Game, MoveInput, MoveRecord, StateRecord, Status, Timestamp};
 use guoxiang_protocol::ServerMessage;
 use guoxiang_store::{GameRow, MoveRow, WriteOp};
 use tokio::sync::{broadcast, mpsc};
@@ -21,13 +21,10 @@ use crate::error::ApiError;
 use crate::hub::UserEvent;
 use crate::time;
 
-/// The game's state for the database: the snapshot without its moves (they are rows of their own).
+/// The game's state for the database: a [`guoxiang_game::StateRecord`] (the snapshot without its moves, which are
+/// rows of their own), as JSON.
 fn state_json(game: &Game, now: Timestamp) -> String {
-    let mut v = serde_json::to_value(game.snapshot(now)).unwrap_or_default();
-    if let Some(m) = v.get_mut("moves") {
-        *m = serde_json::Value::Array(Vec::new());
-    }
-    v.to_string()
+    serde_json::to_string(&game.state_record(now)).unwrap_or_default()
 }
 
 fn status_str(s: &Status) -> &'static str {
@@ -83,12 +80,8 @@ fn move_row(game_id: &str, ply: usize, m: &MoveRecord) -> MoveRow {
 
 /// A game from its row and moves, resumed at `now` without charging the downtime.
 pub(super) fn restore(row: &GameRow, moves: &[MoveRow], now: Timestamp) -> Result<Game, String> {
-    let mut v: serde_json::Value = serde_json::from_str(&row.state_json).map_err(|e| format!("state: {e}"))?;
-    let start_turn = {
-        let variant: guoxiang_game::Variant = serde_json::from_value(v.get("variant").cloned().unwrap_or_default())
-            .map_err(|e| format!("variant: {e}"))?;
-        variant.start_position().map_err(|e| e.message(guoxiang_core::Lang::En))?.turn()
-    };
+    let record: StateRecord = serde_json::from_str(&row.state_json).map_err(|e| format!("stored state: {e}"))?;
+    let start_turn = record.state.variant.start_position().map_err(|e| e.message(guoxiang_core::Lang::En))?.turn();
     let records: Vec<MoveRecord> = moves
         .iter()
         .enumerate()
@@ -101,9 +94,7 @@ pub(super) fn restore(row: &GameRow, moves: &[MoveRow], now: Timestamp) -> Resul
             used_ms: m.used_ms.max(0) as u64,
         })
         .collect();
-    v["moves"] = serde_json::to_value(records).map_err(|e| e.to_string())?;
-    let snapshot: Snapshot = serde_json::from_value(v).map_err(|e| format!("snapshot: {e}"))?;
-    Game::restore(snapshot, now).map_err(|e| e.message(guoxiang_core::Lang::En))
+    Game::restore_record(record, records, now).map_err(|e| e.message(guoxiang_core::Lang::En))
 }
 
 /// The writes that take a game from `before` to `after` (one command's change).
@@ -175,6 +166,8 @@ struct Actor {
     rematch_done: bool,
     finished_at: Option<tokio::time::Instant>,
     self_tx: mpsc::WeakSender<ActorMsg>,
+    /// Cloned by the followers that want a [`GameView`] with every update; more than one holder: build views.
+    view_interest: Arc<()>,
     /// Changes whose commit failed, to be tried again in order.
     retry: std::collections::VecDeque<Retry>,
     /// After a failed commit: no timer work before this.
@@ -187,7 +180,9 @@ fn idx(c: Color) -> usize {
 }
 
 pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc::Receiver<ActorMsg>) {
-    let (tx, _) = broadcast::channel(64);
+    // A follower more than 16 updates behind resyncs from a snapshot; every slot holds its last update, so the ring
+    // is kept short.
+    let (tx, _) = broadcast::channel(16);
     let finished_at = game.is_over().then(tokio::time::Instant::now);
     let self_tx = handle.tx.downgrade();
     let mut a = Actor {
@@ -201,6 +196,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
         rematch_done: false,
         finished_at,
         self_tx,
+        view_interest: Arc::new(()),
         retry: Default::default(),
         hold_until: None,
         backoff: FIRST_BACKOFF,
@@ -228,8 +224,8 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                 let r = a.command(&user_id, cmd, lag_ms).await;
                 let _ = reply.send(r);
             }
-            ActorMsg::Subscribe { since, reply } => {
-                let _ = reply.send(a.subscribe(since));
+            ActorMsg::Subscribe { since, with_view, reply } => {
+                let _ = reply.send(a.subscribe(since, with_view));
             }
             ActorMsg::Presence { user_id, delta } => a.presence(&user_id, delta).await,
             ActorMsg::Explain { from, to, promotion, reply } => {
@@ -468,16 +464,13 @@ impl Actor {
 
     fn broadcast(&mut self, events: Vec<guoxiang_game::VersionedEvent>, now: Timestamp) {
         let ws_json: Arc<str> = ServerMessage::game_events(self.game.id(), events.clone()).to_json().into();
-        let update = Update {
-            events,
-            ws_json,
-            clocks_json: self.clocks_json(now),
-            view: Arc::new(GameView::of(&self.game, now)),
-        };
+        // A view (every move) only for followers that asked for one.
+        let view = (Arc::strong_count(&self.view_interest) > 1).then(|| Arc::new(GameView::of(&self.game, now)));
+        let update = Update { events, ws_json, clocks_json: self.clocks_json(now), view };
         let _ = self.tx.send(Arc::new(update));
     }
 
-    fn subscribe(&self, since: Option<u64>) -> Subscription {
+    fn subscribe(&self, since: Option<u64>, with_view: bool) -> Subscription {
         let now = time::now();
         let rx = self.tx.subscribe();
         let id = self.game.id();
@@ -487,7 +480,12 @@ impl Actor {
         if let Some(c) = self.clocks_json(now) {
             initial.push(c);
         }
-        Subscription { initial, view: Arc::new(GameView::of(&self.game, now)), rx }
+        Subscription {
+            initial,
+            view: with_view.then(|| Arc::new(GameView::of(&self.game, now))),
+            rx,
+            _view_interest: with_view.then(|| self.view_interest.clone()),
+        }
     }
 
     async fn presence(&mut self, user_id: &str, delta: i32) {

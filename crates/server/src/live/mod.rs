@@ -52,7 +52,8 @@ pub enum PlayerCommand {
 }
 
 /// One change of a game as broadcast to its followers: the events, the same as a ready-made WebSocket frame, and
-/// the state after them.
+/// the state after them — the whole [`GameView`] (every move) only while a follower asked for views (the Lichess
+/// game streams), so that the common case costs nothing that grows with the game.
 #[derive(Debug)]
 pub struct Update {
     pub events: Vec<VersionedEvent>,
@@ -60,7 +61,7 @@ pub struct Update {
     pub ws_json: Arc<str>,
     /// `clocks` as JSON, when the game has clocks.
     pub clocks_json: Option<Arc<str>>,
-    pub view: Arc<GameView>,
+    pub view: Option<Arc<GameView>>,
 }
 
 /// What a new follower gets: the frames to send first (a snapshot or the missed events, then the clocks), the
@@ -68,8 +69,11 @@ pub struct Update {
 #[derive(Debug)]
 pub struct Subscription {
     pub initial: Vec<Arc<str>>,
-    pub view: Arc<GameView>,
+    /// The state now, and in every [`Update`] while this subscription lives (`None` without `with_view`).
+    pub view: Option<Arc<GameView>>,
     pub rx: broadcast::Receiver<Arc<Update>>,
+    /// Held while the follower wants views; the actor counts the holders.
+    pub(crate) _view_interest: Option<Arc<()>>,
 }
 
 pub(crate) enum ActorMsg {
@@ -81,6 +85,7 @@ pub(crate) enum ActorMsg {
     },
     Subscribe {
         since: Option<u64>,
+        with_view: bool,
         reply: oneshot::Sender<Subscription>,
     },
     /// A connection of `user_id` that follows the game opened (+1) or closed (-1).
@@ -166,9 +171,10 @@ impl HandleData {
         self.ask(|reply| ActorMsg::Command { user_id: user_id.to_owned(), cmd, lag_ms, reply }).await?
     }
 
-    /// Follows the game from `since` (a version the follower has) or from scratch.
-    pub async fn subscribe(&self, since: Option<u64>) -> Result<Subscription, ApiError> {
-        self.ask(|reply| ActorMsg::Subscribe { since, reply }).await
+    /// Follows the game from `since` (a version the follower has) or from scratch; with `with_view`, every update
+    /// carries the whole [`GameView`].
+    pub async fn subscribe(&self, since: Option<u64>, with_view: bool) -> Result<Subscription, ApiError> {
+        self.ask(|reply| ActorMsg::Subscribe { since, with_view, reply }).await
     }
 
     /// Reports a connection of a player opening or closing (for disconnection claims).
@@ -225,6 +231,9 @@ pub struct Timeouts {
     pub first_move_ms: Option<u64>,
     pub disconnect_ms: Option<u64>,
 }
+
+/// Events a live game keeps for clients that reconnect (about twenty moves with their clocks).
+pub const EVENT_LOG_LEN: usize = 48;
 
 /// Games in progress one user may have (correspondence included).
 pub const MAX_GAMES_PER_USER: usize = 50;
@@ -340,6 +349,9 @@ impl Live {
         .await?;
         let id = new_game_id();
         let mut config = GameConfig::for_time_control(&time_control);
+        // A reconnecting client that missed more than this many events resyncs from a snapshot; every kept event is
+        // memory of a live game.
+        config.event_log_len = EVENT_LOG_LEN;
         if let Some(ms) = self.inner.timeouts.first_move_ms
             && !matches!(time_control, TimeControl::Correspondence(_) | TimeControl::Unlimited)
         {

@@ -1,0 +1,63 @@
+//! `GET /api/server/stats`: what the server process costs now — resident memory, CPU time, live games — for the
+//! load generator and for operators. Answered to clients on the server's own machine (a loopback address) and to
+//! administrators; others get 403.
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::auth::MaybeAuth;
+use crate::error::{ApiError, ApiResult};
+
+/// The kernel's clock ticks per second in `/proc/self/stat` (USER_HZ, 100 on every Linux).
+const TICKS_PER_SEC: u64 = 100;
+
+/// Resident memory in bytes (`/proc/self/statm`, pages of 4 KiB).
+fn rss_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    statm.split_whitespace().nth(1)?.parse::<u64>().ok().map(|pages| pages * 4096)
+}
+
+/// User and system CPU time in ms (`/proc/self/stat`, fields 14 and 15, after the command name in parentheses).
+fn cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let (utime, stime): (u64, u64) = (fields.get(11)?.parse().ok()?, fields.get(12)?.parse().ok()?);
+    Some((utime + stime) * 1000 / TICKS_PER_SEC)
+}
+
+pub async fn server_stats(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    MaybeAuth(a): MaybeAuth,
+) -> ApiResult<Json<Value>> {
+    let admin = a.is_some_and(|a| a.user.is_admin);
+    if !peer.ip().is_loopback() && !admin {
+        return Err(ApiError::forbidden(
+            "forbidden",
+            "只有本机或管理员可以查看服务器状态",
+            "server figures are for this machine or administrators only",
+        ));
+    }
+    let live = state.live.all();
+    let playing = live.iter().filter(|g| !g.is_over()).count();
+    Ok(Json(json!({
+        "rss_bytes": rss_bytes(),
+        "cpu_ms": cpu_ms(),
+        "games_in_memory": live.len(),
+        "games_in_progress": playing,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_process_reads_its_own_figures() {
+        assert!(super::rss_bytes().is_some_and(|b| b > 1_000_000));
+        assert!(super::cpu_ms().is_some());
+    }
+}
