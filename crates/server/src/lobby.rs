@@ -135,7 +135,7 @@ impl Lobby {
                 if updates.receiver_count() == 0 {
                     continue;
                 }
-                let games = crate::http::live_games(&state, 50).await;
+                let games = state.live.live_games(50);
                 if games != last {
                     let _ = updates.send(ServerMessage::LiveGames { games: games.clone() }.to_json().into());
                     last = games;

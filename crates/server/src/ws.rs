@@ -351,7 +351,7 @@ impl Conn {
                 if self.lobby.is_none() {
                     let lobby = &self.state.lobby;
                     let rx = lobby.updates.subscribe();
-                    let games = crate::http::live_games(&self.state, 50).await;
+                    let games = self.state.live.live_games(50);
                     self.send(
                         ServerMessage::Lobby { seeks: lobby.seeks(), pools: lobby.pools(), games }.to_json().into(),
                     );
@@ -414,7 +414,7 @@ impl Conn {
             C::PlayComputer { id, level, color, time_control, fen } => {
                 let (p, _) = self.need_user()?;
                 let variant = fen.map_or(Variant::Standard, |fen| Variant::FromPosition { fen });
-                crate::http::play_computer(&self.state, p, level, color, &time_control, variant).await?;
+                self.state.live.play_computer(p, level, color, &time_control, variant).await?;
                 self.ack(id);
                 Ok(())
             }

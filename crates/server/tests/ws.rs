@@ -239,3 +239,26 @@ async fn every_kind_of_clock_plays() {
         assert!(pgn.contains(&format!("[TimeControl \"{tc}\"]")), "{pgn}");
     }
 }
+
+#[tokio::test]
+async fn the_live_list_shows_the_games_being_played() {
+    let server = TestServer::start(&temp_db("live_list")).await;
+    let live = || async {
+        let v: serde_json::Value = reqwest::get(server.url("/api/live")).await.unwrap().json().await.unwrap();
+        v.as_array().unwrap().clone()
+    };
+    assert!(live().await.is_empty());
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "600+0", &a, &b).await;
+    play(&mut wa, &gid, "e2e4").await;
+    play(&mut wb, &gid, "e7e5").await;
+    let list = live().await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["game_id"], gid);
+    assert_eq!(list[0]["last_move"], "e7e5");
+    assert!(list[0]["fen"].as_str().unwrap().starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/"), "{list:?}");
+    wa.ok(json!({"t": "resign", "game_id": gid})).await;
+    wb.event(&gid, "game_ended").await;
+    assert!(live().await.is_empty(), "a finished game is not listed as being played");
+}

@@ -325,5 +325,5 @@ pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) ->
 }
 
 pub async fn live(State(state): State<AppState>) -> Json<Value> {
-    Json(json!(crate::http::live_games(&state, 100).await))
+    Json(json!(state.live.live_games(100)))
 }

@@ -130,7 +130,7 @@ pub async fn ai(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResu
     let tc = lj::challenge_time_control(&p)?;
     let color = lj::color_choice(&p)?;
     let variant = lj::variant_param(&p)?;
-    let id = crate::http::play_computer(&state, player_of(&auth), level, color, &tc, variant).await?;
+    let id = state.live.play_computer(player_of(&auth), level, color, &tc, variant).await?;
     let h = state.live.require(&id)?;
     let v = h.view().await?;
     let white = v.white.id == auth.user.id;

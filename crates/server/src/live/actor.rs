@@ -201,6 +201,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
         hold_until: None,
         backoff: FIRST_BACKOFF,
     };
+    a.publish();
     a.maybe_engine();
     let linger = Duration::from_millis(a.live.inner.timeouts.linger_ms);
     loop {
@@ -357,8 +358,29 @@ impl Actor {
             }
         }
         self.broadcast(events, now);
+        self.publish();
         self.maybe_engine();
         Ok(())
+    }
+
+    /// The game's entry in the live list: there while it is being played.
+    fn publish(&self) {
+        let playing = matches!(self.game.status(), Status::Created | Status::Started);
+        let summary = playing.then(|| {
+            let g = &self.game;
+            let game = guoxiang_protocol::LiveGame {
+                game_id: g.id().to_owned(),
+                white: guoxiang_protocol::Player::from(g.white()),
+                black: guoxiang_protocol::Player::from(g.black()),
+                time_control: g.time_control().to_pgn(),
+                rated: g.rated(),
+                fen: g.position().fen(),
+                last_move: g.moves().last().map(|m| m.uci.clone()),
+                spectators: 0,
+            };
+            (g.created_at().0, game)
+        });
+        self.live.publish(self.game.id(), summary);
     }
 
     /// Applies a command that no client waits for (a timer, a connection change, the computer's move). If its

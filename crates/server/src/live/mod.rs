@@ -22,6 +22,7 @@ use guoxiang_core::Color;
 use guoxiang_game::{
     ClaimKind, Game, GameConfig, GameSetup, PlayerRef, Snapshot, TimeControl, Variant, VersionedEvent,
 };
+use guoxiang_protocol::{ColorChoice, LiveGame};
 use guoxiang_store::{GameRow, Store, WriteOp};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -219,6 +220,9 @@ struct Inner {
     engines: EnginePool,
     /// Rated results are read-modify-write on two players' ratings; one at a time.
     ratings: tokio::sync::Mutex<()>,
+    /// What each game in progress shows in the live list, published by its actor on every change (the list never
+    /// asks the actors).
+    summaries: Mutex<HashMap<String, (u64, LiveGame)>>,
     timeouts: Timeouts,
 }
 
@@ -270,6 +274,7 @@ impl Live {
                 hub,
                 engines,
                 ratings: tokio::sync::Mutex::new(()),
+                summaries: Mutex::new(HashMap::new()),
                 timeouts,
             }),
         }
@@ -310,6 +315,60 @@ impl Live {
 
     fn unregister(&self, id: &str) {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        self.publish(id, None);
+    }
+
+    /// A game's entry in the live list (`None`: not in it), with its creation time for the order.
+    pub(crate) fn publish(&self, id: &str, summary: Option<(u64, LiveGame)>) {
+        let mut s = self.inner.summaries.lock().unwrap_or_else(|e| e.into_inner());
+        match summary {
+            Some(x) => {
+                s.insert(id.to_owned(), x);
+            }
+            None => {
+                s.remove(id);
+            }
+        }
+    }
+
+    /// Up to `n` games being played now, for spectators (newest first), from what the actors published.
+    pub fn live_games(&self, n: usize) -> Vec<LiveGame> {
+        let s = self.inner.summaries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut games: Vec<&(u64, LiveGame)> = s.values().collect();
+        games.sort_by_key(|(created, g)| (std::cmp::Reverse(*created), g.game_id.clone()));
+        games.into_iter().take(n).map(|(_, g)| g.clone()).collect()
+    }
+
+    /// Starts a game against the computer at `level` (1..=10), casual, from the start or a set-up position.
+    pub async fn play_computer(
+        &self,
+        player: PlayerRef,
+        level: u8,
+        color: ColorChoice,
+        time_control: &str,
+        variant: Variant,
+    ) -> Result<String, ApiError> {
+        if guoxiang_engine::levels::level(level).is_none() {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("电脑级别须为 1 到 {}", guoxiang_engine::LEVELS.len()),
+                format!("the computer's level must be 1 to {}", guoxiang_engine::LEVELS.len()),
+            ));
+        }
+        let tc = crate::lobby::parse_time_control(time_control)?;
+        // A set-up start (the Learn course's play steps): an unreadable FEN is `bad_fen`, a finished position
+        // `bad_setup` (from creating the game).
+        variant.start_position().map_err(|e| {
+            ApiError::bad_request("bad_fen", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
+        })?;
+        let engine = engine_player(level);
+        let human_white = match color {
+            ColorChoice::White => true,
+            ColorChoice::Black => false,
+            ColorChoice::Random => rand::random::<bool>(),
+        };
+        let (white, black) = if human_white { (player, engine) } else { (engine, player) };
+        self.create_game(white, black, false, tc, variant).await
     }
 
     /// Creates and starts a game, durably, and tells both players (`game_started`). Rated games need two
