@@ -342,8 +342,7 @@ impl Conn {
             }
             C::Explain { id, game_id, from, to, promotion } => {
                 let g = self.game(&game_id)?;
-                let promo = promotion.map(|p| format!("{p:?}").to_lowercase());
-                let e = g.explain(from, to, promo).await?;
+                let e = g.explain(from, to, promotion.map(guoxiang_core::Role::from)).await?;
                 self.send(ServerMessage::explanation(id, game_id, &e).to_json().into());
                 Ok(())
             }

@@ -230,7 +230,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
             }
             ActorMsg::Presence { user_id, delta } => a.presence(&user_id, delta).await,
             ActorMsg::Explain { from, to, promotion, reply } => {
-                let _ = reply.send(a.explain(&from, &to, promotion.as_deref()));
+                let _ = reply.send(a.explain(&from, &to, promotion));
             }
             ActorMsg::View { reply } => {
                 let _ = reply.send(Arc::new(GameView::of(&a.game, time::now())));
@@ -530,28 +530,10 @@ impl Actor {
         }
     }
 
-    fn explain(&self, from: &str, to: &str, promotion: Option<&str>) -> Result<guoxiang_core::Explanation, ApiError> {
+    fn explain(&self, from: &str, to: &str, promotion: Option<Role>) -> Result<guoxiang_core::Explanation, ApiError> {
         let from = parse_square(from)?;
         let to = parse_square(to)?;
-        let role = match promotion {
-            None => None,
-            Some(p) => Some(match p {
-                "queen" | "q" => Role::Queen,
-                "rook" | "r" => Role::Rook,
-                "bishop" | "b" => Role::Bishop,
-                "knight" | "n" => Role::Knight,
-                "king" | "k" => Role::King,
-                "pawn" | "p" => Role::Pawn,
-                _ => {
-                    return Err(ApiError::bad_request(
-                        "bad_request",
-                        format!("未知的升变棋子 {p:?}"),
-                        format!("unknown promotion piece {p:?}"),
-                    ));
-                }
-            }),
-        };
-        Ok(self.game.position().explain(from, to, role))
+        Ok(self.game.position().explain(from, to, promotion))
     }
 
     /// Starts the computer's search if it is the computer's turn.

@@ -97,7 +97,7 @@ pub(crate) enum ActorMsg {
     Explain {
         from: String,
         to: String,
-        promotion: Option<String>,
+        promotion: Option<guoxiang_core::Role>,
         reply: oneshot::Sender<Result<guoxiang_core::Explanation, ApiError>>,
     },
     View {
@@ -187,7 +187,7 @@ impl HandleData {
         &self,
         from: String,
         to: String,
-        promotion: Option<String>,
+        promotion: Option<guoxiang_core::Role>,
     ) -> Result<guoxiang_core::Explanation, ApiError> {
         self.ask(|reply| ActorMsg::Explain { from, to, promotion, reply }).await?
     }
