@@ -347,3 +347,38 @@ async fn tokens_are_listed_and_revoked_and_logout_ends_the_session_and_its_socke
     let r = ws_other.request(json!({"t": "lobby_subscribe"})).await;
     assert_eq!(r["t"], "ack", "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_rated_results_of_one_player_at_once_both_count() {
+    let server = TestServer::start(&temp_db("rated_race")).await;
+    let (a_id, a) = server.register("racer_a").await;
+    let (_, b) = server.register("racer_b").await;
+    let (_, c) = server.register("racer_c").await;
+    let mut games = Vec::new();
+    for opp in [&b, &c] {
+        let mut wa = server.ws(&a).await;
+        let mut wo = server.ws(opp).await;
+        let ch = wa
+            .request(json!({"t": "challenge_friend", "time_control": "300+0", "rated": true, "color": "white"}))
+            .await;
+        wo.ok(json!({"t": "accept_challenge", "challenge_id": ch["challenge_id"]})).await;
+        let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+        wa.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        wo.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        play(&mut wa, &gid, "e2e4").await;
+        play(&mut wo, &gid, "e7e5").await;
+        games.push((gid, wo));
+    }
+    // Both opponents resign at the same moment: A's blitz rating counts both games.
+    let resigns: Vec<_> = games
+        .into_iter()
+        .map(|(gid, mut wo)| tokio::spawn(async move { wo.ok(json!({"t": "resign", "game_id": gid})).await }))
+        .collect();
+    for r in resigns {
+        r.await.unwrap();
+    }
+    let ratings = server.state.store.ratings(&a_id).await.unwrap();
+    assert_eq!(ratings.len(), 1, "{ratings:?}");
+    assert_eq!(ratings[0].games, 2, "{ratings:?}");
+    assert!(ratings[0].rating > 1500.0);
+}

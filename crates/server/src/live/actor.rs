@@ -325,10 +325,11 @@ impl Actor {
         let id = next.id().to_owned();
         let mut ops = write_ops(&self.game, &next, &events, now);
         let over = next.is_over();
-        // Rated results are read-modify-write on two players' ratings: one at a time, from reading the ratings to
-        // committing the new ones.
+        // Rated results are read-modify-write on two players' ratings: one result per player at a time, from reading
+        // the ratings to committing the new ones (per-player locks; other players' results go on).
         let live = self.live.clone();
-        let ratings_guard = if over && next.rated() { Some(live.inner.ratings.lock().await) } else { None };
+        let ratings_guard =
+            if over && next.rated() { Some(live.lock_ratings(&next.white().id, &next.black().id).await) } else { None };
         if ratings_guard.is_some()
             && let Status::Finished { outcome } = next.status()
         {

@@ -218,8 +218,9 @@ struct Inner {
     persist: Persist,
     hub: Hub,
     engines: EnginePool,
-    /// Rated results are read-modify-write on two players' ratings; one at a time.
-    ratings: tokio::sync::Mutex<()>,
+    /// Rated results are read-modify-write on two players' ratings: one result at a time per player, from reading
+    /// the ratings to committing the new ones (results of other players go on meanwhile).
+    rating_locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// What each game in progress shows in the live list, published by its actor on every change (the list never
     /// asks the actors).
     summaries: Mutex<HashMap<String, (u64, LiveGame)>>,
@@ -273,7 +274,7 @@ impl Live {
                 persist,
                 hub,
                 engines,
-                ratings: tokio::sync::Mutex::new(()),
+                rating_locks: Mutex::new(HashMap::new()),
                 summaries: Mutex::new(HashMap::new()),
                 timeouts,
             }),
@@ -316,6 +317,24 @@ impl Live {
     fn unregister(&self, id: &str) {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
         self.publish(id, None);
+    }
+
+    /// Locks the ratings of two players (in a fixed order, so two results cannot wait for each other), for a rated
+    /// result's read-modify-write; released when the guards drop.
+    pub(crate) async fn lock_ratings(&self, a: &str, b: &str) -> Vec<tokio::sync::OwnedMutexGuard<()>> {
+        let mut ids = [a, b];
+        ids.sort_unstable();
+        let locks: Vec<Arc<tokio::sync::Mutex<()>>> = {
+            let mut map = self.inner.rating_locks.lock().unwrap_or_else(|e| e.into_inner());
+            // Forget the locks nobody holds or waits for.
+            map.retain(|_, l| Arc::strong_count(l) > 1);
+            ids.iter().map(|id| map.entry((*id).to_owned()).or_default().clone()).collect()
+        };
+        let mut guards = Vec::with_capacity(2);
+        for l in locks {
+            guards.push(l.lock_owned().await);
+        }
+        guards
     }
 
     /// A game's entry in the live list (`None`: not in it), with its creation time for the order.
