@@ -158,7 +158,9 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
             continue;
         }
         match parse_client_frame(&text) {
-            Ok(m) => conn.handle(m).await,
+            // Boxed: handling a message awaits deep futures; inline, they would make every idle connection's own
+            // future as large as the largest of them.
+            Ok(m) => Box::pin(conn.handle(m)).await,
             Err(e) => conn.send(ServerMessage::protocol_error(None, &e).to_json().into()),
         }
         if conn.dead {

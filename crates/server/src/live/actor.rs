@@ -215,20 +215,22 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                 if a.finished_at.is_some() {
                     break;
                 }
-                a.on_timer().await;
+                Box::pin(a.on_timer()).await;
                 continue;
             }
         };
         let Some(msg) = msg else { break };
         match msg {
             ActorMsg::Command { user_id, cmd, lag_ms, reply } => {
-                let r = a.command(&user_id, cmd, lag_ms).await;
+                // Boxed, as the other changes below: the commit's futures are large, and inline they would be part
+                // of every idle game's task.
+                let r = Box::pin(a.command(&user_id, cmd, lag_ms)).await;
                 let _ = reply.send(r);
             }
             ActorMsg::Subscribe { since, with_view, reply } => {
                 let _ = reply.send(a.subscribe(since, with_view));
             }
-            ActorMsg::Presence { user_id, delta } => a.presence(&user_id, delta).await,
+            ActorMsg::Presence { user_id, delta } => Box::pin(a.presence(&user_id, delta)).await,
             ActorMsg::Explain { from, to, promotion, reply } => {
                 let _ = reply.send(a.explain(&from, &to, promotion));
             }
@@ -238,7 +240,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
             ActorMsg::Snapshot { reply } => {
                 let _ = reply.send(a.game.snapshot(time::now()));
             }
-            ActorMsg::EngineMove { version, uci } => a.engine_move(version, uci).await,
+            ActorMsg::EngineMove { version, uci } => Box::pin(a.engine_move(version, uci)).await,
             ActorMsg::Shutdown { reply } => {
                 // Persist the exact clocks; the game resumes from here after the restart.
                 let now = time::now();

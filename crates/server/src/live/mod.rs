@@ -237,8 +237,9 @@ pub struct Timeouts {
     pub disconnect_ms: Option<u64>,
 }
 
-/// Events a live game keeps for clients that reconnect (about twenty moves with their clocks).
-pub const EVENT_LOG_LEN: usize = 48;
+/// Events a live game keeps for clients that reconnect (about ten moves with their clocks; a client that missed
+/// more gets a snapshot).
+pub const EVENT_LOG_LEN: usize = 24;
 
 /// Games in progress one user may have (correspondence included).
 pub const MAX_GAMES_PER_USER: usize = 50;
