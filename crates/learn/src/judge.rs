@@ -234,7 +234,7 @@ pub fn judge_step(step: &Step, t: &Try) -> Result<Verdict, JudgeError> {
                 let why = wrong.iter().find(|w| w.square == newest).and_then(|w| w.why.as_ref());
                 Reason::new("wrong_square", why.unwrap_or(&step.hint))
             });
-            Ok(verdict(step, ok, done, None, start.fen(), reason, Some(remaining), None))
+            Ok(Verdict { reason, remaining: Some(remaining), ..verdict(step, ok, done, start.fen()) })
         }
         (StepKind::Squares { .. }, _) => wrong_field("squares"),
         (StepKind::Choice { choices, answer, .. }, Try::Choices(picked)) => {
@@ -249,7 +249,7 @@ pub fn judge_step(step: &Step, t: &Try) -> Result<Verdict, JudgeError> {
             }
             let ok = same_set(picked, answer);
             let reason = (!ok).then(|| Reason::new("wrong_choice", &step.hint));
-            Ok(verdict(step, ok, ok, None, start.fen(), reason, None, None))
+            Ok(Verdict { reason, ..verdict(step, ok, ok, start.fen()) })
         }
         (StepKind::Choice { .. }, _) => wrong_field("choices"),
         (StepKind::LegalMoves { candidates, answer }, Try::Selected(selected)) => {
@@ -264,7 +264,7 @@ pub fn judge_step(step: &Step, t: &Try) -> Result<Verdict, JudgeError> {
             }
             let ok = same_set(selected, answer);
             let reason = (!ok).then(|| Reason::new("wrong_answer", &step.hint));
-            Ok(verdict(step, ok, ok, None, start.fen(), reason, None, None))
+            Ok(Verdict { reason, ..verdict(step, ok, ok, start.fen()) })
         }
         (StepKind::LegalMoves { .. }, _) => wrong_field("selected"),
         (StepKind::Play { .. }, _) => Err(JudgeError::NotJudged),
@@ -275,29 +275,26 @@ fn same_set<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn verdict(
-    step: &Step,
-    ok: bool,
-    done: bool,
-    reply: Option<String>,
-    fen: String,
-    reason: Option<Reason>,
-    remaining: Option<Vec<String>>,
-    found: Option<Vec<String>>,
-) -> Verdict {
+/// A verdict with the step's hint (when not ok) and success sentence (when done), and nothing else; callers add
+/// the rest with struct update syntax.
+fn verdict(step: &Step, ok: bool, done: bool, fen: String) -> Verdict {
     Verdict {
         ok,
         done,
-        reply,
+        reply: None,
         fen,
-        reason,
+        reason: None,
         hint: (!ok).then(|| step.hint.clone()),
         success: done.then(|| step.success.clone()),
-        remaining,
-        found,
+        remaining: None,
+        found: None,
         restart: false,
     }
+}
+
+/// The newest move of a sequence refused: the board stays at `pos` (the move is taken back).
+fn refused(step: &Step, pos: &Position, goal: &Goal, visited: &[Square], reason: Reason) -> Verdict {
+    Verdict { reason: Some(reason), remaining: stars_left(goal, visited), ..verdict(step, false, false, pos.fen()) }
 }
 
 /// Resolves a course move (UCI) in a position; `None` if it is not a legal move there.
@@ -349,16 +346,7 @@ fn sequence(
                     return inconsistent(format!("{text} is illegal here ({}), but more moves follow it", r.code()));
                 }
                 let reason = Reason { code: r.code().to_owned(), zh: r.text().zh, en: r.text().en };
-                return Ok(verdict(
-                    step,
-                    false,
-                    false,
-                    None,
-                    pos.fen(),
-                    Some(reason),
-                    stars_left(goal, &visited),
-                    None,
-                ));
+                return Ok(refused(step, &pos, goal, &visited, reason));
             }
         };
         let result = match goal {
@@ -402,7 +390,7 @@ fn sequence(
                         if i < last {
                             return inconsistent("the move budget was already spent".into());
                         }
-                        let mut v = verdict(step, false, false, None, start.fen(), Some(reason), None, None);
+                        let mut v = Verdict { reason: Some(reason), ..verdict(step, false, false, start.fen()) };
                         v.remaining = stars_left(goal, &[]);
                         v.restart = true;
                         return Ok(v);
@@ -423,17 +411,7 @@ fn sequence(
                 if i < last {
                     return inconsistent(format!("{text} does not do what the step asks, but more moves follow it"));
                 }
-                let reason = Reason::new("not_goal", &t);
-                return Ok(verdict(
-                    step,
-                    false,
-                    false,
-                    None,
-                    pos.fen(),
-                    Some(reason),
-                    stars_left(goal, &visited),
-                    None,
-                ));
+                return Ok(refused(step, &pos, goal, &visited, Reason::new("not_goal", &t)));
             }
             Step1::Accept { done, reply } => {
                 if done && i < last {
@@ -459,7 +437,8 @@ fn sequence(
                     pos.play_unchecked(r);
                 }
                 if i == last {
-                    return Ok(verdict(step, true, done, reply_uci, pos.fen(), None, stars_left(goal, &visited), None));
+                    let remaining = stars_left(goal, &visited);
+                    return Ok(Verdict { reply: reply_uci, remaining, ..verdict(step, true, done, pos.fen()) });
                 }
             }
         }
@@ -581,7 +560,7 @@ fn escape(step: &Step, start: &Position, count: u8, moves: &[String]) -> Result<
         };
         if newest {
             let done = ok && found.len() >= count as usize;
-            return Ok(verdict(step, ok, done, None, start.fen(), reason, None, Some(found)));
+            return Ok(Verdict { reason, found: Some(found), ..verdict(step, ok, done, start.fen()) });
         }
     }
     Err(JudgeError::Empty { field: "moves" })

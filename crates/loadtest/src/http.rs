@@ -123,27 +123,33 @@ pub(crate) async fn connect_tcp(addr: SocketAddr, timeout: Duration) -> Result<T
     }
 }
 
-/// Asks the server for a new guest identity: `POST {base}/api/guest` with no body.
-pub(crate) async fn post_guest(addr: SocketAddr, base: &BaseUrl, timeout: Duration) -> Result<Guest, String> {
-    let exchange = async {
+/// One request on a connection of its own (`Connection: close`): the raw answer, read to the end. `what` names the
+/// request in errors (`POST /api/guest`).
+async fn exchange(addr: SocketAddr, request: &str, what: &str, timeout: Duration) -> Result<Vec<u8>, String> {
+    let run = async {
         let mut stream = connect_tcp(addr, timeout).await?;
-        let request = format!(
-            "POST {}/api/guest HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nAccept: application/json\r\n\
-             User-Agent: guoxiang-loadtest\r\nConnection: close\r\n\r\n",
-            base.prefix, base.authority
-        );
-        stream.write_all(request.as_bytes()).await.map_err(|e| format!("POST /api/guest: {}", describe_io(&e)))?;
+        stream.write_all(request.as_bytes()).await.map_err(|e| format!("{what}: {}", describe_io(&e)))?;
         let mut raw = Vec::new();
         (&mut stream)
             .take(MAX_RESPONSE_BYTES)
             .read_to_end(&mut raw)
             .await
-            .map_err(|e| format!("POST /api/guest: {}", describe_io(&e)))?;
-        parse_guest_response(&raw)
+            .map_err(|e| format!("{what}: {}", describe_io(&e)))?;
+        Ok(raw)
     };
-    tokio::time::timeout(timeout, exchange)
+    tokio::time::timeout(timeout, run)
         .await
-        .unwrap_or_else(|_| Err(format!("POST /api/guest: no answer within {} s", timeout.as_secs())))
+        .unwrap_or_else(|_| Err(format!("{what}: no answer within {} s", timeout.as_secs())))
+}
+
+/// Asks the server for a new guest identity: `POST {base}/api/guest` with no body.
+pub(crate) async fn post_guest(addr: SocketAddr, base: &BaseUrl, timeout: Duration) -> Result<Guest, String> {
+    let request = format!(
+        "POST {}/api/guest HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nAccept: application/json\r\n\
+         User-Agent: guoxiang-loadtest\r\nConnection: close\r\n\r\n",
+        base.prefix, base.authority
+    );
+    parse_guest_response(&exchange(addr, &request, "POST /api/guest", timeout).await?)
 }
 
 /// Reads the raw HTTP answer to `POST /api/guest`: status 2xx, a JSON body `{"user":{"id":…},"session":…}`. The
@@ -251,37 +257,22 @@ pub(crate) async fn get_json(
     path: &str,
     timeout: Duration,
 ) -> Result<serde_json::Value, String> {
-    let exchange = async {
-        let mut stream = connect_tcp(addr, timeout).await?;
-        let request = format!(
-            "GET {}{path} HTTP/1.1\r\nHost: {}\r\nAccept: application/json\r\nUser-Agent: guoxiang-loadtest\r\n\
-             Connection: close\r\n\r\n",
-            base.prefix, base.authority
-        );
-        stream.write_all(request.as_bytes()).await.map_err(|e| format!("GET {path}: {}", describe_io(&e)))?;
-        let mut raw = Vec::new();
-        (&mut stream)
-            .take(MAX_RESPONSE_BYTES)
-            .read_to_end(&mut raw)
-            .await
-            .map_err(|e| format!("GET {path}: {}", describe_io(&e)))?;
-        let head_end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or(format!("GET {path}: no HTTP answer"))?;
-        let head = String::from_utf8_lossy(&raw[..head_end]).into_owned();
-        let status = head.split(' ').nth(1).unwrap_or_default();
-        if !status.starts_with('2') {
-            return Err(format!("GET {path} answered {}", head.lines().next().unwrap_or_default()));
-        }
-        let body = &raw[head_end + 4..];
-        let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-            dechunk(body)?
-        } else {
-            body.to_vec()
-        };
-        serde_json::from_slice(&body).map_err(|e| format!("GET {path}: the answer is not JSON: {e}"))
-    };
-    tokio::time::timeout(timeout, exchange)
-        .await
-        .unwrap_or_else(|_| Err(format!("GET {path}: no answer within {} s", timeout.as_secs())))
+    let request = format!(
+        "GET {}{path} HTTP/1.1\r\nHost: {}\r\nAccept: application/json\r\nUser-Agent: guoxiang-loadtest\r\n\
+         Connection: close\r\n\r\n",
+        base.prefix, base.authority
+    );
+    let raw = exchange(addr, &request, &format!("GET {path}"), timeout).await?;
+    let head_end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or(format!("GET {path}: no HTTP answer"))?;
+    let head = String::from_utf8_lossy(&raw[..head_end]).into_owned();
+    let status = head.split(' ').nth(1).unwrap_or_default();
+    if !status.starts_with('2') {
+        return Err(format!("GET {path} answered {}", head.lines().next().unwrap_or_default()));
+    }
+    let body = &raw[head_end + 4..];
+    let body =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body)? } else { body.to_vec() };
+    serde_json::from_slice(&body).map_err(|e| format!("GET {path}: the answer is not JSON: {e}"))
 }
 
 #[cfg(test)]

@@ -16,6 +16,9 @@ pub struct ApiError {
     pub en: String,
 }
 
+/// The code of a write that did not commit.
+const NOT_SAVED: &str = "not_saved";
+
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
         ApiError { status, code, zh: zh.into(), en: en.into() }
@@ -61,10 +64,15 @@ impl ApiError {
         tracing::error!("{context}: {e}");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "not_saved",
+            NOT_SAVED,
             "服务器暂时无法保存，这一步没有生效，请再试一次",
             "the server could not save this just now; nothing was changed, please try again",
         )
+    }
+
+    /// Whether this is a failed commit ([`ApiError::not_committed`]): the same command may be sent again.
+    pub fn is_not_saved(&self) -> bool {
+        self.code == NOT_SAVED
     }
 
     pub fn from_command(e: &guoxiang_game::CommandError) -> ApiError {

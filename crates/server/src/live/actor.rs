@@ -395,7 +395,7 @@ impl Actor {
             return;
         }
         if let Err(e) = self.apply_retry(&r).await {
-            if e.code == "not_saved" {
+            if e.is_not_saved() {
                 self.retry.push_back(r);
                 self.back_off();
             } else {
@@ -424,7 +424,7 @@ impl Actor {
                 Ok(()) => {
                     self.retry.pop_front();
                 }
-                Err(e) if e.code == "not_saved" => {
+                Err(e) if e.is_not_saved() => {
                     self.back_off();
                     return;
                 }
@@ -435,7 +435,7 @@ impl Actor {
             }
         }
         if let Err(e) = self.apply(Command::Tick).await {
-            if e.code == "not_saved" {
+            if e.is_not_saved() {
                 self.back_off();
             } else {
                 tracing::error!("game {}: tick refused: {e}", self.game.id());
