@@ -1,0 +1,156 @@
+//! The tagger on hand-made positions: one or more per motif family, each asserting the motif and both sentences.
+
+use guoxiang_core::{Move, Position};
+use guoxiang_tactics::Motif;
+use guoxiang_tactics::tag::{Tag, tag_line};
+
+/// Tags a line given in UCI from the position the solver faces.
+fn tags(fen: &str, uci: &str) -> Vec<Tag> {
+    let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut pos = start.clone();
+    let mut line: Vec<Move> = Vec::new();
+    for u in uci.split_whitespace() {
+        let m = pos.parse_uci(u).unwrap_or_else(|e| panic!("{u} in {fen}: {e}"));
+        pos = pos.after(m);
+        line.push(m);
+    }
+    tag_line(&start, None, &line)
+}
+
+/// The tag of `motif`, failing with the whole list when it is missing.
+fn find(found: &[Tag], motif: Motif) -> Tag {
+    found
+        .iter()
+        .find(|t| t.motif == motif)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {motif:?} in {:?}", found.iter().map(|t| t.motif).collect::<Vec<_>>()))
+}
+
+fn has(found: &[Tag], motif: Motif) -> bool {
+    found.iter().any(|t| t.motif == motif)
+}
+
+#[test]
+fn a_knight_fork_of_king_and_rook() {
+    let found = tags("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "b5c7 e8d7 c7a8");
+    let t = find(&found, Motif::Fork);
+    assert_eq!(t.text.zh, "白马 c7同时攻击黑车 a8和黑王 e8。");
+    assert_eq!(t.text.en, "The white knight on c7 attacks the black rook on a8 and the black king on e8 at once.");
+}
+
+#[test]
+fn a_back_rank_mate_in_one() {
+    let found = tags("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8");
+    assert!(has(&found, Motif::Mate) && has(&found, Motif::MateIn1));
+    let t = find(&found, Motif::BackRankMate);
+    assert_eq!(t.text.zh, "白车 a1在底线将死黑王 g8，王被自己的子挡住了去路。");
+    assert_eq!(
+        t.text.en,
+        "The white rook on a1 mates the black king on g8 on the back rank, its own men blocking its way out."
+    );
+    assert!(!has(&found, Motif::SmotheredMate));
+}
+
+#[test]
+fn a_smothered_mate() {
+    let found = tags("6rk/6pp/7N/8/8/8/8/6K1 w - - 0 1", "h6f7");
+    let t = find(&found, Motif::SmotheredMate);
+    assert_eq!(t.text.zh, "白马 h6闷杀黑王 h8：王四周都是自己的子。");
+    assert_eq!(
+        t.text.en,
+        "The white knight on h6 smothers the black king on h8: every square around it holds its own men."
+    );
+    assert!(!has(&found, Motif::BackRankMate));
+}
+
+#[test]
+fn a_double_check_is_also_a_discovered_check() {
+    let found = tags("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4d6");
+    let t = find(&found, Motif::DoubleCheck);
+    assert_eq!(t.text.zh, "白车 e1和白马 d6同时将军，黑王 e8只能走动。");
+    assert_eq!(
+        t.text.en,
+        "The white rook on e1 and the white knight on d6 give check at once; the black king on e8 must move."
+    );
+    let t = find(&found, Motif::DiscoveredCheck);
+    assert_eq!(t.text.zh, "白马 e4从 e4 走开，白车 e1闪将。");
+    assert_eq!(t.text.en, "The white knight on e4 leaves e4 and uncovers a check by the white rook on e1.");
+}
+
+#[test]
+fn a_discovered_attack_on_the_queen() {
+    let found = tags("3k4/8/5q2/8/3N4/8/1B6/4K3 w - - 0 1", "d4e6 d8e8 b2f6");
+    let t = find(&found, Motif::DiscoveredAttack);
+    assert_eq!(t.text.zh, "白马 d4走开，露出白象 b2对黑后 f6的攻击。");
+    assert_eq!(
+        t.text.en,
+        "The white knight on d4 moves away and uncovers an attack by the white bishop on b2 on the black queen on f6."
+    );
+}
+
+#[test]
+fn an_absolute_pin_wins_the_pinned_knight() {
+    let found = tags("4k3/7p/2n5/1B6/3P4/8/8/4K3 w - - 0 1", "d4d5 h7h6 d5c6");
+    assert!(has(&found, Motif::Pin));
+    let t = find(&found, Motif::AbsolutePin);
+    assert_eq!(t.text.zh, "白象 b5牵制住黑马 c6，它身后是黑王 e8。");
+    assert_eq!(t.text.en, "The white bishop on b5 pins the black knight on c6 to the black king on e8.");
+    assert!(!has(&found, Motif::RelativePin));
+}
+
+#[test]
+fn a_skewer_of_king_and_queen() {
+    let found = tags("8/8/8/q2k4/8/8/8/1K5R w - - 0 1", "h1h5 d5d6 h5a5");
+    let t = find(&found, Motif::Skewer);
+    assert_eq!(t.text.zh, "白车 h5串击黑王 d5，它让开后吃掉后面的黑后 a5。");
+    assert_eq!(
+        t.text.en,
+        "The white rook on h5 skewers the black king on d5; once it steps aside, the black queen on a5 falls."
+    );
+}
+
+#[test]
+fn a_hanging_knight() {
+    let found = tags("4k3/8/8/n7/8/8/8/R3K3 w - - 0 1", "a1a5");
+    let t = find(&found, Motif::HangingPiece);
+    assert_eq!(t.text.zh, "黑马 a5没有保护，白车 a1白吃它。");
+    assert_eq!(t.text.en, "The black knight on a5 is left hanging and the white rook on a1 takes it.");
+}
+
+#[test]
+fn promotion_under_promotion_en_passant_and_castling() {
+    let found = tags("8/5P1k/8/8/8/8/8/K7 w - - 0 1", "f7f8n");
+    let t = find(&found, Motif::Promotion);
+    assert_eq!(t.text.zh, "白兵 f7走到 f8 升变为马。");
+    assert_eq!(t.text.en, "The white pawn on f7 promotes on f8 to a knight.");
+    let t = find(&found, Motif::UnderPromotion);
+    assert_eq!(t.text.zh, "白兵 f7在 f8 升变为马而不是后。");
+    assert_eq!(t.text.en, "The white pawn on f7 promotes on f8 to a knight, not a queen.");
+
+    let found = tags("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6");
+    let t = find(&found, Motif::EnPassant);
+    assert_eq!(t.text.zh, "白兵 e5吃过路兵，走到 d6。");
+    assert_eq!(t.text.en, "The white pawn on e5 takes en passant on d6.");
+
+    let found = tags("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1");
+    let t = find(&found, Motif::Castling);
+    assert_eq!(t.text.zh, "白方短易位（王车易位），王到 g1。");
+    assert_eq!(t.text.en, "White castles kingside, the king going to g1.");
+    assert!(!has(&found, Motif::Promotion));
+}
+
+#[test]
+fn a_quiet_line_with_no_tactic_gets_no_tactical_tags() {
+    let found = tags("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2 e8e7");
+    assert!(
+        found.iter().all(|t| !matches!(t.motif, Motif::Fork | Motif::Pin | Motif::Skewer | Motif::Mate)),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn an_illegal_setup_yields_nothing() {
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("fen");
+    let bad = Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A8);
+    assert!(tag_line(&pos, Some(bad), &[]).is_empty());
+}
