@@ -36,6 +36,7 @@
 
 pub mod glicko;
 pub mod points;
+pub mod puzzle;
 pub mod speed;
 
 use serde::{Deserialize, Serialize};
