@@ -26,6 +26,7 @@ mod batch;
 pub mod fault;
 mod learn;
 mod migrate;
+mod puzzles;
 
 use std::collections::HashMap;
 use std::fmt::{self, Display};
@@ -36,6 +37,10 @@ use sqlx::{AnyPool, Executor, Row};
 
 pub use learn::{LearnProgress, LessonProgress};
 pub use migrate::AppliedMigration;
+pub use puzzles::{
+    MotifResults, MotifTag, NEXT_WINDOWS, NewRound, NextQuery, PuzzleGlicko, PuzzleRow, RoundRecord, RoundRow,
+    UpsertCounts, UserPuzzleRating,
+};
 
 /// Connections in the pool of an SQLite file (WAL lets readers run beside the one writer).
 const SQLITE_POOL_SIZE: u32 = 4;

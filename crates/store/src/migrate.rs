@@ -196,6 +196,79 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             ),
         ],
     },
+    Migration {
+        version: 3,
+        name: "puzzles",
+        statements: &[
+            // One row per puzzle (战术训练). `moves` are UCI moves separated by spaces, the setup move first; `themes`
+            // and `opening_tags` are the lichess columns as given (space-separated); `motifs` is our tagger's
+            // verdict as JSON `[{"id", "zh", "en"}]`; `plays` counts the source's plays plus ours, `rounds` ours
+            // only (a puzzle with rounds keeps its rating on re-import).
+            Stmt::Both(
+                "CREATE TABLE puzzles (
+                id TEXT PRIMARY KEY,
+                fen TEXT NOT NULL,
+                moves TEXT NOT NULL,
+                rating DOUBLE PRECISION NOT NULL,
+                deviation DOUBLE PRECISION NOT NULL,
+                volatility DOUBLE PRECISION NOT NULL,
+                plays BIGINT NOT NULL,
+                rounds BIGINT NOT NULL DEFAULT 0,
+                popularity BIGINT NOT NULL,
+                themes TEXT NOT NULL,
+                motifs TEXT NOT NULL,
+                game_url TEXT NOT NULL,
+                opening_tags TEXT NOT NULL,
+                source TEXT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX puzzles_rating ON puzzles (rating)"),
+            // The puzzle's rating is copied here so that a theme's puzzles near a rating are one range of
+            // (motif, rating): `next?theme=` scans an index, never the table.
+            Stmt::Both(
+                "CREATE TABLE puzzle_motifs (
+                puzzle_id TEXT NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+                motif TEXT NOT NULL,
+                rating DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (puzzle_id, motif)
+            )",
+            ),
+            Stmt::Both("CREATE INDEX puzzle_motifs_pick ON puzzle_motifs (motif, rating)"),
+            // One round per account and puzzle (a replay changes nothing).
+            Stmt::Both(
+                "CREATE TABLE puzzle_rounds (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                puzzle_id TEXT NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+                at_ms BIGINT NOT NULL,
+                win BIGINT NOT NULL,
+                hints BIGINT NOT NULL,
+                rating_before DOUBLE PRECISION NOT NULL,
+                rating_after DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (user_id, puzzle_id)
+            )",
+            ),
+            Stmt::Both("CREATE INDEX puzzle_rounds_history ON puzzle_rounds (user_id, at_ms)"),
+            Stmt::Both(
+                "CREATE TABLE puzzle_ratings (
+                user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                rating DOUBLE PRECISION NOT NULL,
+                deviation DOUBLE PRECISION NOT NULL,
+                volatility DOUBLE PRECISION NOT NULL,
+                rounds BIGINT NOT NULL,
+                updated_at_ms BIGINT NOT NULL
+            )",
+            ),
+            // The daily puzzle of each UTC date (`YYYY-MM-DD`), kept once chosen.
+            Stmt::Both(
+                "CREATE TABLE puzzle_daily (
+                day TEXT PRIMARY KEY,
+                puzzle_id TEXT NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+                chosen_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX puzzle_daily_puzzle ON puzzle_daily (puzzle_id)"),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.
