@@ -155,6 +155,10 @@ impl AppState {
         let limiters = security::Limiters::new(&config.limits);
         let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 2);
         let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis };
+        // A new server has puzzles from the first request on: the set compiled in, when the table is empty.
+        if let Err(e) = http::puzzle::import_default_if_empty(&state.store).await {
+            tracing::warn!("default puzzles: {}", e.en);
+        }
         state.lobby.start_live_games_feed(state.clone());
         let store = state.store.clone();
         tokio::spawn(async move {

@@ -5,6 +5,7 @@ pub mod account;
 pub mod analysis;
 pub mod archive;
 pub mod learn;
+pub mod puzzle;
 pub mod stats;
 pub mod web;
 
@@ -36,6 +37,13 @@ pub fn routes() -> Router<AppState> {
         .route("/api/learn", get(learn::course))
         .route("/api/learn/try", post(learn::judge_try))
         .route("/api/learn/progress", get(learn::get_progress).put(learn::put_progress))
+        .route("/api/puzzle/next", get(puzzle::next))
+        .route("/api/puzzle/themes", get(puzzle::themes))
+        .route("/api/puzzle/dashboard", get(puzzle::dashboard))
+        .route("/api/puzzle/daily", get(puzzle::daily))
+        .route("/api/puzzle/{id}", get(puzzle::by_id))
+        .route("/api/puzzle/{id}/try", post(puzzle::try_move))
+        .route("/api/puzzle/{id}/round", post(puzzle::round))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/server/stats", get(stats::server_stats))
 }
