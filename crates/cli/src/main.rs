@@ -32,6 +32,8 @@ enum Command {
     Explain(cmd::explain::Args),
     /// The 学棋 / Learn course: list its lessons, print them as JSON (`--json`), or check course files (`check DIR`).
     Learn(cmd::learn::Args),
+    /// 战术训练 / tactics: tag, check, generate and import puzzles in the lichess CSV format.
+    Puzzles(cmd::puzzles::Args),
     /// Speak the Universal Chess Interface on standard input/output (for chess GUIs).
     Uci(cmd::uci::Args),
     /// Search a fixed set of positions to a fixed depth; the last line is `N nodes M nps`.
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Pgn(a)) => cmd::pgn::run(a),
         Some(Command::Explain(a)) => cmd::explain::run(a),
         Some(Command::Learn(a)) => cmd::learn::run(a),
+        Some(Command::Puzzles(a)) => cmd::puzzles::run(a),
         Some(Command::Uci(a)) => cmd::uci::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Serve(a)) => cmd::serve::run(a),

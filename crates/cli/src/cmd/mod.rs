@@ -5,6 +5,7 @@ pub mod loadtest;
 pub mod perft;
 pub mod pgn;
 pub mod position;
+pub mod puzzles;
 pub mod serve;
 pub mod uci;
 pub mod user;
