@@ -35,6 +35,14 @@ fi
 # One server for all the specs (each spec file may also start its own when GX_BASE is unset).
 TMP="$(mktemp -d)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+# The puzzle trainer's spec picks its puzzles by id: the hand-composed fixture goes into the database first (the
+# server then imports no default set, its puzzle table not being empty).
+if ! "$BIN" puzzles import "$HERE/fixtures/puzzles.csv" --database "sqlite://$TMP/e2e.db" >"$TMP/import.log" 2>&1; then
+  echo "e2e: importing tests/e2e/fixtures/puzzles.csv failed:" >&2
+  cat "$TMP/import.log" >&2
+  rm -rf "$TMP"
+  exit 1
+fi
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --addr "127.0.0.1:$PORT" --database "sqlite://$TMP/e2e.db" >"$TMP/server.log" 2>&1 &
 SERVER=$!
 cleanup() {

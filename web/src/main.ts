@@ -12,6 +12,7 @@ import { homePage } from './pages/home';
 import { learnIndexPage, lessonPage } from './pages/learn';
 import { loginPage } from './pages/login';
 import { profilePage } from './pages/profile';
+import { puzzlePage } from './pages/puzzle';
 // After chessground's stylesheets (imported by the board), so that ours wins.
 import './style.css';
 
@@ -35,6 +36,9 @@ function route(path: string, query: URLSearchParams): Page {
   if (path === '/login' || path === '/register') return loginPage();
   if (path === '/learn' || path === '/learn/') return learnIndexPage();
   if ((m = /^\/learn\/([a-z0-9_]+)\/?$/.exec(path))) return lessonPage(m[1]);
+  if (path === '/puzzle' || path === '/puzzle/') return puzzlePage('train');
+  if ((m = /^\/puzzle\/(daily|streak|dashboard)\/?$/.exec(path))) return puzzlePage(m[1] as 'daily' | 'streak' | 'dashboard');
+  if ((m = /^\/puzzle\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return puzzlePage('train', m[1]);
   return {
     el: h('div', { class: 'page narrow' }, h('h1', {}, t('notFound.title')), h('p', {}, link('/', t('notFound.home')))),
   };
@@ -79,6 +83,7 @@ function renderHeader(): void {
         {},
         link('/', t('nav.play'), { class: path === '/' ? 'active' : '' }),
         link('/learn', t('nav.learn'), { class: path.startsWith('/learn') ? 'active' : '', testid: 'learn-nav' }),
+        link('/puzzle', t('nav.puzzle'), { class: path.startsWith('/puzzle') ? 'active' : '', testid: 'puzzle-nav' }),
         link('/analysis', t('nav.analysis'), { class: path.startsWith('/analysis') ? 'active' : '', testid: 'nav-analysis' }),
       ),
       h(

@@ -433,8 +433,11 @@ export function analysisPage(gameId: string | null, query: URLSearchParams): Pag
         setLine(null, [], '');
       });
   } else {
+    // `?fen=…&moves=e2e4,e7e5`: a position and a line from it (the puzzle trainer links here); the line stops at its
+    // first move that is not legal, and the board starts at its beginning.
     const fen = query.get('fen');
-    setLine(fen && positionFromFen(fen) ? fen : null, [], '');
+    const moves = (query.get('moves') ?? '').split(',').filter((u) => /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(u));
+    setLine(fen && positionFromFen(fen) ? fen : null, moves.slice(0, 300), '', 0);
   }
 
   return {

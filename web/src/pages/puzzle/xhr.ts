@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// 战术训练 / Puzzles: the server calls of docs/api.md "Puzzles" and the shapes the trainer reads — the next
+// puzzle, the themes, judging a try, a round's rating, the account's dashboard, and the daily puzzle (lichess's
+// shape, turned into ours here).
+
+import { HttpError } from '../../api';
+import type { ApiErrorBody } from '../../api';
+import { positionFromFen, standardUci } from '../../chess';
+import type { Color } from '../../protocol';
+import { parseSan } from 'chessops/san';
+
+export interface PuzzleText {
+  zh: string;
+  en: string;
+}
+
+/** A motif the tagger found, with its sentence about this position (absent for the lichess-shaped puzzles). */
+export interface PuzzleMotif {
+  id: string;
+  zh: string;
+  en: string;
+  seed?: number | null;
+  text?: PuzzleText | null;
+}
+
+/** Our puzzle object: `moves[0]` is the opponent's setup move, then solver, opponent, solver, … */
+export interface Puzzle {
+  id: string;
+  fen: string;
+  moves: string[];
+  solver: Color;
+  rating: number;
+  deviation?: number;
+  plays: number;
+  motifs: PuzzleMotif[];
+  lichess_themes?: string[];
+  game_url?: string | null;
+  source?: string;
+}
+
+export interface SeedTheme {
+  number: number;
+  zh: string;
+  en: string;
+  motifs: string[];
+  count: number;
+}
+
+export interface MotifTheme {
+  id: string;
+  zh: string;
+  en: string;
+  about: PuzzleText;
+  seed: number | null;
+  count: number;
+}
+
+export interface Themes {
+  seeds: SeedTheme[];
+  motifs: MotifTheme[];
+}
+
+export type Verdict =
+  | { verdict: 'correct'; reply: string }
+  | { verdict: 'solved' }
+  | { verdict: 'wrong'; reason: PuzzleText | null; refutation: string | null }
+  | { verdict: 'illegal'; reason: PuzzleText | null };
+
+/** A Glicko-2 rating as the browser keeps a guest's. */
+export interface Glicko {
+  rating: number;
+  deviation: number;
+  volatility: number;
+}
+
+export interface RoundBody {
+  win: boolean;
+  hints: number;
+  streak: boolean;
+  rating?: Glicko;
+}
+
+export interface RoundAnswer {
+  rating: { before: number; after: number; deviation: number; volatility: number; provisional: boolean };
+  puzzle: { rating: number; plays: number };
+}
+
+export interface Dashboard {
+  rating: { rating: number; deviation: number; provisional: boolean; rounds: number };
+  history: { id: string; win: boolean; rating_after: number; at: number }[];
+  themes: { id: string; solved: number; failed: number }[];
+}
+
+/** `GET /api/puzzle/daily` and `GET /api/puzzle/{id}`: lichess's shape plus our `fen` and `motifs`. */
+export interface LichessPuzzle {
+  game: { id: string; pgn: string };
+  puzzle: {
+    id: string;
+    rating: number;
+    plays: number;
+    initialPly: number;
+    solution: string[];
+    themes: string[];
+    fen: string;
+    motifs?: string[];
+  };
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const r = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!r.ok) {
+    const e = (data ?? {}) as Partial<ApiErrorBody>;
+    throw new HttpError(r.status, e.code ?? 'http_' + r.status, e.error ?? r.statusText, e.message_zh ?? e.error ?? r.statusText);
+  }
+  return data as T;
+}
+
+export interface NextQuery {
+  theme?: string | null;
+  rating?: number | null;
+  exclude?: string[];
+}
+
+/** A puzzle near the rating (the account's when not given), of the theme, not one of `exclude`. */
+export async function nextPuzzle(q: NextQuery): Promise<Puzzle> {
+  const p = new URLSearchParams();
+  if (q.theme) p.set('theme', q.theme);
+  if (q.rating) p.set('rating', String(Math.round(q.rating)));
+  if (q.exclude?.length) p.set('exclude', q.exclude.slice(-200).join(','));
+  const qs = p.toString();
+  const a = await request<{ puzzle: Puzzle }>('GET', '/api/puzzle/next' + (qs ? '?' + qs : ''));
+  return a.puzzle;
+}
+
+let themes: Promise<Themes> | null = null;
+
+/** The catalogue of themes with their counts (fetched once per page load; again after a failure). */
+export function loadThemes(): Promise<Themes> {
+  if (!themes) {
+    themes = request<Themes>('GET', '/api/puzzle/themes');
+    themes.catch(() => {
+      themes = null;
+    });
+  }
+  return themes;
+}
+
+/** Judges the moves after the setup move, the last one being the solver's try. */
+export function tryMoves(id: string, moves: string[]): Promise<Verdict> {
+  return request<Verdict>('POST', `/api/puzzle/${encodeURIComponent(id)}/try`, { moves });
+}
+
+export function sendRound(id: string, body: RoundBody): Promise<RoundAnswer> {
+  return request<RoundAnswer>('POST', `/api/puzzle/${encodeURIComponent(id)}/round`, body);
+}
+
+export function dashboard(): Promise<Dashboard> {
+  return request<Dashboard>('GET', '/api/puzzle/dashboard');
+}
+
+/**
+ * The puzzle with this id, in our shape. `format=guoxiang` asks for our puzzle object (with the motifs' sentences);
+ * a server that answers in lichess's shape only is read as well.
+ */
+export async function puzzleById(id: string): Promise<Puzzle> {
+  return fromAnswer(await request<LichessPuzzle | Puzzle | { puzzle: Puzzle }>('GET', `/api/puzzle/${encodeURIComponent(id)}?format=guoxiang`));
+}
+
+/** Today's puzzle, in our shape. */
+export async function dailyPuzzle(): Promise<Puzzle> {
+  return fromAnswer(await request<LichessPuzzle | Puzzle>('GET', '/api/puzzle/daily'));
+}
+
+function fromAnswer(a: LichessPuzzle | Puzzle | { puzzle: Puzzle }): Puzzle {
+  if ('moves' in a && Array.isArray(a.moves)) return a;
+  const inner = (a as { puzzle?: Partial<Puzzle> }).puzzle;
+  if (inner && Array.isArray(inner.moves)) return inner as Puzzle;
+  return fromLichess(a as LichessPuzzle);
+}
+
+/**
+ * Our puzzle from lichess's shape: the setup move is the last SAN of `game.pgn`, played from `puzzle.fen`; the
+ * solution follows it. The motifs come as ids only (their names are looked up in the themes).
+ */
+export function fromLichess(a: LichessPuzzle): Puzzle {
+  const p = a.puzzle;
+  const pos = positionFromFen(p.fen);
+  if (!pos) throw new Error(`puzzle ${p.id}: a FEN that cannot be read`);
+  const sans = a.game.pgn
+    .replace(/\{[^}]*\}/g, ' ')
+    .split(/\s+/)
+    .filter((s) => s && !/^\d+\.+$/.test(s) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(s));
+  const last = (sans[sans.length - 1] ?? '').replace(/^\d+\.+/, '');
+  const m = last ? parseSan(pos, last) : undefined;
+  if (!m || !('from' in m)) throw new Error(`puzzle ${p.id}: the setup move ${last || '?'} cannot be played`);
+  const setup = standardUci(pos, m);
+  const solver: Color = pos.turn === 'white' ? 'black' : 'white';
+  return {
+    id: p.id,
+    fen: p.fen,
+    moves: [setup, ...p.solution],
+    solver,
+    rating: p.rating,
+    plays: p.plays,
+    motifs: (p.motifs ?? []).map((id) => ({ id, zh: id, en: id })),
+    lichess_themes: p.themes,
+    game_url: a.game.id ? `https://lichess.org/${a.game.id}` : null,
+  };
+}
+
+/** Fills in names (and the catalogue's line about the motif) for motifs known only by id. */
+export function nameMotifs(p: Puzzle, th: Themes | null): Puzzle {
+  if (!th) return p;
+  const byId = new Map(th.motifs.map((m) => [m.id, m]));
+  return {
+    ...p,
+    motifs: p.motifs.map((m) => {
+      const c = byId.get(m.id);
+      if (!c) return m;
+      return { ...m, zh: m.zh === m.id ? c.zh : m.zh, en: m.en === m.id ? c.en : m.en, seed: m.seed ?? c.seed };
+    }),
+  };
+}
