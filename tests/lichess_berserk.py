@@ -13,7 +13,8 @@ requests where berserk has no parameter: a move with `offeringDraw=true`, and an
 challenges (to a user, accepted on the event stream; declined; cancelled; open; to the AI); a game played on the
 board API to fool's mate with a draw offer declined on the way; an aborted game; a takeback in a casual game; a board
 seek pairing two users; a bot account playing through the bot API; scopes (403 without `board:play`, 401 without a
-token); game export as JSON and PGN. Every check prints a line; the first failure stops the run with exit status 1.
+token); game export as JSON and PGN; the daily puzzle and a puzzle by id. Every check prints a line; the first
+failure stops the run with exit status 1.
 The server is killed at the end either way; everything has a timeout, so a hang fails instead of blocking.
 """
 
@@ -435,6 +436,25 @@ def scenario(env):
         check(True, "python-chess reads every game of export_by_player")
     acc = alice.account.get()
     check(acc["perfs"].get("blitz", {}).get("games") == 1, "account.get: the rated blitz game counts in perfs")
+
+    # Puzzles: the server started empty, so it holds its default set; the daily puzzle and one by id, as lichess
+    # shapes them. The solution must replay from the puzzle's FEN after the setup move (game.pgn's one SAN move).
+    daily = alice.puzzles.get_daily()
+    pz = daily["puzzle"]
+    check(all(k in pz for k in ("id", "rating", "plays", "initialPly", "solution", "themes"))
+          and all(k in daily["game"] for k in ("id", "perf", "rated", "players", "pgn")),
+          "puzzles.get_daily: lichess's keys")
+    again = alice.puzzles.get(pz["id"])
+    check(again["puzzle"]["id"] == pz["id"] and again["puzzle"]["solution"] == pz["solution"],
+          "puzzles.get: the same puzzle by its id")
+    check(alice.puzzles.get_daily()["puzzle"]["id"] == pz["id"], "puzzles.get_daily: the same puzzle all day")
+    if chess is not None:
+        board = chess.Board(pz["fen"])
+        board.push_san(daily["game"]["pgn"])
+        for uci in pz["solution"]:
+            board.push_uci(uci)
+        check(board.is_valid(), "the daily puzzle's setup move and solution replay with python-chess")
+    expect_error(404, "puzzles.get of an unknown id", alice.puzzles.get, "nosuchpuzzle")
 
 
 def main():
