@@ -6,6 +6,7 @@ pub mod perft;
 pub mod pgn;
 pub mod position;
 pub mod puzzles;
+pub mod review;
 pub mod serve;
 pub mod uci;
 pub mod user;

@@ -1,0 +1,255 @@
+//! From engine scores to winning chances, move classes and accuracy (docs/review.md has the curve, the thresholds
+//! and how they were calibrated).
+//!
+//! - **Expected score** of the side to move, 0–100: `100 / (1 + exp(−K · cp))`, a logistic curve in the engine's
+//!   centipawns; a mate for the side to move is 100, being mated 0. [`K`] was fitted on real games: the expected
+//!   score is the average result of positions with that evaluation.
+//! - **Loss** of a move: the mover's expected score before it (with the best move) minus after it (with the move
+//!   played), in percentage points, never below 0.
+//! - **Class** by loss: best (the engine's move, or < [`BEST_MAX`]), excellent < [`EXCELLENT_MAX`], good <
+//!   [`INACCURACY_MIN`], inaccuracy (?!) from [`INACCURACY_MIN`], mistake (?) from [`MISTAKE_MIN`], blunder (??)
+//!   from [`BLUNDER_MIN`]; then "only move" (the best move played where every other move loses at least
+//!   [`ONLY_MOVE_GAP`]) and "missed win" (from a won position, [`WON`], to one that is not, below [`NOT_WON`], by
+//!   a mistake or a blunder).
+//! - **Accuracy** of a move: `100 · exp(−loss / ACCURACY_SCALE)`; of a side: the mean over its moves that had a
+//!   choice (positions with one legal move are left out).
+
+use serde::Serialize;
+
+/// The slope of the expected-score curve per centipawn (fitted: docs/review.md "Calibration").
+pub const K: f64 = 0.0047;
+
+/// Below this loss a move that is not the engine's choice still counts as best (percentage points).
+pub const BEST_MAX: f64 = 1.0;
+/// Below this loss: excellent.
+pub const EXCELLENT_MAX: f64 = 3.0;
+/// From this loss: inaccuracy (?!).
+pub const INACCURACY_MIN: f64 = 7.0;
+/// From this loss: mistake (?).
+pub const MISTAKE_MIN: f64 = 14.0;
+/// From this loss: blunder (??).
+pub const BLUNDER_MIN: f64 = 22.0;
+/// "Only move": the best move was played and the second best loses at least this much more.
+pub const ONLY_MOVE_GAP: f64 = 20.0;
+/// A position with at least this expected score is won.
+pub const WON: f64 = 85.0;
+/// A missed win ends below this expected score.
+pub const NOT_WON: f64 = 70.0;
+/// Accuracy falls by a factor e per this many points of loss.
+pub const ACCURACY_SCALE: f64 = 14.0;
+
+/// An evaluation: centipawns, or mate in moves (positive: the side it is given for mates).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Eval {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl Eval {
+    /// The same evaluation from the other side.
+    pub fn flip(self) -> Eval {
+        match self {
+            Eval::Cp(c) => Eval::Cp(-c),
+            Eval::Mate(m) => Eval::Mate(-m),
+        }
+    }
+
+    /// The expected score (0–100) of the side this evaluation is for.
+    pub fn expected(self) -> f64 {
+        match self {
+            Eval::Mate(m) if m > 0 => 100.0,
+            Eval::Mate(_) => 0.0,
+            Eval::Cp(c) => expected_cp(c),
+        }
+    }
+
+    /// As in PGN `[%eval]` comments: `0.35`, `-1.20`, `#3`, `#-2` (always from White's side there).
+    pub fn pgn(self) -> String {
+        match self {
+            Eval::Cp(c) => format!("{:.2}", f64::from(c) / 100.0),
+            Eval::Mate(m) => format!("#{m}"),
+        }
+    }
+
+    /// For people: `+0.35`, `−1.20`, `M3`, `−M2`.
+    pub fn human(self) -> String {
+        match self {
+            Eval::Cp(c) if c >= 0 => format!("+{:.2}", f64::from(c) / 100.0),
+            Eval::Cp(c) => format!("−{:.2}", f64::from(-c) / 100.0),
+            Eval::Mate(m) if m > 0 => format!("M{m}"),
+            Eval::Mate(m) => format!("−M{}", -m),
+        }
+    }
+}
+
+/// The expected score (0–100) of the side to move at `cp` centipawns.
+pub fn expected_cp(cp: i32) -> f64 {
+    100.0 / (1.0 + (-K * f64::from(cp.clamp(-4000, 4000))).exp())
+}
+
+/// A move's class.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    OnlyMove,
+    Best,
+    Excellent,
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+    MissedWin,
+}
+
+impl Class {
+    pub const ALL: [Class; 8] = [
+        Class::OnlyMove,
+        Class::Best,
+        Class::Excellent,
+        Class::Good,
+        Class::Inaccuracy,
+        Class::Mistake,
+        Class::Blunder,
+        Class::MissedWin,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Class::OnlyMove => "only_move",
+            Class::Best => "best",
+            Class::Excellent => "excellent",
+            Class::Good => "good",
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+            Class::MissedWin => "missed_win",
+        }
+    }
+
+    pub fn zh(self) -> &'static str {
+        match self {
+            Class::OnlyMove => "唯一着",
+            Class::Best => "最佳",
+            Class::Excellent => "很好",
+            Class::Good => "不错",
+            Class::Inaccuracy => "欠准",
+            Class::Mistake => "错着",
+            Class::Blunder => "败着",
+            Class::MissedWin => "错失胜机",
+        }
+    }
+
+    pub fn en(self) -> &'static str {
+        match self {
+            Class::OnlyMove => "Only move",
+            Class::Best => "Best",
+            Class::Excellent => "Excellent",
+            Class::Good => "Good",
+            Class::Inaccuracy => "Inaccuracy",
+            Class::Mistake => "Mistake",
+            Class::Blunder => "Blunder",
+            Class::MissedWin => "Missed win",
+        }
+    }
+
+    /// Whether the move gets a comment: an inaccuracy or worse.
+    pub fn is_error(self) -> bool {
+        matches!(self, Class::Inaccuracy | Class::Mistake | Class::Blunder | Class::MissedWin)
+    }
+}
+
+/// The class of a move that loses `loss` points, given whether it was the engine's own choice, the expected score
+/// before (with the best move) and after, and how much the second-best move would have lost (`None`: no other
+/// legal move).
+pub fn classify(loss: f64, engine_move: bool, before: f64, after: f64, second_loss: Option<f64>) -> Class {
+    let by_loss = if engine_move || loss < BEST_MAX {
+        Class::Best
+    } else if loss < EXCELLENT_MAX {
+        Class::Excellent
+    } else if loss < INACCURACY_MIN {
+        Class::Good
+    } else if loss < MISTAKE_MIN {
+        Class::Inaccuracy
+    } else if loss < BLUNDER_MIN {
+        Class::Mistake
+    } else {
+        Class::Blunder
+    };
+    match by_loss {
+        Class::Best if engine_move && second_loss.is_some_and(|s| s >= ONLY_MOVE_GAP) => Class::OnlyMove,
+        Class::Mistake | Class::Blunder if before >= WON && after < NOT_WON => Class::MissedWin,
+        c => c,
+    }
+}
+
+/// The NAG of a class: 6 (?!), 2 (?), 4 (??) for errors; a missed win is marked by its loss.
+pub fn nag(class: Class, loss: f64) -> Option<u8> {
+    match class {
+        Class::Inaccuracy => Some(6),
+        Class::Mistake => Some(2),
+        Class::Blunder => Some(4),
+        Class::MissedWin if loss >= BLUNDER_MIN => Some(4),
+        Class::MissedWin => Some(2),
+        _ => None,
+    }
+}
+
+/// The accuracy (0–100) of a move that loses `loss` points.
+pub fn move_accuracy(loss: f64) -> f64 {
+    100.0 * (-loss.max(0.0) / ACCURACY_SCALE).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curve_is_symmetric_and_monotone() {
+        assert!((expected_cp(0) - 50.0).abs() < 1e-9);
+        assert!((expected_cp(150) + expected_cp(-150) - 100.0).abs() < 1e-9);
+        let mut last = 0.0;
+        for cp in (-1000..=1000).step_by(50) {
+            let e = expected_cp(cp);
+            assert!(e > last, "{cp}");
+            last = e;
+        }
+        assert_eq!(Eval::Mate(3).expected(), 100.0);
+        assert_eq!(Eval::Mate(-1).expected(), 0.0);
+        assert_eq!(Eval::Cp(120).flip(), Eval::Cp(-120));
+    }
+
+    #[test]
+    fn classes_follow_the_thresholds() {
+        assert_eq!(classify(0.0, true, 50.0, 50.0, Some(2.0)), Class::Best);
+        assert_eq!(classify(0.5, false, 50.0, 49.5, None), Class::Best);
+        assert_eq!(classify(2.0, false, 50.0, 48.0, None), Class::Excellent);
+        assert_eq!(classify(5.0, false, 50.0, 45.0, None), Class::Good);
+        assert_eq!(classify(8.0, false, 50.0, 42.0, None), Class::Inaccuracy);
+        assert_eq!(classify(15.0, false, 50.0, 35.0, None), Class::Mistake);
+        assert_eq!(classify(30.0, false, 50.0, 20.0, None), Class::Blunder);
+        assert_eq!(classify(0.0, true, 60.0, 60.0, Some(40.0)), Class::OnlyMove);
+        assert_eq!(classify(30.0, false, 95.0, 50.0, None), Class::MissedWin);
+        // A small loss from a won position is not a missed win.
+        assert_eq!(classify(8.0, false, 95.0, 87.0, None), Class::Inaccuracy);
+        assert_eq!(nag(Class::MissedWin, 30.0), Some(4));
+        assert_eq!(nag(Class::Good, 5.0), None);
+    }
+
+    #[test]
+    fn accuracy_falls_with_loss() {
+        assert!((move_accuracy(0.0) - 100.0).abs() < 1e-9);
+        assert!(move_accuracy(10.0) > move_accuracy(20.0));
+        assert!(move_accuracy(50.0) < 5.0);
+    }
+
+    #[test]
+    fn evals_print_for_pgn_and_people() {
+        assert_eq!(Eval::Cp(35).pgn(), "0.35");
+        assert_eq!(Eval::Cp(-120).pgn(), "-1.20");
+        assert_eq!(Eval::Mate(-2).pgn(), "#-2");
+        assert_eq!(Eval::Cp(-120).human(), "−1.20");
+        assert_eq!(serde_json::to_string(&Eval::Mate(3)).expect("json"), r#"{"mate":3}"#);
+        assert_eq!(serde_json::to_string(&Eval::Cp(-7)).expect("json"), r#"{"cp":-7}"#);
+    }
+}

@@ -1,0 +1,350 @@
+//! guoxiang-review: 复盘 — a game reviewed move by move by our engine, each move classed by the winning chances it
+//! lost, and each inaccuracy, mistake and blunder explained in chess terms with the tactics tagger (docs/review.md).
+//!
+//! | module | what lives there |
+//! |---|---|
+//! | `chances` | the expected-score curve, the move classes and their thresholds, accuracy |
+//! | `explain` | the sentence (zh, en) for a move that lost something: what it allowed or missed, and the better move |
+//! | `pgn` | the review written into the game as PGN: `[%eval]` comments, NAGs, the better line as a variation |
+//!
+//! No I/O: [`review`] takes the start position and the moves, searches every position once at a fixed node budget
+//! (one thread, a fresh hash table per game: the same game and budget always give the same review) and reports its
+//! progress through a callback.
+
+pub mod chances;
+pub mod explain;
+pub mod pgn;
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use guoxiang_core::{Color, Move, Position, UciMove};
+use guoxiang_engine::{Control, Engine, Info, Limits, Score};
+use guoxiang_tactics::Motif;
+use serde::Serialize;
+
+pub use chances::{Class, Eval};
+
+/// The default node budget per position.
+pub const DEFAULT_NODES: u64 = 150_000;
+
+/// The engine's hash table for one review (MiB).
+const HASH_MB: usize = 32;
+
+/// How a review is run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Nodes searched per position.
+    pub nodes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { nodes: DEFAULT_NODES }
+    }
+}
+
+/// What the engine says about one position, from the side to move's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    pub eval: Eval,
+    /// Expected score of the side to move, 0–100.
+    pub expected: f64,
+    /// The best move and the line after it (empty when the game is over).
+    pub line: Vec<Move>,
+    /// The second-best move's expected score (`None`: one legal move, or the game is over).
+    pub second: Option<f64>,
+    /// Legal moves in the position.
+    pub legal: usize,
+}
+
+impl Judgement {
+    pub fn best(&self) -> Option<Move> {
+        self.line.first().copied()
+    }
+}
+
+/// One move of the game, reviewed.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveReview {
+    /// 1 for White's first move.
+    pub ply: usize,
+    pub san: String,
+    pub uci: String,
+    /// The evaluation after the move, from White's side (`{"mate": 0}` after a mating move).
+    pub eval: Eval,
+    /// The engine's move in the position before (UCI), when there was a choice.
+    pub best: Option<String>,
+    /// The engine's line from the position before, in SAN.
+    pub best_line: Vec<String>,
+    pub class: Class,
+    /// Winning chances lost, in percentage points (0–100) of the mover's expected score.
+    pub loss: f64,
+    /// For inaccuracies and worse: what happened, in zh and en.
+    pub comment: Option<Comment>,
+    /// The motifs the comment is about.
+    pub motifs: Vec<Motif>,
+}
+
+/// A sentence in both languages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Comment {
+    pub zh: String,
+    pub en: String,
+}
+
+/// One side's figures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SideSummary {
+    /// 0–100; `None` when the side had no move with a choice.
+    pub accuracy: Option<f64>,
+    /// Average centipawn loss (each move's loss capped at 1000 cp; mates count as 1000).
+    pub acpl: Option<f64>,
+    /// Moves per class id.
+    pub counts: std::collections::BTreeMap<&'static str, u32>,
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameReview {
+    pub moves: Vec<MoveReview>,
+    pub white: SideSummary,
+    pub black: SideSummary,
+    /// The node budget per position.
+    pub nodes: u64,
+}
+
+impl GameReview {
+    /// `{"white": …, "black": …}` accuracies.
+    pub fn accuracy(&self) -> serde_json::Value {
+        serde_json::json!({ "white": self.white.accuracy.map(round1), "black": self.black.accuracy.map(round1) })
+    }
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// Reviews the game of `moves` from `start`. `progress(done, total)` is called after each position searched.
+pub fn review(
+    start: &Position,
+    moves: &[Move],
+    options: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<GameReview, String> {
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(start.clone());
+    for (i, &m) in moves.iter().enumerate() {
+        let p = positions.last().expect("a position");
+        if !p.is_legal(m) {
+            return Err(format!("move {}: {} is not legal", i + 1, p.uci(m)));
+        }
+        positions.push(p.after(m));
+    }
+    let mut engine = Engine::new(HASH_MB);
+    engine.options.multipv = 2;
+    let mut judgements = Vec::with_capacity(positions.len());
+    let mut history: Vec<u64> = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        judgements.push(judge(&engine, p, &history, options.nodes));
+        history.push(p.hash());
+        if p.halfmoves() == 0 {
+            history.clear();
+            history.push(p.hash());
+        }
+        progress(i + 1, positions.len());
+    }
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        out.push(review_move(&positions[i], m, &judgements[i], &judgements[i + 1], &positions[i + 1], i + 1));
+    }
+    let (white, black) = summarise(&out, &positions);
+    Ok(GameReview { moves: out, white, black, nodes: options.nodes })
+}
+
+/// Searches one position (or scores a finished one).
+pub fn judge(engine: &Engine, pos: &Position, history: &[u64], nodes: u64) -> Judgement {
+    let legal = pos.count_legal();
+    if legal == 0 {
+        return if pos.is_check() {
+            Judgement { eval: Eval::Mate(0), expected: 0.0, line: Vec::new(), second: None, legal }
+        } else {
+            Judgement { eval: Eval::Cp(0), expected: 50.0, line: Vec::new(), second: None, legal }
+        };
+    }
+    engine.clear_hash();
+    let seen: Mutex<[Option<Info>; 2]> = Mutex::new([None, None]);
+    let reporter = |info: &Info| {
+        if let Ok(mut s) = seen.lock()
+            && (1..=2).contains(&info.multipv)
+        {
+            s[info.multipv as usize - 1] = Some(info.clone());
+        }
+    };
+    let limits = Limits { nodes: Some(nodes.max(1)), ..Limits::default() };
+    let result = engine.search(pos, history, &limits, &Control::default(), &reporter, Instant::now());
+    let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
+    let eval = to_eval(result.score);
+    let mut line = seen[0].as_ref().filter(|i| i.pv.first() == result.best.as_ref()).map(|i| i.pv.clone());
+    if line.is_none() {
+        line = result.best.map(|b| vec![b]);
+    }
+    let second = if legal > 1 { seen[1].as_ref().map(|i| expected(to_eval(i.score))) } else { None };
+    Judgement { eval, expected: expected(eval), line: line.unwrap_or_default(), second, legal }
+}
+
+fn to_eval(s: Score) -> Eval {
+    match s.mate_moves() {
+        Some(m) => Eval::Mate(m),
+        None => Eval::Cp(s.cp()),
+    }
+}
+
+fn expected(e: Eval) -> f64 {
+    e.expected()
+}
+
+/// The eval of `j` (side to move at the position after the move) seen from the mover: after a mating move
+/// `Mate(0)` stays `Mate(0)` (it is marked by the game being over) but counts as 100.
+fn after_for_mover(j: &Judgement) -> (Eval, f64) {
+    (j.eval.flip(), 100.0 - j.expected)
+}
+
+fn review_move(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, after: &Position, ply: usize) -> MoveReview {
+    let mover = before.turn();
+    let (_, exp_after) = after_for_mover(ja);
+    let engine_move = jb.best() == Some(m);
+    // A deeper look at the move played may find it better than the search before it did: then it lost nothing.
+    let exp_before = jb.expected.max(exp_after);
+    let loss = if engine_move || jb.legal <= 1 { 0.0 } else { (exp_before - exp_after).max(0.0) };
+    let second_loss = if engine_move { jb.second.map(|s| (exp_before - s).max(0.0)) } else { None };
+    let class = if jb.legal <= 1 {
+        Class::Best
+    } else {
+        chances::classify(loss, engine_move, exp_before, exp_after, second_loss)
+    };
+    let white_eval = match mover {
+        Color::White => ja.eval.flip(),
+        Color::Black => ja.eval,
+    };
+    let white_eval = if ja.legal == 0 && after.is_check() { Eval::Mate(0) } else { white_eval };
+    let (comment, motifs) = if class.is_error() {
+        let e = explain::explain(before, m, jb, ja, class);
+        (Some(e.comment), e.motifs)
+    } else {
+        (None, Vec::new())
+    };
+    let c960 = before.is_chess960();
+    MoveReview {
+        ply,
+        san: before.san(m),
+        uci: UciMove::from_move(m, c960).to_string(),
+        eval: white_eval,
+        best: if jb.legal > 1 { jb.best().map(|b| UciMove::from_move(b, c960).to_string()) } else { None },
+        best_line: san_line(before, &jb.line),
+        class,
+        loss: round1(loss),
+        comment,
+        motifs,
+    }
+}
+
+/// SAN of a line from `pos` (stops at the first move that is not legal, which a PV never has).
+pub fn san_line(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in line {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(p.san(m));
+        p.play_unchecked(m);
+    }
+    out
+}
+
+/// Centipawn loss of one move for the average: from the mover's side, capped at 1000.
+fn cp_loss(before: Eval, after: Eval) -> f64 {
+    let cp = |e: Eval| match e {
+        Eval::Cp(c) => f64::from(c.clamp(-1000, 1000)),
+        Eval::Mate(m) if m > 0 => 1000.0,
+        Eval::Mate(_) => -1000.0,
+    };
+    (cp(before) - cp(after)).clamp(0.0, 1000.0)
+}
+
+fn summarise(moves: &[MoveReview], positions: &[Position]) -> (SideSummary, SideSummary) {
+    let mut sums = [(0.0, 0.0, 0u32), (0.0, 0.0, 0u32)];
+    let mut counts: [std::collections::BTreeMap<&'static str, u32>; 2] = Default::default();
+    for (i, mv) in moves.iter().enumerate() {
+        let side = usize::from(positions[i].turn() == Color::Black);
+        *counts[side].entry(mv.class.id()).or_default() += 1;
+        if positions[i].count_legal() <= 1 {
+            continue;
+        }
+        // The evaluations from the mover's side: before = after the engine's move, after = after the move played.
+        let white_after = mv.eval;
+        let white_before = if i == 0 { None } else { Some(moves[i - 1].eval) };
+        let mover_after = if side == 0 { white_after } else { white_after.flip() };
+        let mover_before = white_before.map(|e| if side == 0 { e } else { e.flip() }).unwrap_or(Eval::Cp(0));
+        let s = &mut sums[side];
+        s.0 += chances::move_accuracy(mv.loss);
+        s.1 += if mv.loss == 0.0 { 0.0 } else { cp_loss(mover_before, mover_after) };
+        s.2 += 1;
+    }
+    let mut side = |k: usize| {
+        let (acc, cpl, n) = sums[k];
+        SideSummary {
+            accuracy: (n > 0).then(|| acc / f64::from(n)),
+            acpl: (n > 0).then(|| round1(cpl / f64::from(n))),
+            counts: std::mem::take(&mut counts[k]),
+        }
+    };
+    let white = side(0);
+    let black = side(1);
+    (white, black)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(fen: &str, sans: &[&str]) -> (Position, Vec<Move>) {
+        let start = Position::from_fen(fen).expect("fen");
+        let mut p = start.clone();
+        let moves = sans.iter().map(|s| p.play_san(s).expect("san")).collect();
+        (start, moves)
+    }
+
+    #[test]
+    fn a_hung_queen_is_a_blunder_and_the_best_moves_are_not() {
+        // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
+        let r = review(&start, &moves, &Options { nodes: 20_000 }, &mut |_, _| {}).expect("review");
+        assert_eq!(r.moves.len(), 7);
+        assert!(matches!(r.moves[5].class, Class::Blunder), "{:?}", r.moves[5]);
+        assert!(r.moves[5].comment.is_some());
+        assert_eq!(r.moves[6].eval, Eval::Mate(0));
+        assert!(!r.moves[6].class.is_error());
+        assert!(r.black.accuracy.expect("black") < r.white.accuracy.expect("white"));
+    }
+
+    #[test]
+    fn the_same_game_and_budget_give_the_same_review() {
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        let a = review(&start, &moves, &Options { nodes: 5_000 }, &mut |_, _| {}).expect("a");
+        let b = review(&start, &moves, &Options { nodes: 5_000 }, &mut |_, _| {}).expect("b");
+        assert_eq!(serde_json::to_string(&a).expect("a"), serde_json::to_string(&b).expect("b"));
+    }
+
+    #[test]
+    fn progress_counts_every_position_and_illegal_moves_are_refused() {
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["d4", "d5"]);
+        let mut calls = Vec::new();
+        review(&start, &moves, &Options { nodes: 1_000 }, &mut |d, t| calls.push((d, t))).expect("review");
+        assert_eq!(calls, vec![(1, 3), (2, 3), (3, 3)]);
+        let bad = [moves[0], moves[0]];
+        let e = review(&start, &bad, &Options { nodes: 1_000 }, &mut |_, _| {}).expect_err("illegal");
+        assert!(e.starts_with("move 2: "), "{e}");
+    }
+}
