@@ -161,7 +161,7 @@ catalogue! {
         "把子放在对方两个子之间，切断它们之间的保护或联系。", "Putting a piece between two enemy pieces to cut the line between them.";
     TrappedPiece => "trapped_piece", "困子", "Trapped piece", Some("trappedPiece"),
         "对方的子被围住无处可逃，只能被吃掉。", "An enemy piece has no safe square left and will be won.";
-    Pin => "pin", "牵制", "Pin", Some("pin"),
+    Pin => "pin", "牵制", "Pin", None,
         "长程子攻击一个子，它一走开后面更重要的子就会被吃。", "A long-range piece attacks a piece that cannot move without exposing a more valuable one behind it.";
     KingWalk => "king_walk", "迂回", "King walk", None,
         "王绕过封锁线走向前方，参与进攻或护送兵升变。", "The king walks around a barrier to join the attack or escort a pawn.";
@@ -183,7 +183,7 @@ catalogue! {
         "劣势一方不停将军，对方无法摆脱，成和棋。", "The side that is behind checks without end and draws.";
     AbsolutePin => "absolute_pin", "绝对牵制", "Absolute pin", Some("pin"),
         "被牵制的子后面是王，按规则它不能离开。", "The pinned piece shields the king and may not move off the line.";
-    RelativePin => "relative_pin", "相对牵制", "Relative pin", Some("pin"),
+    RelativePin => "relative_pin", "相对牵制", "Relative pin", None,
         "被牵制的子后面是后或车等，它走开就要丢更大的子。", "The pinned piece shields a queen or rook; moving it loses more.";
     Skewer => "skewer", "串击", "Skewer", Some("skewer"),
         "长程子攻击一个贵重的子，它走开后吃掉后面的子。", "A long-range piece attacks a valuable piece and takes the one behind it when it moves.";
@@ -316,7 +316,10 @@ mod tests {
 
     #[test]
     fn lichess_names_are_deduplicated() {
-        assert_eq!(lichess_themes(&[Motif::RelativePin, Motif::Pin, Motif::Fork]), vec!["fork", "pin"]);
+        assert_eq!(lichess_themes(&[Motif::AbsolutePin, Motif::Pin, Motif::Fork]), vec!["fork", "pin"]);
+        // Lichess's `pin` marks pins against the king: a pin to a queen or rook is ours alone.
+        assert_eq!(lichess_themes(&[Motif::RelativePin, Motif::Pin]), Vec::<&str>::new());
+        assert_eq!(lichess_themes(&[Motif::MateIn5, Motif::MateLong]), vec!["mateIn5"]);
         assert_eq!(lichess_themes(&[Motif::Exchange]), Vec::<&str>::new());
         assert_eq!(Motif::mate_in(2), Motif::MateIn2);
         assert_eq!(Motif::mate_in(9), Motif::MateLong);

@@ -52,6 +52,20 @@ fn a_back_rank_mate_in_one() {
 }
 
 #[test]
+fn a_queen_back_rank_mate_and_one_that_is_not() {
+    let found = tags("6k1/5ppp/8/8/8/8/8/Q5K1 w - - 0 1", "a1a8");
+    let t = find(&found, Motif::BackRankMate);
+    assert_eq!(t.text.zh, "白后 a1在底线将死黑王 g8，王被自己的子挡住了去路。");
+    assert_eq!(
+        t.text.en,
+        "The white queen on a1 mates the black king on g8 on the back rank, its own men blocking its way out."
+    );
+    // The bishop on c4 also hits f7: the king is not held by its own men alone.
+    let found = tags("6k1/5ppp/8/8/2B5/8/8/R5K1 w - - 0 1", "a1a8");
+    assert!(has(&found, Motif::MateIn1) && !has(&found, Motif::BackRankMate));
+}
+
+#[test]
 fn a_smothered_mate() {
     let found = tags("6rk/6pp/7N/8/8/8/8/6K1 w - - 0 1", "h6f7");
     let t = find(&found, Motif::SmotheredMate);
@@ -78,6 +92,31 @@ fn a_double_check_is_also_a_discovered_check() {
 }
 
 #[test]
+fn a_discovered_check_is_a_discovered_attack_but_a_double_check_is_not() {
+    let found = tags("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4c5");
+    let t = find(&found, Motif::DiscoveredAttack);
+    assert_eq!(t.text.zh, "白马 e4走开，露出白车 e1对黑王 e8的攻击。");
+    assert_eq!(
+        t.text.en,
+        "The white knight on e4 moves away and uncovers an attack by the white rook on e1 on the black king on e8."
+    );
+    let found = tags("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4d6");
+    assert!(has(&found, Motif::DoubleCheck) && !has(&found, Motif::DiscoveredAttack));
+}
+
+#[test]
+fn a_fork_taken_at_once_by_a_pawn_is_no_fork() {
+    // The knight on f5 checks the king on e7 and hits the queen on d6; when the king steps away it is a fork ...
+    let found = tags("8/4k3/3qp3/8/3N4/8/8/3R2K1 w - - 0 1", "d4f5 e7f8 f5d6");
+    let t = find(&found, Motif::Fork);
+    assert_eq!(t.text.zh, "白马 f5同时攻击黑后 d6和黑王 e7。");
+    assert_eq!(t.text.en, "The white knight on f5 attacks the black queen on d6 and the black king on e7 at once.");
+    // ... but when the pawn on e6 simply takes the knight, the rook's win on d6 owes nothing to it.
+    let found = tags("8/4k3/3qp3/8/3N4/8/8/3R2K1 w - - 0 1", "d4f5 e6f5 d1d6");
+    assert!(!has(&found, Motif::Fork));
+}
+
+#[test]
 fn a_discovered_attack_on_the_queen() {
     let found = tags("3k4/8/5q2/8/3N4/8/1B6/4K3 w - - 0 1", "d4e6 d8e8 b2f6");
     let t = find(&found, Motif::DiscoveredAttack);
@@ -93,9 +132,48 @@ fn an_absolute_pin_wins_the_pinned_knight() {
     let found = tags("4k3/7p/2n5/1B6/3P4/8/8/4K3 w - - 0 1", "d4d5 h7h6 d5c6");
     assert!(has(&found, Motif::Pin));
     let t = find(&found, Motif::AbsolutePin);
-    assert_eq!(t.text.zh, "白象 b5牵制住黑马 c6，它身后是黑王 e8。");
-    assert_eq!(t.text.en, "The white bishop on b5 pins the black knight on c6 to the black king on e8.");
+    assert_eq!(t.text.zh, "白象 b5把黑马 c6牵制在黑王 e8身前，黑马 c6走不开而丢失。");
+    assert_eq!(
+        t.text.en,
+        "The white bishop on b5 pins the black knight on c6 to the black king on e8, and the pinned piece is lost."
+    );
     assert!(!has(&found, Motif::RelativePin));
+}
+
+#[test]
+fn a_rook_pins_the_queen_to_the_king() {
+    let found = tags("4k3/8/4q3/8/8/8/5K2/R7 w - - 0 1", "a1e1 e6e1 f2e1");
+    let t = find(&found, Motif::Pin);
+    assert_eq!(t.text.zh, "白车 e1把黑后 e6牵制在黑王 e8身前，黑后 e6走不开而丢失。");
+    assert_eq!(
+        t.text.en,
+        "The white rook on e1 pins the black queen on e6 to the black king on e8, and the pinned piece is lost."
+    );
+}
+
+#[test]
+fn a_pinned_knight_cannot_take_the_queen_that_took_its_rook() {
+    let found = tags("4k3/3n4/8/1B2r3/8/8/4Q3/4K3 w - - 0 1", "e2e5");
+    let t = find(&found, Motif::Pin);
+    assert_eq!(t.text.zh, "白象 b5牵制住黑马 d7，它不能离开去保护 e5。");
+    assert_eq!(
+        t.text.en,
+        "The white bishop on b5 pins the black knight on d7 to the black king on e8, so it cannot leave to cover e5."
+    );
+    assert!(has(&found, Motif::AbsolutePin));
+}
+
+#[test]
+fn a_relative_pin_is_ours_but_not_lichess_pin() {
+    // The bishop on g5 pins the knight on f6 to the queen on d8, and the pawn wins the knight. That is 牵制 (a
+    // relative pin), but lichess's `pin` marks pins against the king only, so it is written as no lichess theme.
+    let found = tags("3qk3/7p/5n2/6B1/4P3/8/8/4K3 w - - 0 1", "e4e5 h7h6 e5f6");
+    let t = find(&found, Motif::RelativePin);
+    assert_eq!(t.text.zh, "白象 g5牵制住黑马 f6，它身后是黑后 d8。");
+    assert_eq!(t.text.en, "The white bishop on g5 pins the black knight on f6 to the black queen on d8.");
+    assert!(has(&found, Motif::Pin) && !has(&found, Motif::AbsolutePin));
+    let motifs: Vec<Motif> = found.iter().map(|t| t.motif).collect();
+    assert!(!guoxiang_tactics::lichess_themes(&motifs).contains(&"pin"));
 }
 
 #[test]

@@ -46,15 +46,18 @@ pub(crate) fn all(l: &Line, f: &Facts, out: &mut Vec<Tag>) {
     let checkers = last.checkers();
     let own = last.by_color(mated);
     let ring = around(king);
-    // Back rank: a rook or queen checks along the king's own back rank, the squares in front are its own men.
+    // Back rank: a rook or queen mates along the king's own back rank, and the squares in front hold its own men,
+    // none of them attacked by the mating side (they, not the attacker, take the king's flight).
     if king.rank() == mated.back_rank() {
         let forward = ring & !Bitboard::from_rank(mated.back_rank());
-        let on_rank = checkers
-            .into_iter()
-            .all(|c| c.rank() == king.rank() && last.role_at(c) == Some(Role::Rook) && c.distance(king) >= 2);
-        let blocked_by_own = (forward & own).any();
-        let escape_free = forward.into_iter().all(|s| own.contains(s));
-        if on_rank && blocked_by_own && escape_free {
+        let on_rank = checkers.into_iter().all(|c| {
+            c.rank() == king.rank()
+                && matches!(last.role_at(c), Some(Role::Rook | Role::Queen))
+                && c.distance(king) >= 2
+        });
+        // Hemmed in by its own men only: every square in front holds one, and the mating side attacks none of them.
+        let hemmed = forward.into_iter().all(|s| own.contains(s) && !last.is_attacked(s, !mated));
+        if on_rank && forward.any() && hemmed {
             push(
                 out,
                 Motif::BackRankMate,

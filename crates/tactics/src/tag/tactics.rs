@@ -12,9 +12,11 @@ use crate::Motif;
 use crate::tag::Tag;
 
 pub(crate) fn all(l: &Line, f: &Facts, out: &mut Vec<Tag>) {
+    // A pin is used even in a line that only holds the balance.
+    pin(l, out);
+    relative_pin(l, out);
     if f.wins {
         fork(l, f.mate, f.gain, out);
-        pin(l, out);
         if !f.mate {
             skewer(l, out);
         }
@@ -55,7 +57,8 @@ fn forcing(l: &Line, i: usize) -> bool {
     l.after(i).is_check() || taken(l, i) > 0 || m.is_promotion()
 }
 
-/// A solver move after which the moved piece attacks two targets, safely, and the next solver move takes one.
+/// A solver move after which the moved piece attacks two targets, safely (the reply does not take it with a piece
+/// worth no more than itself), and a later solver move takes one.
 fn fork(l: &Line, mate: bool, gain: i32, out: &mut Vec<Tag>) {
     for i in l.solver_plies() {
         if i + 2 >= l.moves.len() {
@@ -71,13 +74,17 @@ fn fork(l: &Line, mate: bool, gain: i32, out: &mut Vec<Tag>) {
         if targets.len() < 2 || (!after.is_check() && loses_piece(after, to)) {
             continue;
         }
+        // Taken at once by a piece worth no more than itself, the forking piece was a trade or a sacrifice.
+        let reply = l.moves[i + 1];
+        if reply.to() == to && value_at(after, reply.from()) <= value_at(after, to) {
+            continue;
+        }
         // In a mating line the fork must be cashed in: the forking piece takes something next.
         let next = l.moves[i + 2];
         let cashed = if mate {
             next.from() == to && l.before(i + 2).color_at(next.to()) == Some(!l.pov)
         } else {
             // Some later solver move takes a target, or a target that stepped away.
-            let reply = l.moves[i + 1];
             gain >= 2
                 && (i + 2..l.moves.len()).step_by(2).any(|j| {
                     let t = l.moves[j].to();
@@ -121,46 +128,78 @@ fn pins(pos: &Position, us: guoxiang_core::Color) -> Vec<(Square, Square, Square
     found
 }
 
-/// A pin that the line uses: with the opponent to move, the pinned piece stays and is taken later where it
-/// stands, or it attacks the piece the solver just moved but may not take it.
+/// A pin to the king that the line uses: after a solver move the pinned piece is worth more than its pinner, is
+/// attacked by a lesser solver piece, or was already pinned and is left with no defender; or it attacks the piece
+/// the solver just moved (undefended, or worth more than it) but may not leave the pin line to take it.
 fn pin(l: &Line, out: &mut Vec<Tag>) {
-    // Board k = 0 (after the setup) and every board after a solver move: the opponent had to live with the pin.
-    let boards = std::iter::once(0).chain(l.solver_plies().map(|i| i + 1));
-    for k in boards {
-        if k >= l.boards.len() {
-            break;
+    for i in l.solver_plies() {
+        let (pos, after, m) = (l.before(i), l.after(i), l.moves[i]);
+        let to = dest(m);
+        let before: Vec<(Square, Square, Square, bool)> = pins(pos, l.pov);
+        // It guards the square just reached, but may not take there.
+        let guard = before.iter().find(|&&(x, s, v, absolute)| {
+            absolute
+                && after.color_at(x) == Some(!l.pov)
+                && attacks_of(after, x).contains(to)
+                && !attacks::line(s, v).contains(to)
+                && (!after.is_attacked(to, l.pov) || value_at(after, x) < value_at(after, to))
+        });
+        if let Some(&(x, s, v, _)) = guard {
+            let sentence = (
+                format!("{}牵制住{}，它不能离开去保护 {}。", zh(pos, s), zh(pos, x), to.name()),
+                format!(
+                    "{} pins {} to {}, so it cannot leave to cover {}.",
+                    en(pos, s),
+                    en(pos, x),
+                    en(pos, v),
+                    to.name()
+                ),
+            );
+            push(out, Motif::AbsolutePin, sentence.0.clone(), sentence.1.clone());
+            push(out, Motif::Pin, sentence.0, sentence.1);
+            return;
         }
-        let pos = &l.boards[k];
-        for (x, s, v, absolute) in pins(pos, l.pov) {
-            let role = pos.role_at(x);
-            let first = if k == 0 { 0 } else { k + 1 };
-            // Won: a later solver move takes the pinned piece on its square, while it still stands there.
-            let won = (first..l.moves.len()).step_by(2).any(|j| {
-                let m = l.moves[j];
-                let b = l.before(j);
-                m.to() == x
-                    && b.role_at(x) == role
-                    && b.color_at(x) == Some(!l.pov)
-                    && value_at(b, x) >= 3
-                    && see_units(b, m) >= 1
+        // It is won: worth more than the pinner, hit by a lesser piece, or pinned already and left undefended.
+        let won = pins(after, l.pov).into_iter().find(|&(x, s, _, absolute)| {
+            let vx = value_at(after, x);
+            let mut hitters = after.attackers_to(x, l.pov, after.occupied());
+            let lesser = Iterator::any(&mut hitters, |a| a != s && value_at(after, a) < vx);
+            absolute
+                && (vx > value_at(after, s)
+                    || lesser
+                    || before.iter().any(|p| p.0 == x && p.1 == s) && vx >= 3 && !after.is_attacked(x, !l.pov))
+        });
+        if let Some((x, s, v, _)) = won {
+            let sentence = (
+                format!("{}把{}牵制在{}身前，{}走不开而丢失。", zh(after, s), zh(after, x), zh(after, v), zh(after, x)),
+                format!("{} pins {} to {}, and the pinned piece is lost.", en(after, s), en(after, x), en(after, v)),
+            );
+            push(out, Motif::AbsolutePin, sentence.0.clone(), sentence.1.clone());
+            push(out, Motif::Pin, sentence.0, sentence.1);
+            return;
+        }
+    }
+}
+
+/// A pin to a queen or rook that the line uses: after a solver move an enemy piece stands between our slider and a
+/// more valuable enemy queen or rook, and a later solver move takes the pinned piece or the piece behind it.
+fn relative_pin(l: &Line, out: &mut Vec<Tag>) {
+    for i in l.solver_plies() {
+        let after = l.after(i);
+        for (x, s, v, absolute) in pins(after, l.pov) {
+            if absolute || !matches!(after.role_at(v), Some(Role::Queen | Role::Rook)) {
+                continue;
+            }
+            let (rx, rv) = (after.role_at(x), after.role_at(v));
+            let used = l.solver_plies().filter(|&j| j > i).any(|j| {
+                let (t, at) = (dest(l.moves[j]), l.before(j));
+                at.color_at(t) == Some(!l.pov) && ((t == x && at.role_at(t) == rx) || (t == v && at.role_at(t) == rv))
             });
-            // Stuck: the pinned piece attacks the piece just moved, off the pin line, and nothing else guards it.
-            let stuck = k > 0 && {
-                let m = l.moves[k - 1];
-                let to = dest(m);
-                attacks_of(pos, x).contains(to)
-                    && !attacks::line(s, v).contains(to)
-                    && value_at(pos, to) >= 3
-                    && !pos.attackers_to(to, !l.pov, pos.occupied()).without(x).any()
-            };
-            if won || stuck {
-                let motif = if absolute { Motif::AbsolutePin } else { Motif::RelativePin };
-                let sentence = (
-                    format!("{}牵制住{}，它身后是{}。", zh(pos, s), zh(pos, x), zh(pos, v)),
-                    format!("{} pins {} to {}.", en(pos, s), en(pos, x), en(pos, v)),
-                );
-                push(out, motif, sentence.0.clone(), sentence.1.clone());
-                push(out, Motif::Pin, sentence.0, sentence.1);
+            if used {
+                let zh_text = format!("{}牵制住{}，它身后是{}。", zh(after, s), zh(after, x), zh(after, v));
+                let en_text = format!("{} pins {} to {}.", en(after, s), en(after, x), en(after, v));
+                push(out, Motif::RelativePin, zh_text.clone(), en_text.clone());
+                push(out, Motif::Pin, zh_text, en_text);
                 return;
             }
         }
@@ -222,8 +261,8 @@ fn discovered(l: &Line, out: &mut Vec<Tag>) {
                 let king = after.role_at(t) == Some(Role::King);
                 let next = l.moves.get(i + 2).copied();
                 let cashed = if king {
-                    // The check wins time: next, the moved piece or the checking slider takes a piece (≥ 3).
-                    l.moves.get(i + 2).is_some_and(|n| (n.from() == dest(m) || n.from() == s) && taken(l, i + 2) >= 3)
+                    // A discovered check leaves the moved piece free to do anything; a double check is its own motif.
+                    !after.checkers().more_than_one()
                 } else {
                     (i + 2..l.moves.len()).step_by(2).any(|j| {
                         let n = l.moves[j];
