@@ -60,28 +60,6 @@ fn zh_count(n: i32) -> String {
     if (0..10).contains(&n) { DIGITS[n as usize].to_string() } else { n.to_string() }
 }
 
-fn role_zh(r: Role) -> &'static str {
-    match r {
-        Role::Pawn => "兵",
-        Role::Knight => "马",
-        Role::Bishop => "象",
-        Role::Rook => "车",
-        Role::Queen => "后",
-        Role::King => "王",
-    }
-}
-
-fn role_en(r: Role) -> &'static str {
-    match r {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
-}
-
 fn value(r: Role) -> i32 {
     match r {
         Role::Pawn => 1,
@@ -196,8 +174,8 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
             && (value(role) - lost).abs() <= 1
         {
             return done(
-                format!("{san} 白白丢掉了 {sq} 的{}（{refutation}）。{better_zh}", role_zh(role)),
-                format!("{san} hangs the {} on {sq} ({refutation}).{better_en}", role_en(role)),
+                format!("{san} 白白丢掉了 {sq} 的{}（{refutation}）。{better_zh}", role.zh_char()),
+                format!("{san} hangs the {} on {sq} ({refutation}).{better_en}", role.name()),
                 vec![Motif::HangingPiece],
             );
         }

@@ -4,6 +4,7 @@
 //! A bad game is reported on standard error with its game number, line and column, and reading goes on with the
 //! next one; the exit code is then 1.
 
+use crate::input::Counted;
 use guoxiang_core::{ClaimKind, GameState, Lang, Outcome};
 use guoxiang_pgn::{GameResult, Reader, Replayer, normalize, write_game};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -20,20 +21,6 @@ pub struct Args {
     /// claimable, errors.
     #[arg(long)]
     json: bool,
-}
-
-/// Counts the bytes read so far, for the progress bar.
-struct Counted<R> {
-    inner: R,
-    bar: ProgressBar,
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
-        Ok(n)
-    }
 }
 
 fn claim_code(c: ClaimKind) -> &'static str {
@@ -59,7 +46,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         ),
         None => ProgressBar::new_spinner(),
     };
-    let mut reader = Reader::new(Counted { inner: input, bar: bar.clone() });
+    let mut reader = Reader::new(Counted::new(input, bar.clone()));
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut games = 0u64;

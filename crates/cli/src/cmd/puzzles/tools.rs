@@ -5,8 +5,9 @@
 //! JSON line with `line` and `error`) and go on; the exit code is then 1. A progress bar on standard error (only on
 //! a terminal) follows the bytes read; a summary line closes the run.
 
+use crate::input::Counted;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,20 +23,6 @@ use serde_json::{Value, json};
 /// The checker's and the generator's transposition table (cleared before every search).
 const HASH_MB: usize = 16;
 
-/// Counts the bytes read so far, for the progress bar.
-struct Counted<R> {
-    inner: R,
-    bar: ProgressBar,
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
-        Ok(n)
-    }
-}
-
 /// Opens `file` with a byte progress bar (drawn only when standard error is a terminal).
 fn open(file: &Path) -> Result<(Counted<File>, ProgressBar), String> {
     let f = File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -44,7 +31,7 @@ fn open(file: &Path) -> Result<(Counted<File>, ProgressBar), String> {
         ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {msg} ({elapsed}, eta {eta})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    Ok((Counted { inner: f, bar: bar.clone() }, bar))
+    Ok((Counted::new(f, bar.clone()), bar))
 }
 
 fn uci(p: &Puzzle, m: guoxiang_core::Move) -> String {
