@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """How `guoxiang review` agrees with an independent engine (Stockfish, dev-only) on what a mistake is.
 
-    python3 tools/review_agreement.py GAMES.pgn REVIEW.jsonl [--stockfish /usr/games/stockfish] [--depth 14]
+    python3 tools/review_agreement.py GAMES.pgn [REVIEW.jsonl] [--cache SF.json] [--stockfish PATH] [--depth 14]
 
-REVIEW.jsonl is `guoxiang review GAMES.pgn --json`. Stockfish evaluates every position of every game at a fixed
-depth with UCI_ShowWDL; its expected score for the side to move is (W + D/2) / 1000. A move's loss by Stockfish is
-the mover's expected score before it minus after it (percentage points). Prints, as docs/review.md reports them:
-of the moves Stockfish says lose >= 30 points, the share we class mistake, blunder or missed win; of our blunders
-(and missed wins), the share that lose >= 15 points by Stockfish; and the class table.
+REVIEW.jsonl is `guoxiang review GAMES.pgn --json` (or the `review_dump` example's output). Stockfish evaluates
+every position of every game at a fixed depth with UCI_ShowWDL (one thread, 64 MiB hash); its expected score for
+the side to move is (W + D/2) / 1000, in percentage points. A move's loss by Stockfish is the mover's expected
+score before it minus after it. Prints, as docs/review.md reports them: of the moves Stockfish says lose >= 30
+points, the share we class mistake, blunder or missed win; of our blunders (and missed wins), the share that lose
+>= 15 points by Stockfish; and the class table. Moves from a position with one legal move are left out.
+
+--cache SF.json keeps Stockfish's result per position (FEN) so that a second run, with another review of the
+same games, does not search again; the file records the Stockfish version and depth and is refused for another
+depth. Without REVIEW.jsonl the tool only fills the cache.
 """
 
 import argparse
 import json
+import os
 import sys
 
 import chess
@@ -30,54 +36,125 @@ def expected(info, turn):
     return 50.0
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("pgn")
-    ap.add_argument("review")
-    ap.add_argument("--stockfish", default="/usr/games/stockfish")
-    ap.add_argument("--depth", type=int, default=14)
-    a = ap.parse_args()
-    reviews = [json.loads(line) for line in open(a.review)]
-    engine = chess.engine.SimpleEngine.popen_uci(a.stockfish)
-    engine.configure({"Threads": 1, "Hash": 64, "UCI_ShowWDL": True})
-    big, big_marked, ours, ours_confirmed = 0, 0, 0, 0
-    table = {}
-    with open(a.pgn) as f:
-        for r in reviews:
+def score_text(info, turn):
+    s = info["score"].pov(turn)
+    return f"#{s.mate()}" if s.is_mate() else str(s.score())
+
+
+class Stockfish:
+    """Stockfish's expected score per position, searched on demand and remembered in the cache file."""
+
+    def __init__(self, path, depth, cache_path):
+        self.path, self.depth, self.cache_path = path, depth, cache_path
+        self.engine = None
+        self.positions = {}
+        self.dirty = 0
+        if cache_path and os.path.exists(cache_path):
+            with open(cache_path) as f:
+                data = json.load(f)
+            if data.get("depth") != depth:
+                sys.exit(f"{cache_path}: made at depth {data.get('depth')}, not {depth}")
+            self.positions = data["positions"]
+            self.version = data.get("stockfish")
+
+    def expected(self, board):
+        """The side to move's expected score at `board` (searched with its move history, as the game was)."""
+        if board.is_checkmate():
+            return 0.0
+        if board.is_game_over():
+            return 50.0
+        key = board.fen()
+        hit = self.positions.get(key)
+        if hit is None:
+            if self.engine is None:
+                self.engine = chess.engine.SimpleEngine.popen_uci(self.path)
+                self.engine.configure({"Threads": 1, "Hash": 64, "UCI_ShowWDL": True})
+                self.version = self.engine.id.get("name")
+            info = self.engine.analyse(board, chess.engine.Limit(depth=self.depth))
+            best = info.get("pv", [None])[0]
+            hit = [expected(info, board.turn), score_text(info, board.turn), best.uci() if best else None]
+            self.positions[key] = hit
+            self.dirty += 1
+            if self.dirty >= 200:
+                self.save()
+        return hit[0]
+
+    def save(self):
+        if self.cache_path and self.dirty:
+            tmp = self.cache_path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump({"stockfish": getattr(self, "version", None), "depth": self.depth,
+                           "positions": self.positions}, f)
+            os.replace(tmp, self.cache_path)
+        self.dirty = 0
+
+    def quit(self):
+        self.save()
+        if self.engine is not None:
+            self.engine.quit()
+
+
+def games(path):
+    """The games of the file that python-chess replays, as lists of boards (the start and after every move)."""
+    with open(path) as f:
+        while True:
             game = chess.pgn.read_game(f)
-            while game is not None and game.errors:
-                game = chess.pgn.read_game(f)
             if game is None:
-                break
+                return
+            if game.errors:
+                continue
             board = game.board()
-            exp = []
             boards = [board.copy()]
             for m in game.mainline_moves():
                 board.push(m)
                 boards.append(board.copy())
-            for b in boards:
-                if b.is_checkmate():
-                    exp.append(0.0)
-                elif b.is_game_over():
-                    exp.append(50.0)
-                else:
-                    exp.append(expected(engine.analyse(b, chess.engine.Limit(depth=a.depth)), b.turn))
+            yield boards
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pgn")
+    ap.add_argument("review", nargs="?")
+    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    ap.add_argument("--depth", type=int, default=14)
+    ap.add_argument("--cache")
+    a = ap.parse_args()
+    sf = Stockfish(a.stockfish, a.depth, a.cache)
+    reviews = [json.loads(line) for line in open(a.review)] if a.review else None
+    big, big_marked, ours, ours_confirmed, counted = 0, 0, 0, 0, 0
+    table = {}
+    n_games = 0
+    try:
+        for gi, boards in enumerate(games(a.pgn)):
+            if reviews is not None and gi >= len(reviews):
+                break
+            exp = [sf.expected(b) for b in boards]
+            n_games += 1
+            if reviews is None:
+                print(f"game {gi + 1}: {len(boards) - 1} moves", file=sys.stderr)
+                continue
+            r = reviews[gi]
             for i, mv in enumerate(r["moves"]):
                 if i + 1 >= len(exp):
                     break
+                if boards[i].legal_moves.count() <= 1:
+                    continue
                 loss = exp[i] - (100.0 - exp[i + 1])
                 cls = mv["class"]
                 table.setdefault(cls, []).append(loss)
-                if boards[i].legal_moves.count() <= 1:
-                    continue
+                counted += 1
                 if loss >= 30:
                     big += 1
                     big_marked += cls in ("mistake", "blunder", "missed_win")
                 if cls in ("blunder", "missed_win"):
                     ours += 1
                     ours_confirmed += loss >= 15
-            print(f"game {r['game']}: {len(r['moves'])} moves", file=sys.stderr)
-    engine.quit()
+    finally:
+        sf.quit()
+    if reviews is None:
+        print(f"{n_games} games; {len(sf.positions)} positions in {a.cache}")
+        return
+    print(f"{n_games} games, {counted} moves with a choice; Stockfish {getattr(sf, 'version', '?')} depth {a.depth}")
     print(f"Stockfish's losses >= 30 points: {big}; marked mistake/blunder/missed win by us: {big_marked}"
           f" ({100.0 * big_marked / max(big, 1):.1f}%)")
     print(f"our blunders and missed wins: {ours}; losing >= 15 points by Stockfish: {ours_confirmed}"

@@ -1,5 +1,6 @@
-//! Fits the slope K of the expected-score curve (`chances::K`) on real games: positions sampled from a PGN file,
-//! each searched at a small node budget, against the game's result for the side to move.
+//! Fits the slope K of a logistic expected-score curve on real games: positions sampled from a PGN file, each
+//! searched at a small node budget, against the game's result for the side to move; and compares the curve in use
+//! (`chances::expected_cp`, fitted to Stockfish instead: docs/review.md) with the results.
 //!
 //!     cargo run --release -p guoxiang-review --example calibrate -- FILE.pgn [MIN_ELO] [NODES] [MAX_GAMES]
 //!
@@ -84,13 +85,16 @@ fn main() -> Result<(), String> {
             best = (k, l);
         }
     }
-    println!(
-        "best K = {:.4} (cross-entropy {:.4}; at the K in use, {:.4}: {:.4})",
-        best.0,
-        best.1,
-        guoxiang_review::chances::K,
-        loss(guoxiang_review::chances::K)
-    );
+    // The curve in use (chances::expected_cp, fitted to Stockfish's win/draw/loss estimate) against the results.
+    let in_use = samples
+        .iter()
+        .map(|&(cp, s)| {
+            let p = (guoxiang_review::chances::expected_cp(cp) / 100.0).clamp(1e-6, 1.0 - 1e-6);
+            -(s * p.ln() + (1.0 - s) * (1.0 - p).ln())
+        })
+        .sum::<f64>()
+        / samples.len().max(1) as f64;
+    println!("best K = {:.4} (cross-entropy {:.4}; the curve in use: {in_use:.4})", best.0, best.1);
     println!("| eval (cp, side to move) | positions | observed score % | curve % (K = {:.4}) |", best.0);
     println!("|---|---:|---:|---:|");
     for (lo, hi) in [

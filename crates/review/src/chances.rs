@@ -1,9 +1,11 @@
 //! From engine scores to winning chances, move classes and accuracy (docs/review.md has the curve, the thresholds
 //! and how they were calibrated).
 //!
-//! - **Expected score** of the side to move, 0–100: `100 / (1 + exp(−K · cp))`, a logistic curve in the engine's
-//!   centipawns; a mate for the side to move is 100, being mated 0. [`K`] was fitted on real games: the expected
-//!   score is the average result of positions with that evaluation.
+//! - **Expected score** of the side to move, 0–100, from the engine's centipawns: `50 · (1 + σ(K · (cp − A)) −
+//!   σ(K · (−cp − A)))` with `σ(x) = 1 / (1 + exp(−x))` and `A` = [`DRAW_MARGIN`]: a chance to win that rises
+//!   around `+A`, less a chance to lose that rises around `−A` (a draw counts ½); a mate for the side to move is
+//!   100, being mated 0. [`K`] and [`DRAW_MARGIN`] were fitted to
+//!   an independent engine's win/draw/loss estimate of the same positions (docs/review.md, "Calibration").
 //! - **Loss** of a move: the mover's expected score before it (with the best move) minus after it (with the move
 //!   played), in percentage points, never below 0.
 //! - **Class** by loss: best (the engine's move, or < [`BEST_MAX`]), excellent < [`EXCELLENT_MAX`], good <
@@ -17,18 +19,20 @@
 use serde::Serialize;
 
 /// The slope of the expected-score curve per centipawn (fitted: docs/review.md "Calibration").
-pub const K: f64 = 0.0047;
+pub const K: f64 = 0.0385;
+/// Where the chance to win (and, below −DRAW_MARGIN, to lose) rises, in centipawns (fitted with [`K`]).
+pub const DRAW_MARGIN: f64 = 70.0;
 
 /// Below this loss a move that is not the engine's choice still counts as best (percentage points).
 pub const BEST_MAX: f64 = 1.0;
 /// Below this loss: excellent.
-pub const EXCELLENT_MAX: f64 = 3.0;
+pub const EXCELLENT_MAX: f64 = 2.0;
 /// From this loss: inaccuracy (?!).
-pub const INACCURACY_MIN: f64 = 7.0;
+pub const INACCURACY_MIN: f64 = 4.0;
 /// From this loss: mistake (?).
-pub const MISTAKE_MIN: f64 = 14.0;
+pub const MISTAKE_MIN: f64 = 8.0;
 /// From this loss: blunder (??).
-pub const BLUNDER_MIN: f64 = 22.0;
+pub const BLUNDER_MIN: f64 = 30.0;
 /// "Only move": the best move was played and the second best loses at least this much more.
 pub const ONLY_MOVE_GAP: f64 = 20.0;
 /// A position with at least this expected score is won.
@@ -85,7 +89,9 @@ impl Eval {
 
 /// The expected score (0–100) of the side to move at `cp` centipawns.
 pub fn expected_cp(cp: i32) -> f64 {
-    100.0 / (1.0 + (-K * f64::from(cp.clamp(-4000, 4000))).exp())
+    let cp = f64::from(cp.clamp(-4000, 4000));
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    50.0 * (1.0 + sigmoid(K * (cp - DRAW_MARGIN)) - sigmoid(K * (-cp - DRAW_MARGIN)))
 }
 
 /// A move's class.
@@ -220,18 +226,32 @@ mod tests {
     }
 
     #[test]
+    fn the_fitted_curve_is_steep_near_equality_and_saturates_beyond_two_pawns() {
+        // Values of the fitted curve (K = 0.0385, DRAW_MARGIN = 70): docs/review.md, "Calibration".
+        for (cp, e) in [(0, 50.0), (35, 59.5), (70, 74.8), (100, 87.9), (150, 97.8), (300, 100.0)] {
+            assert!((expected_cp(cp) - e).abs() < 0.1, "{cp}: {}", expected_cp(cp));
+        }
+        // A pawn lost near equality costs far more than half a pawn at +2.
+        assert!(expected_cp(50) - expected_cp(-50) > 25.0);
+        assert!(expected_cp(250) - expected_cp(200) < 1.0);
+    }
+
+    #[test]
     fn classes_follow_the_thresholds() {
         assert_eq!(classify(0.0, true, 50.0, 50.0, Some(2.0)), Class::Best);
         assert_eq!(classify(0.5, false, 50.0, 49.5, None), Class::Best);
-        assert_eq!(classify(2.0, false, 50.0, 48.0, None), Class::Excellent);
-        assert_eq!(classify(5.0, false, 50.0, 45.0, None), Class::Good);
-        assert_eq!(classify(8.0, false, 50.0, 42.0, None), Class::Inaccuracy);
-        assert_eq!(classify(15.0, false, 50.0, 35.0, None), Class::Mistake);
-        assert_eq!(classify(30.0, false, 50.0, 20.0, None), Class::Blunder);
+        assert_eq!(classify(1.5, false, 50.0, 48.5, None), Class::Excellent);
+        assert_eq!(classify(3.0, false, 50.0, 47.0, None), Class::Good);
+        assert_eq!(classify(INACCURACY_MIN, false, 50.0, 46.0, None), Class::Inaccuracy);
+        assert_eq!(classify(7.9, false, 50.0, 42.1, None), Class::Inaccuracy);
+        assert_eq!(classify(MISTAKE_MIN, false, 50.0, 42.0, None), Class::Mistake);
+        assert_eq!(classify(29.9, false, 50.0, 20.1, None), Class::Mistake);
+        assert_eq!(classify(BLUNDER_MIN, false, 50.0, 20.0, None), Class::Blunder);
         assert_eq!(classify(0.0, true, 60.0, 60.0, Some(40.0)), Class::OnlyMove);
-        assert_eq!(classify(30.0, false, 95.0, 50.0, None), Class::MissedWin);
-        // A small loss from a won position is not a missed win.
-        assert_eq!(classify(8.0, false, 95.0, 87.0, None), Class::Inaccuracy);
+        assert_eq!(classify(30.0, false, 95.0, 65.0, None), Class::MissedWin);
+        // A small loss from a won position is not a missed win, nor a mistake that stays won.
+        assert_eq!(classify(6.0, false, 95.0, 89.0, None), Class::Inaccuracy);
+        assert_eq!(classify(10.0, false, 95.0, 85.0, None), Class::Mistake);
         assert_eq!(nag(Class::MissedWin, 30.0), Some(4));
         assert_eq!(nag(Class::Good, 5.0), None);
     }

@@ -54,6 +54,8 @@ pub struct Judgement {
     pub line: Vec<Move>,
     /// The second-best move's expected score (`None`: one legal move, or the game is over).
     pub second: Option<f64>,
+    /// The second-best move and its evaluation (side to move's view), when the search reported one.
+    pub second_line: Option<(Move, Eval)>,
     /// Legal moves in the position.
     pub legal: usize,
 }
@@ -132,6 +134,17 @@ pub fn review(
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<GameReview, String> {
+    review_judged(start, moves, options, progress).map(|(r, _)| r)
+}
+
+/// As [`review`], and also what the engine said about every position (the start and after each move): for
+/// calibration (crates/review/examples/review_dump.rs).
+pub fn review_judged(
+    start: &Position,
+    moves: &[Move],
+    options: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(GameReview, Vec<Judgement>), String> {
     let mut positions = Vec::with_capacity(moves.len() + 1);
     positions.push(start.clone());
     for (i, &m) in moves.iter().enumerate() {
@@ -159,17 +172,19 @@ pub fn review(
         out.push(review_move(&positions[i], m, &judgements[i], &judgements[i + 1], &positions[i + 1], i + 1));
     }
     let (white, black) = summarise(&out, &positions);
-    Ok(GameReview { moves: out, white, black, nodes: options.nodes })
+    Ok((GameReview { moves: out, white, black, nodes: options.nodes }, judgements))
 }
 
-/// Searches one position (or scores a finished one).
+/// Searches one position (or scores a finished one). `history`: the hashes of the game's positions before `pos`
+/// since the last capture or pawn move, oldest first; only those whose return would be a threefold repetition
+/// count (see [`threefold_history`]).
 pub fn judge(engine: &Engine, pos: &Position, history: &[u64], nodes: u64) -> Judgement {
     let legal = pos.count_legal();
     if legal == 0 {
         return if pos.is_check() {
-            Judgement { eval: Eval::Mate(0), expected: 0.0, line: Vec::new(), second: None, legal }
+            Judgement { eval: Eval::Mate(0), expected: 0.0, line: Vec::new(), second: None, second_line: None, legal }
         } else {
-            Judgement { eval: Eval::Cp(0), expected: 50.0, line: Vec::new(), second: None, legal }
+            Judgement { eval: Eval::Cp(0), expected: 50.0, line: Vec::new(), second: None, second_line: None, legal }
         };
     }
     engine.clear_hash();
@@ -182,15 +197,43 @@ pub fn judge(engine: &Engine, pos: &Position, history: &[u64], nodes: u64) -> Ju
         }
     };
     let limits = Limits { nodes: Some(nodes.max(1)), ..Limits::default() };
-    let result = engine.search(pos, history, &limits, &Control::default(), &reporter, Instant::now());
+    let history = threefold_history(pos, history);
+    let result = engine.search(pos, &history, &limits, &Control::default(), &reporter, Instant::now());
     let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
     let eval = to_eval(result.score);
     let mut line = seen[0].as_ref().filter(|i| i.pv.first() == result.best.as_ref()).map(|i| i.pv.clone());
     if line.is_none() {
         line = result.best.map(|b| vec![b]);
     }
+    // The second line's last report may be from an unfinished iteration that had the best move second: then there
+    // is no second move to name.
+    let second_line = if legal > 1 {
+        seen[1]
+            .as_ref()
+            .and_then(|i| i.pv.first().map(|&m| (m, to_eval(i.score))))
+            .filter(|&(m, _)| result.best != Some(m))
+    } else {
+        None
+    };
     let second = if legal > 1 { seen[1].as_ref().map(|i| expected(to_eval(i.score))) } else { None };
-    Judgement { eval, expected: expected(eval), line: line.unwrap_or_default(), second, legal }
+    Judgement { eval, expected: expected(eval), line: line.unwrap_or_default(), second, second_line, legal }
+}
+
+/// The game's history as a review's search sees it: a position of the game stays only if it occurred twice
+/// already (counting `pos`), so that going back to it would be a threefold repetition; the others are blanked
+/// (0), in their places. The engine scores any return to a position in its history as a draw, which is right in
+/// play but not for judging a move: a side that could go back once to a position of the game would be scored a
+/// draw although the opponent need not go along (a losing side "saved" by a repetition that is not forced made
+/// the move before it look like a missed win, and the next move like a blunder).
+pub fn threefold_history(pos: &Position, history: &[u64]) -> Vec<u64> {
+    let root = pos.hash();
+    history
+        .iter()
+        .map(|&h| {
+            let seen = history.iter().filter(|&&x| x == h).count() + usize::from(h == root);
+            if seen >= 2 { h } else { 0 }
+        })
+        .collect()
 }
 
 fn to_eval(s: Score) -> Eval {
@@ -210,13 +253,20 @@ fn after_for_mover(j: &Judgement) -> (Eval, f64) {
     (j.eval.flip(), 100.0 - j.expected)
 }
 
+/// The points the move `m` loses by the judgements of the positions before (`jb`) and after it (`ja`): 0 for the
+/// engine's own move or a forced one; a deeper look at the move played may find it better than the search before
+/// it did: then it lost nothing.
+fn move_loss(m: Move, jb: &Judgement, ja: &Judgement) -> f64 {
+    let (_, exp_after) = after_for_mover(ja);
+    if jb.best() == Some(m) || jb.legal <= 1 { 0.0 } else { (jb.expected - exp_after).max(0.0) }
+}
+
 fn review_move(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, after: &Position, ply: usize) -> MoveReview {
     let mover = before.turn();
     let (_, exp_after) = after_for_mover(ja);
     let engine_move = jb.best() == Some(m);
-    // A deeper look at the move played may find it better than the search before it did: then it lost nothing.
     let exp_before = jb.expected.max(exp_after);
-    let loss = if engine_move || jb.legal <= 1 { 0.0 } else { (exp_before - exp_after).max(0.0) };
+    let loss = move_loss(m, jb, ja);
     let second_loss = if engine_move { jb.second.map(|s| (exp_before - s).max(0.0)) } else { None };
     let class = if jb.legal <= 1 {
         Class::Best
@@ -335,6 +385,36 @@ mod tests {
         let a = review(&start, &moves, &Options { nodes: 5_000 }, &mut |_, _| {}).expect("a");
         let b = review(&start, &moves, &Options { nodes: 5_000 }, &mut |_, _| {}).expect("b");
         assert_eq!(serde_json::to_string(&a).expect("a"), serde_json::to_string(&b).expect("b"));
+    }
+
+    #[test]
+    fn the_judgements_come_with_the_review_and_name_the_second_move() {
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3"]);
+        let (r, js) = review_judged(&start, &moves, &Options { nodes: 3_000 }, &mut |_, _| {}).expect("review");
+        assert_eq!(js.len(), moves.len() + 1);
+        assert_eq!(r.moves.len(), moves.len());
+        assert!(js.iter().any(|j| j.second_line.is_some()));
+        for j in &js {
+            if let Some((m, e)) = j.second_line {
+                assert_ne!(j.best(), Some(m));
+                assert_eq!(j.second, Some(e.expected()));
+            }
+        }
+    }
+
+    #[test]
+    fn only_a_threefold_repetition_of_the_game_counts_as_a_draw() {
+        // A bare king against a queen: lost, however often Kg1 could go back to a position of the game — unless
+        // that position occurred twice already, when going back is a threefold repetition.
+        let pos = Position::from_fen("k7/8/8/8/8/8/q7/7K w - - 10 60").expect("fen");
+        let back = Position::from_fen("k7/8/8/8/8/8/q7/6K1 b - - 9 59").expect("fen").hash();
+        let engine = Engine::new(4);
+        let once = judge(&engine, &pos, &[back, 11, 12], 20_000);
+        assert!(once.expected < 5.0, "{:?}", once.eval);
+        let twice = judge(&engine, &pos, &[back, 11, 12, 13, back, 14, 15], 20_000);
+        assert_eq!(twice.eval, Eval::Cp(0));
+        assert_eq!(twice.best().map(|m| pos.uci(m)), Some("h1g1".to_string()));
+        assert_eq!(threefold_history(&pos, &[back, 11, back, 11, 12]), vec![back, 11, back, 11, 0]);
     }
 
     #[test]

@@ -1,0 +1,74 @@
+//! Reviews every game of a PGN file as `guoxiang review FILE.pgn --json` does and prints, per game, one JSON line
+//! with the same `game` and `moves`, plus `positions`: what the engine said about every position (the start and
+//! after each move) — `fen`, `legal`, `eval` (side to move), `best`, `second` `{uci, eval}` — so that the curve and
+//! the thresholds can be re-fitted without searching again (tools/review_fit.py, docs/review.md "Calibration").
+//!
+//!     cargo run --release -p guoxiang-review --example review_dump -- FILE.pgn [NODES] > DUMP.jsonl
+//!
+//! Prints the review time per game on standard error.
+
+use std::io::{BufReader, Write};
+use std::time::Instant;
+
+use guoxiang_core::UciMove;
+use guoxiang_pgn::{Reader, Replayer};
+use guoxiang_review::{DEFAULT_NODES, Options, review_judged};
+use serde_json::json;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let path = args.get(1).ok_or("usage: review_dump FILE.pgn [NODES]")?;
+    let nodes: u64 =
+        args.get(2).map(|s| s.parse().map_err(|e| format!("NODES: {e}"))).transpose()?.unwrap_or(DEFAULT_NODES);
+    if nodes == 0 {
+        return Err("NODES: must be at least 1".into());
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut reader = Reader::new(BufReader::new(file));
+    let mut replayer = Replayer::new();
+    let options = Options { nodes };
+    let mut out = std::io::stdout().lock();
+    let t0 = Instant::now();
+    let mut n_games = 0;
+    loop {
+        let g = match reader.read_game(&mut replayer) {
+            Ok(None) => break,
+            Ok(Some(g)) => g,
+            Err(e) if e.is_io() => return Err(format!("{path}: {e}")),
+            Err(e) => {
+                eprintln!("{e}");
+                continue;
+            }
+        };
+        let n = reader.games_started();
+        if let Some(e) = g.errors.first() {
+            eprintln!("game {n}, {e}: not reviewed");
+            continue;
+        }
+        let t = Instant::now();
+        let (r, judgements) = review_judged(&g.start, &g.moves, &options, &mut |_, _| {})?;
+        let mut pos = g.start.clone();
+        let c960 = pos.is_chess960();
+        let mut positions = Vec::with_capacity(judgements.len());
+        for (i, j) in judgements.iter().enumerate() {
+            let uci = |m| UciMove::from_move(m, c960).to_string();
+            let mut v = json!({
+                "eval": j.eval,
+                "best": j.best().map(uci),
+                "second": j.second_line.map(|(m, e)| json!({"uci": uci(m), "eval": e})),
+            });
+            v["fen"] = json!(pos.fen());
+            v["legal"] = json!(j.legal);
+            positions.push(v);
+            if let Some(&m) = g.moves.get(i) {
+                pos.play_unchecked(m);
+            }
+        }
+        let v = json!({ "game": n, "nodes": r.nodes, "moves": r.moves, "positions": positions });
+        writeln!(out, "{v}").map_err(|e| format!("standard output: {e}"))?;
+        n_games += 1;
+        eprintln!("game {n}: {} plies, {:.1} s", g.moves.len(), t.elapsed().as_secs_f64());
+    }
+    eprintln!("{n_games} games, {:.0} s, {nodes} nodes per position", t0.elapsed().as_secs_f64());
+    Ok(())
+}
