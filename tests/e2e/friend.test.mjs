@@ -60,7 +60,7 @@ test('friend link: clocks tick, a draw is offered and accepted, the rematch ends
   const B = await newPage(browser, server.base, { lang: 'en' });
   const a = A.page;
   const b = B.page;
-  await friendGame(a, b, '300+2');
+  await friendGame(a, b, '5+2');
 
   await play(a, b, 'white', 'e2e4');
   await play(b, a, 'black', 'e7e5');
@@ -114,7 +114,7 @@ test('a 15-second game is lost on time, with the low-time warning', { timeout: 1
   const B = await newPage(browser, server.base, { lang: 'zh' });
   const a = A.page;
   const b = B.page;
-  await friendGame(a, b, '15+0');
+  await friendGame(a, b, '0.25+0');
   await play(a, b, 'white', 'e2e4');
   await play(b, a, 'black', 'e7e5');
   // White does not move: the warning shows, then the flag falls.
@@ -134,7 +134,7 @@ test('an illegal move snaps back and its reason is shown, in the chosen language
   const B = await newPage(browser, server.base, { lang: 'en' });
   const a = A.page;
   const b = B.page;
-  await friendGame(a, b, '600+0');
+  await friendGame(a, b, '10+0');
   // 1. e4 e5 2. Bc4 … Black's f7 pawn is then pinned? Use the king: 1. e4 f6 2. Qh5+ and Black may not ignore it.
   await play(a, b, 'white', 'e2e4');
   await play(b, a, 'black', 'f7f6');
@@ -179,7 +179,7 @@ test('when the opponent leaves, a countdown runs and then victory can be claimed
   const B = await newPage(browser, server.base, { lang: 'en' });
   const a = A.page;
   const b = B.page;
-  await friendGame(a, b, '600+0');
+  await friendGame(a, b, '10+0');
   await play(a, b, 'white', 'e2e4');
   await play(b, a, 'black', 'e7e5');
   // Black closes the tab.

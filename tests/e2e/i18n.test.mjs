@@ -102,7 +102,7 @@ test('the language switch changes every visible string, on every page', { timeou
   await page.click(tid('play-computer'));
   await page.selectOption(tid('level'), '1');
   await page.selectOption(tid('color'), 'white');
-  await page.fill(tid('time-control'), '600+5');
+  await page.fill(tid('time-control'), '10+5');
   await page.click(tid('start-game'));
   await page.waitForURL(/\/game\//);
   await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);

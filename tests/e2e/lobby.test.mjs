@@ -38,7 +38,7 @@ test('a seek is joined from the lobby; a spectator watches; threefold repetition
   await a.goto('/');
   await a.click(tid('create-seek'));
   await a.selectOption(tid('color'), 'white');
-  await a.fill(tid('time-control'), '600+0');
+  await a.fill(tid('time-control'), '10+0');
   await a.click(tid('start-game'));
   await a.waitForSelector(tid('cancel-seek'));
   await b.click(tid('accept-seek'));
@@ -115,7 +115,7 @@ test('against the computer a takeback is granted', { timeout: 60_000 }, async ()
   await page.click(tid('play-computer'));
   await page.selectOption(tid('level'), '2');
   await page.selectOption(tid('color'), 'white');
-  await page.fill(tid('time-control'), '300+5');
+  await page.fill(tid('time-control'), '5+5');
   await page.click(tid('start-game'));
   await page.waitForURL(/\/game\//);
   await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);

@@ -52,12 +52,12 @@ test('analysis board: PGN, navigation, engine line, evaluation graph, FEN', { ti
   await page.click(tid('analyse-game'));
   await page.locator(tid('eval-progress')).filter({ hasText: /All 8 positions/ }).waitFor({ timeout: 60_000 });
   assert.ok(await page.$(`${tid('eval-graph')} svg polyline`));
-  // Clicking a move in the list shows it; moving on the board starts a new line from there.
+  // Clicking a move in the list shows it; another move on the board is a variation (the game stays).
   await page.click(`${tid('move-list')} [data-ply="3"]`);
   assert.equal((await boardState(page)).ply, 3);
   await clickMove(page, 'g8f6');
-  await page.waitForSelector(`${tid('board')}[data-ply="4"]`);
-  assert.ok(!(await page.$(`${tid('move-list')} [data-ply="5"]`)));
+  await page.waitForSelector(`${tid('board')}[data-ply="4"][data-mainline="false"]`);
+  assert.ok(await page.$(`${tid('move-list')} [data-ply="7"]`));
   // A FEN.
   await page.fill(tid('pgn-input'), '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1');
   await page.click(tid('load-pgn'));
@@ -94,7 +94,8 @@ test('register, log out, log in; a rated game; the profile with ratings, history
   // Log out and in again; a wrong password is refused with a message.
   await a.goto(`/@/${users[0]}`);
   await a.click(tid('logout'));
-  await a.waitForFunction((sel) => document.querySelector(sel)?.textContent?.startsWith('Guest-'), tid('me'));
+  // A guest, named in Chinese (the page is in Chinese).
+  await a.waitForFunction((sel) => document.querySelector(sel)?.textContent?.startsWith('游客-'), tid('me'));
   await a.goto('/login');
   await a.fill(tid('username'), users[0]);
   await a.fill(tid('password'), 'wrong-password');
@@ -108,7 +109,7 @@ test('register, log out, log in; a rated game; the profile with ratings, history
   await a.goto('/');
   await a.click(tid('play-friend'));
   await a.selectOption(tid('color'), 'white');
-  await a.fill(tid('time-control'), '300+3');
+  await a.fill(tid('time-control'), '5+3');
   await a.check(tid('rated'));
   await a.click(tid('start-game'));
   const url = await a.locator(tid('friend-link')).inputValue();

@@ -43,6 +43,9 @@ if ! "$BIN" puzzles import "$HERE/fixtures/puzzles.csv" --database "sqlite://$TM
   rm -rf "$TMP"
   exit 1
 fi
+# The computer answers at once in the tests (its human pace, `--computer-reply-ms`, would only slow them); specs that
+# start their own server (lib.mjs) inherit this.
+export GUOXIANG_COMPUTER_REPLY_MS="${GUOXIANG_COMPUTER_REPLY_MS:-0}"
 RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --addr "127.0.0.1:$PORT" --database "sqlite://$TMP/e2e.db" >"$TMP/server.log" 2>&1 &
 SERVER=$!
 cleanup() {

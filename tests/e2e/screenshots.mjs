@@ -85,7 +85,7 @@ try {
         // A game in progress against the computer: a few moves, then a piece picked up to show its targets.
         await page.selectOption(tid('level'), '1');
         await page.selectOption(tid('color'), 'white');
-        await page.fill(tid('time-control'), '600+5');
+        await page.fill(tid('time-control'), '10+5');
         await page.click(tid('start-game'));
         await page.waitForURL(/\/game\//);
         await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);

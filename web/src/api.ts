@@ -244,7 +244,7 @@ export interface LearnProgress {
   lessons: Record<string, LessonProgress>;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -262,6 +262,8 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 
 export const api = {
   me: () => request<Me>('GET', '/api/me'),
+  /** The session's user, or null without a session (no 401 for a new visitor). */
+  meOptional: () => request<Me | null>('GET', '/api/me?optional=true'),
   guest: () => request<AuthAnswer>('POST', '/api/guest'),
   login: (username: string, password: string) => request<AuthAnswer>('POST', '/api/login', { username, password }),
   register: (username: string, password: string) =>

@@ -31,18 +31,14 @@ export function onUserChange(cb: () => void): () => void {
 /** Loads the signed-in user, creating a guest session when there is none. */
 export async function ensureUser(): Promise<Me | null> {
   try {
-    me = await api.me();
-  } catch (e) {
-    if (e instanceof HttpError && e.status === 401) {
-      try {
-        await api.guest();
-        me = await api.me();
-      } catch {
-        me = null;
-      }
-    } else {
-      me = null;
+    // Asked so that "no session" is an answer, not a 401 in the console of a first visit.
+    me = await api.meOptional();
+    if (!me) {
+      await api.guest();
+      me = await api.me();
     }
+  } catch {
+    me = null;
   }
   for (const cb of meListeners) cb();
   return me;
@@ -91,16 +87,51 @@ export function errorText(e: unknown): string {
 
 let toastEl: HTMLElement | null = null;
 let toastTimer = 0;
+let placeTimer = 0;
+
+const overlaps = (a: DOMRect, b: DOMRect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Puts the toast where it covers no clock: at the bottom of the window, else at the top (below the header), else
+ * just above the highest clock it would cover. Checked again while it shows (the page may change under it).
+ */
+function placeToast(el: HTMLElement): void {
+  const clocks = Array.from(document.querySelectorAll<HTMLElement>('.clock'))
+    .filter((c) => !c.hidden && c.offsetParent !== null)
+    .map((c) => c.getBoundingClientRect());
+  const covered = () => {
+    const r = el.getBoundingClientRect();
+    return clocks.filter((c) => overlaps(r, c));
+  };
+  el.style.top = '';
+  el.style.bottom = '';
+  if (!covered().length) return;
+  const header = document.querySelector('header.top')?.getBoundingClientRect().bottom ?? 0;
+  el.style.bottom = 'auto';
+  el.style.top = `${Math.max(8, header + 8)}px`;
+  const hit = covered();
+  if (!hit.length) return;
+  const above = Math.min(...hit.map((c) => c.top));
+  el.style.top = `${Math.max(0, above - el.getBoundingClientRect().height - 8)}px`;
+}
 
 export function toast(text: string): void {
   if (!toastEl) {
     toastEl = h('div', { class: 'toast', role: 'status', 'aria-live': 'polite', testid: 'toast' });
     document.body.appendChild(toastEl);
   }
-  toastEl.textContent = text;
-  toastEl.classList.add('show');
+  const el = toastEl;
+  el.textContent = text;
+  placeToast(el);
+  el.classList.add('show');
   window.clearTimeout(toastTimer);
-  toastTimer = window.setTimeout(() => toastEl?.classList.remove('show'), 4000);
+  window.clearInterval(placeTimer);
+  placeTimer = window.setInterval(() => placeToast(el), 250);
+  toastTimer = window.setTimeout(() => {
+    el.classList.remove('show');
+    window.clearInterval(placeTimer);
+  }, 4000);
 }
 
 export function toastError(e: unknown): void {
@@ -118,4 +149,15 @@ export function link(
   attrs: { class?: string; testid?: string; translate?: 'no' } = {},
 ): HTMLAnchorElement {
   return h('a', { href, ...attrs, 'data-link': '' }, text);
+}
+
+/** The not-found page's content (an unknown path, or a game id nobody knows), with a way home. */
+export function notFoundEl(detail?: string): HTMLElement {
+  return h(
+    'div',
+    { class: 'page narrow', testid: 'not-found' },
+    h('h1', {}, t('notFound.title')),
+    detail ? h('p', { class: 'hint' }, detail) : null,
+    h('p', {}, link('/', t('notFound.home'))),
+  );
 }

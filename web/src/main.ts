@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Entry point: the header, the client-side routes, the session (a guest one if needed) and the socket.
 
-import { currentUser, ensureUser, gameStartClaimed, link, onUserChange, setNavigate, socket, toast } from './app';
+import { currentUser, ensureUser, gameStartClaimed, link, notFoundEl, onUserChange, setNavigate, socket, toast } from './app';
 import type { Page } from './app';
 import { h, replace } from './dom';
 import { getLang, onLangChange, setLang, t } from './i18n';
 import { analysisPage } from './pages/analysis';
 import { challengePage } from './pages/challenge';
-import { gamePage } from './pages/game';
+import { gamePage } from './pages/game/index';
 import { homePage } from './pages/home';
 import { learnIndexPage, lessonPage } from './pages/learn';
 import { loginPage } from './pages/login';
 import { profilePage } from './pages/profile';
 import { puzzlePage } from './pages/puzzle';
+import { displayName } from './ui/names';
 // After chessground's stylesheets (imported by the board), so that ours wins.
 import './style.css';
 
@@ -39,9 +40,7 @@ function route(path: string, query: URLSearchParams): Page {
   if (path === '/puzzle' || path === '/puzzle/') return puzzlePage('train');
   if ((m = /^\/puzzle\/(daily|streak|dashboard)\/?$/.exec(path))) return puzzlePage(m[1] as 'daily' | 'streak' | 'dashboard');
   if ((m = /^\/puzzle\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return puzzlePage('train', m[1]);
-  return {
-    el: h('div', { class: 'page narrow' }, h('h1', {}, t('notFound.title')), h('p', {}, link('/', t('notFound.home')))),
-  };
+  return { el: notFoundEl() };
 }
 
 function mount(): void {
@@ -89,7 +88,9 @@ function renderHeader(): void {
       h(
         'div',
         { class: 'user' },
-        me ? link(`/@/${encodeURIComponent(me.username)}`, me.username, { class: 'me', testid: 'me', translate: 'no' }) : null,
+        me
+          ? link(`/@/${encodeURIComponent(me.username)}`, displayName(me.username), { class: 'me', testid: 'me', translate: 'no' })
+          : null,
         !me || me.guest ? link('/login', t('nav.login'), { class: 'login-link', testid: 'nav-login' }) : null,
         h(
           'button',

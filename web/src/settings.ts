@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Display settings remembered in localStorage.
 
+import { getLang } from './i18n';
+
 interface Settings {
   chineseLetters: boolean;
 }
 
-const DEFAULTS: Settings = { chineseLetters: false };
+/** Until the player chooses, Chinese piece letters (马f3) in Chinese and English letters (Nf3) in English. */
+const defaults = (): Settings => ({ chineseLetters: getLang() === 'zh' });
 const KEY = 'gx.settings';
 
 function load(): Settings {
   try {
     const raw = localStorage.getItem(KEY);
-    return raw ? { ...DEFAULTS, ...(JSON.parse(raw) as Partial<Settings>) } : { ...DEFAULTS };
+    return raw ? { ...defaults(), ...(JSON.parse(raw) as Partial<Settings>) } : defaults();
   } catch {
-    return { ...DEFAULTS };
+    return defaults();
   }
 }
 

@@ -34,6 +34,8 @@ enum Command {
     Learn(cmd::learn::Args),
     /// 战术训练 / tactics: tag, check, generate and import puzzles in the lichess CSV format.
     Puzzles(cmd::puzzles::Args),
+    /// 开局库 / the opening explorer's databases: import a PGN file's games (`games import FILE.pgn`).
+    Games(cmd::games::Args),
     /// 复盘 / game review: every move of the games of a PGN file judged by the engine, mistakes explained.
     Review(cmd::review::Args),
     /// Speak the Universal Chess Interface on standard input/output (for chess GUIs).
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Some(Command::Explain(a)) => cmd::explain::run(a),
         Some(Command::Learn(a)) => cmd::learn::run(a),
         Some(Command::Puzzles(a)) => cmd::puzzles::run(a),
+        Some(Command::Games(a)) => cmd::games::run(a),
         Some(Command::Review(a)) => cmd::review::run(a),
         Some(Command::Uci(a)) => cmd::uci::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),

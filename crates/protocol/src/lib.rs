@@ -19,16 +19,20 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 mod client;
 mod codes;
 mod error;
+pub mod review;
 mod server;
 mod ts;
 mod wire;
 
+pub use analysis::{TS_ANALYSIS_OUTPUT_PATH, analysis_typescript};
 pub use client::ClientMessage;
 pub use codes::{AbortReasonCode, ErrorCode, GameResult, ReasonCode, TerminationCode};
 pub use error::{PROTOCOL_ERROR_CODES, ProtocolError};
+pub use review::{TS_REVIEW_OUTPUT_PATH, review_typescript};
 pub use server::{Challenge, ChallengeStatus, LiveGame, PoolSize, Seek, ServerMessage};
 pub use ts::{TS_OUTPUT_PATH, typescript};
 pub use wire::{

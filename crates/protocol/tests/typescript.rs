@@ -75,3 +75,18 @@ fn typescript_has_no_any_and_declares_every_type() {
     ));
     assert!(ts.contains(r#"{ "t": "subscribe", id: number, game_id: string, since_version?: number, }"#));
 }
+
+#[test]
+fn committed_review_typescript_is_up_to_date() {
+    let fresh = guoxiang_protocol::review_typescript();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(guoxiang_protocol::TS_REVIEW_OUTPUT_PATH);
+    if std::env::var_os("GUOXIANG_BLESS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{} is stale: regenerate it with `cargo run -p guoxiang-protocol --bin gen-ts`",
+        path.display()
+    );
+}

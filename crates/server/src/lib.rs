@@ -7,6 +7,7 @@
 //! | `hub` | per-user notifications (game started, challenge, rematch) |
 //! | `ws` | the typed WebSocket protocol for the web UI |
 //! | `http` | accounts, archive and PGN export, the web UI's files |
+//! | `review` | the reviewer: game reviews (复盘) queued in the store, run on the analysis workers |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits |
 //! | `time`, `error` | the server's clock; the one error type of every answer |
@@ -26,6 +27,7 @@ pub mod listen;
 pub mod live;
 pub mod lobby;
 pub mod policy;
+pub mod review;
 pub mod security;
 pub mod time;
 pub mod ws;
@@ -93,6 +95,13 @@ pub struct Config {
     pub first_move_timeout_ms: Option<u64>,
     /// How long a player must have been disconnected before the opponent may claim the game, ms (`None`: 60 s).
     pub disconnect_timeout_ms: Option<u64>,
+    /// The least time the computer takes for a reply at the lower levels (1 to
+    /// [`live::HUMAN_PACE_LEVELS`]), ms, so that a beginner sees its move come rather than appear at once. It runs
+    /// on the computer's clock, as a person's thinking would (and is cut to a small share of the time left). 0: no
+    /// wait (the default of `Config::new`, used by the tests; `guoxiang serve` sets a human pace).
+    pub computer_reply_ms: u64,
+    /// Nodes the reviewer searches per position (guoxiang-review's default; the tests use a few thousand).
+    pub review_nodes: u64,
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
@@ -113,6 +122,8 @@ impl Config {
             linger_ms: 600_000,
             first_move_timeout_ms: None,
             disconnect_timeout_ms: None,
+            computer_reply_ms: 0,
+            review_nodes: guoxiang_review::DEFAULT_NODES,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
         }
@@ -130,6 +141,8 @@ pub struct AppState {
     pub limiters: security::Limiters,
     /// Analysis searches (one running or queued per user).
     pub analysis: live::engine::AnalysisPool,
+    /// Game reviews.
+    pub reviewer: review::Reviewer,
 }
 
 impl AppState {
@@ -145,6 +158,7 @@ impl AppState {
             linger_ms: config.linger_ms,
             first_move_ms: config.first_move_timeout_ms,
             disconnect_ms: config.disconnect_timeout_ms,
+            computer_reply_ms: config.computer_reply_ms,
         };
         let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts);
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
@@ -154,7 +168,16 @@ impl AppState {
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         let limiters = security::Limiters::new(&config.limits);
         let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 2);
-        let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis };
+        let reviewer = review::Reviewer::start(
+            store.clone(),
+            &live,
+            analysis.clone(),
+            config.review_nodes,
+            config.public_url.clone(),
+        )
+        .await
+        .map_err(|e| format!("reviewer: {e}"))?;
+        let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis, reviewer };
         // A new server has puzzles from the first request on: the set compiled in, when the table is empty.
         if let Err(e) = http::puzzle::import_default_if_empty(&state.store).await {
             tracing::warn!("default puzzles: {}", e.en);

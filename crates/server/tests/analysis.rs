@@ -125,3 +125,182 @@ async fn the_computer_opponent_does_not_wait_for_analysis() {
         assert_eq!(t.await.unwrap().0, 200);
     }
 }
+
+// ---- the continuous stream, `GET /ws/analysis` ----
+
+mod stream {
+    use super::*;
+    use futures_util::{SinkExt, StreamExt};
+    use std::time::Duration;
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    type Stream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+    struct Client {
+        ws: Stream,
+        /// Every frame received, in order.
+        seen: Vec<Value>,
+    }
+
+    async fn connect(server: &TestServer, session: &str) -> Client {
+        let mut req = format!("ws://{}/ws/analysis", server.addr).into_client_request().unwrap();
+        req.headers_mut().insert("Cookie", format!("gx_session={session}").parse().unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        Client { ws, seen: Vec::new() }
+    }
+
+    impl Client {
+        async fn send(&mut self, v: Value) {
+            self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
+        }
+
+        async fn next(&mut self) -> Value {
+            loop {
+                let m = tokio::time::timeout(Duration::from_secs(30), self.ws.next())
+                    .await
+                    .expect("no frame within 30 s")
+                    .expect("closed")
+                    .expect("websocket error");
+                if let Message::Text(t) = m {
+                    let v: Value = serde_json::from_str(&t).unwrap();
+                    self.seen.push(v.clone());
+                    return v;
+                }
+            }
+        }
+
+        /// Reads frames until one matches; returns it.
+        async fn until(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+            loop {
+                let v = self.next().await;
+                if pred(&v) {
+                    return v;
+                }
+            }
+        }
+    }
+
+    fn is(v: &Value, t: &str, id: u32) -> bool {
+        v["t"] == t && v["id"] == id
+    }
+
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+    #[tokio::test]
+    async fn the_stream_needs_a_session() {
+        let server = TestServer::start(&temp_db("analysis_ws_auth")).await;
+        let req = format!("ws://{}/ws/analysis", server.addr).into_client_request().unwrap();
+        let err = tokio_tungstenite::connect_async(req).await.unwrap_err();
+        match err {
+            tokio_tungstenite::tungstenite::Error::Http(r) => assert_eq!(r.status(), 401),
+            e => panic!("expected a refusal, got {e}"),
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_new_position_ends_the_old_search_before_it_is_acknowledged() {
+        let server = TestServer::start(&temp_db("analysis_ws_switch")).await;
+        let (_, s) = server.guest().await;
+        let mut c = connect(&server, &s).await;
+        c.send(json!({"t": "analyse", "id": 1})).await;
+        let started = c.until(|v| v["t"] == "started").await;
+        assert_eq!(started["id"], 1, "{started}");
+        assert_eq!(started["fen"], guoxiang_core::Position::new().fen());
+        assert_eq!((started["depth"].as_u64(), started["max_ms"].as_u64()), (Some(30), Some(60_000)));
+        let info = c.until(|v| is(v, "info", 1)).await;
+        assert_eq!(info["lines"].as_array().unwrap().len(), 1, "{info}");
+        // The position changes while the first search runs.
+        c.send(json!({"t": "analyse", "id": 2, "moves": ["e2e4"]})).await;
+        let at = {
+            c.until(|v| is(v, "started", 2)).await;
+            c.seen.len()
+        };
+        let done1 = c.seen[..at].iter().find(|v| is(v, "done", 1)).expect("the old search's done came first").clone();
+        assert_eq!(done1["reason"], "stopped", "{done1}");
+        let info2 = c.until(|v| is(v, "info", 2)).await;
+        assert_eq!(info2["fen"], AFTER_E4);
+        assert_eq!(c.seen[at - 1]["fen"], AFTER_E4, "started names the new position");
+        // Stop: acknowledged after the search's `done`, and nothing follows the ack.
+        c.send(json!({"t": "stop", "id": 3})).await;
+        c.until(|v| is(v, "ack", 3)).await;
+        c.send(json!({"t": "stop", "id": 4})).await;
+        let next = c.next().await;
+        assert!(is(&next, "ack", 4), "nothing of a stopped search after its ack: {next}");
+        let after: Vec<&Value> = c.seen[at..].iter().collect();
+        assert!(after.iter().all(|v| v["id"] != 1), "a frame about the old position after the switch: {after:?}");
+        assert!(after.iter().filter(|v| v["id"] == 2).all(|v| v["t"] == "ack" || v["fen"] == AFTER_E4));
+        let done2 = after.iter().position(|v| is(v, "done", 2)).expect("the stopped search's done");
+        let ack3 = after.iter().position(|v| is(v, "ack", 3)).unwrap();
+        assert!(done2 < ack3);
+        assert_eq!(after[done2]["reason"], "stopped");
+        assert!(!after[done2]["lines"].as_array().unwrap().is_empty(), "done carries the final lines");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn multipv_3_gives_3_lines_and_the_depth_cap_ends_the_search() {
+        let server = TestServer::start(&temp_db("analysis_ws_multipv")).await;
+        let (_, s) = server.guest().await;
+        let mut c = connect(&server, &s).await;
+        c.send(json!({"t": "analyse", "id": 7, "multipv": 3, "depth": 5})).await;
+        let done = c.until(|v| is(v, "done", 7)).await;
+        assert_eq!(done["reason"], "depth_limit", "{done}");
+        assert_eq!(done["depth"], 5);
+        let lines = done["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 3, "{done}");
+        let ranks: Vec<u64> = lines.iter().map(|l| l["multipv"].as_u64().unwrap()).collect();
+        assert_eq!(ranks, [1, 2, 3]);
+        let mut firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "three different first moves: {firsts:?}");
+        assert!(lines.iter().all(|l| l["pv_san"].as_array().unwrap().len() == l["pv"].as_array().unwrap().len()));
+        let infos: Vec<&Value> = c.seen.iter().filter(|v| is(v, "info", 7)).collect();
+        assert!(!infos.is_empty(), "at least one info before done");
+        assert!(infos.iter().all(|i| i["lines"].as_array().unwrap().len() == 3), "{infos:?}");
+        // Fewer legal moves than lines asked: as many lines as moves. A mated side: `game_over` at once.
+        c.send(json!({"t": "analyse", "id": 8, "multipv": 5, "depth": 3, "fen": "7k/8/8/8/8/8/8/K7 w - - 0 1"})).await;
+        let done = c.until(|v| is(v, "done", 8)).await;
+        assert_eq!(done["lines"].as_array().unwrap().len(), 3, "the king in the corner has three moves: {done}");
+        c.send(json!({"t": "analyse", "id": 9, "moves": ["f2f3", "e7e5", "g2g4", "d8h4"]})).await;
+        let done = c.until(|v| is(v, "done", 9)).await;
+        assert_eq!(done["reason"], "game_over", "{done}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bad_input_gets_an_error_naming_what_is_wrong_and_leaves_the_search_alone() {
+        let server = TestServer::start(&temp_db("analysis_ws_bad")).await;
+        let (_, s) = server.guest().await;
+        let mut c = connect(&server, &s).await;
+        c.send(json!({"t": "analyse", "id": 1})).await;
+        c.until(|v| is(v, "info", 1)).await;
+        let cases = [
+            (
+                json!({"t": "analyse", "id": 2, "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}),
+                "bad_fen",
+                "bad FEN",
+            ),
+            (json!({"t": "analyse", "id": 3, "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}), "bad_fen", "king"),
+            (json!({"t": "analyse", "id": 4, "moves": ["e2e4", "e7e4"]}), "illegal_move", "move 2 (\"e7e4\")"),
+            (json!({"t": "analyse", "id": 5, "multipv": 6}), "bad_request", "multipv must be 1–5, not 6"),
+            (json!({"t": "analyse", "id": 6, "depth": 0}), "bad_request", "depth must be 1–30"),
+            (json!({"t": "analyse", "id": 7, "depht": 3}), "bad_message", "depht"),
+        ];
+        for (msg, code, text) in cases {
+            let id = msg["id"].as_u64().unwrap() as u32;
+            c.send(msg).await;
+            let e = c.until(|v| is(v, "error", id)).await;
+            assert_eq!(e["code"], code, "{e}");
+            assert!(e["message_en"].as_str().unwrap().contains(text), "{e} should say {text:?}");
+            assert!(!e["message_zh"].as_str().unwrap().is_empty());
+        }
+        // The first search still runs, and is the one stopped.
+        let before = c.seen.len();
+        c.until(|v| is(v, "info", 1)).await;
+        c.send(json!({"t": "stop", "id": 10})).await;
+        c.until(|v| is(v, "ack", 10)).await;
+        assert!(c.seen[before..].iter().any(|v| is(v, "done", 1)));
+        c.send(Value::String("not an object".into())).await;
+        let e = c.until(|v| v["t"] == "error").await;
+        assert_eq!((e["code"].as_str(), &e["id"]), (Some("bad_message"), &Value::Null), "{e}");
+    }
+}

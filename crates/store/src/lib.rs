@@ -23,10 +23,12 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod explorer;
 pub mod fault;
 mod learn;
 mod migrate;
 mod puzzles;
+mod reviews;
 
 use std::collections::HashMap;
 use std::fmt::{self, Display};
@@ -35,12 +37,14 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
+pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
 pub use learn::{LearnProgress, LessonProgress};
 pub use migrate::AppliedMigration;
 pub use puzzles::{
     MotifResults, MotifTag, NEXT_WINDOWS, NewRound, NextQuery, PuzzleGlicko, PuzzleRow, RoundRecord, RoundRow,
     UpsertCounts, UserPuzzleRating,
 };
+pub use reviews::{ReviewRow, ReviewStatus};
 
 /// Connections in the pool of an SQLite file (WAL lets readers run beside the one writer).
 const SQLITE_POOL_SIZE: u32 = 4;

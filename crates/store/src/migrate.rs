@@ -269,6 +269,79 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             Stmt::Both("CREATE INDEX puzzle_daily_puzzle ON puzzle_daily (puzzle_id)"),
         ],
     },
+    Migration {
+        version: 4,
+        name: "game reviews",
+        statements: &[
+            // One review (复盘) per game: requested, then run by the server's reviewer in request order. `status` is
+            // queued, running, done or failed; `review` is the review's JSON once done (guoxiang-review's
+            // GameReview), `error` says why it failed. `done_positions`/`total_positions` are the progress.
+            Stmt::Both(
+                "CREATE TABLE game_reviews (
+                game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+                status TEXT NOT NULL,
+                requested_by TEXT,
+                requested_at_ms BIGINT NOT NULL,
+                nodes BIGINT NOT NULL,
+                done_positions BIGINT NOT NULL DEFAULT 0,
+                total_positions BIGINT NOT NULL DEFAULT 0,
+                review TEXT,
+                error TEXT,
+                finished_at_ms BIGINT
+            )",
+            ),
+            Stmt::Both("CREATE INDEX game_reviews_queue ON game_reviews (status, requested_at_ms)"),
+            // Accounts that want every finished game of theirs reviewed (games against the computer always are).
+            Stmt::Both("ALTER TABLE users ADD COLUMN auto_review BIGINT NOT NULL DEFAULT 0"),
+        ],
+    },
+    // Version 5, the opening explorer (version 4 is the game reviews'). Versions need not be contiguous: each is
+    // applied when not yet recorded, in the order of this list.
+    Migration {
+        version: 5,
+        name: "opening explorer",
+        statements: &[
+            // One aggregate per (source, position, move, speed bucket, rating bucket): see store/src/explorer.rs.
+            // The primary key is the only index: a query is one range of (source, pos).
+            Stmt::Split {
+                sqlite: "CREATE TABLE explorer_moves (
+                source BIGINT NOT NULL,
+                pos BIGINT NOT NULL,
+                mv BIGINT NOT NULL,
+                speed BIGINT NOT NULL,
+                rating BIGINT NOT NULL,
+                white BIGINT NOT NULL,
+                draws BIGINT NOT NULL,
+                black BIGINT NOT NULL,
+                rating_sum BIGINT NOT NULL,
+                PRIMARY KEY (source, pos, mv, speed, rating)
+            ) WITHOUT ROWID",
+                postgres: "CREATE TABLE explorer_moves (
+                source BIGINT NOT NULL,
+                pos BIGINT NOT NULL,
+                mv BIGINT NOT NULL,
+                speed BIGINT NOT NULL,
+                rating BIGINT NOT NULL,
+                white BIGINT NOT NULL,
+                draws BIGINT NOT NULL,
+                black BIGINT NOT NULL,
+                rating_sum BIGINT NOT NULL,
+                PRIMARY KEY (source, pos, mv, speed, rating)
+            )",
+            },
+            // One row per imported PGN file, by content: `guoxiang games import` refuses a file recorded here.
+            Stmt::Both(
+                "CREATE TABLE explorer_imports (
+                sha256 TEXT PRIMARY KEY,
+                file_name TEXT NOT NULL,
+                bytes BIGINT NOT NULL,
+                games BIGINT NOT NULL,
+                skipped BIGINT NOT NULL,
+                imported_at_ms BIGINT NOT NULL
+            )",
+            ),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

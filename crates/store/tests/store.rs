@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use guoxiang_store::{Dialect, GameRow, LearnProgress, LessonProgress, MoveRow, RatingRow, Store, StoreError, WriteOp};
+use guoxiang_store::{
+    Dialect, GameRow, LearnProgress, LessonProgress, MoveRow, RatingRow, ReviewStatus, Store, StoreError, WriteOp,
+};
 use sqlx::{Connection, Row};
 
 static SEQ: AtomicU32 = AtomicU32::new(0);
@@ -97,6 +99,7 @@ both!(
     concurrent_batches,
     batch_gathering_keeps_order,
     learn_progress_merges,
+    review_queue_in_request_order,
 );
 
 fn game(id: &str, white: &str, black: &str, created_at_ms: i64, status: &str) -> GameRow {
@@ -754,5 +757,59 @@ async fn learn_progress_merges(db: &TestDb) {
     assert_eq!(store.merge_learn_progress("alice", &less, 30).await.unwrap(), got);
     assert!(store.learn_progress("bob").await.unwrap().is_empty(), "progress is per user");
     assert!(matches!(store.merge_learn_progress("nobody", &first, 40).await, Err(StoreError::NotFound(_))));
+    store.close().await;
+}
+
+/// Reviews are queued once per game, taken oldest first, carry their progress, and a failed one can be asked again;
+/// a server that stopped mid-review finds it queued again.
+async fn review_queue_in_request_order(db: &TestDb) {
+    let store = db.open().await;
+    store.create_user("Alice", None, false, 0).await.unwrap();
+    store.write_batch(&[WriteOp::InsertGame(game("g1", "alice", "bob", 1, "ended"))]).await.unwrap();
+    store.write_batch(&[WriteOp::InsertGame(game("g2", "alice", "bob", 2, "ended"))]).await.unwrap();
+    assert_eq!(store.review("g1").await.unwrap(), None);
+    assert!(matches!(store.request_review("nope", None, 1000, 5).await, Err(StoreError::NotFound(_))));
+
+    let r2 = store.request_review("g2", Some("alice"), 1000, 10).await.unwrap();
+    assert_eq!((r2.status, r2.requested_by.as_deref()), (ReviewStatus::Queued, Some("alice")));
+    store.request_review("g1", None, 1000, 20).await.unwrap();
+    // Asking again changes nothing: still queued at its first time.
+    assert_eq!(store.request_review("g2", None, 5, 30).await.unwrap(), r2);
+    assert_eq!(store.pending_reviews_of("alice").await.unwrap(), 1);
+    assert_eq!(store.next_queued_review().await.unwrap().as_deref(), Some("g2"));
+
+    assert!(store.start_review("g2", 41).await.unwrap());
+    assert!(!store.start_review("g2", 41).await.unwrap(), "only a queued review starts");
+    store.review_progress("g2", 17).await.unwrap();
+    let r = store.review("g2").await.unwrap().unwrap();
+    assert_eq!((r.status, r.done_positions, r.total_positions), (ReviewStatus::Running, 17, 41));
+    assert_eq!(store.next_queued_review().await.unwrap().as_deref(), Some("g1"));
+
+    // A restart puts the running one back in the queue, first again.
+    assert_eq!(store.requeue_running_reviews().await.unwrap(), 1);
+    assert_eq!(store.next_queued_review().await.unwrap().as_deref(), Some("g2"));
+    assert!(store.start_review("g2", 41).await.unwrap());
+    store.finish_review("g2", r#"{"moves":[]}"#, 99).await.unwrap();
+    let r = store.review("g2").await.unwrap().unwrap();
+    assert_eq!(
+        (r.status, r.review.as_deref(), r.done_positions, r.finished_at_ms),
+        (ReviewStatus::Done, Some(r#"{"moves":[]}"#), 41, Some(99))
+    );
+    assert_eq!(store.pending_reviews_of("alice").await.unwrap(), 0);
+    // A done review is not queued again.
+    assert_eq!(store.request_review("g2", None, 1000, 100).await.unwrap().status, ReviewStatus::Done);
+
+    assert!(store.start_review("g1", 3).await.unwrap());
+    store.fail_review("g1", "move 2: e7e5 is not legal", 50).await.unwrap();
+    let r = store.review("g1").await.unwrap().unwrap();
+    assert_eq!((r.status, r.error.as_deref()), (ReviewStatus::Failed, Some("move 2: e7e5 is not legal")));
+    let r = store.request_review("g1", Some("alice"), 2000, 60).await.unwrap();
+    assert_eq!((r.status, r.error, r.nodes, r.requested_at_ms), (ReviewStatus::Queued, None, 2000, 60));
+    assert_eq!(store.next_queued_review().await.unwrap().as_deref(), Some("g1"));
+
+    assert!(!store.auto_review("alice").await.unwrap());
+    store.set_auto_review("alice", true).await.unwrap();
+    assert!(store.auto_review("alice").await.unwrap());
+    assert!(matches!(store.set_auto_review("nobody", true).await, Err(StoreError::NotFound(_))));
     store.close().await;
 }

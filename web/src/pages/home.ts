@@ -9,24 +9,14 @@ import type { Page } from '../app';
 import { h, replace } from '../dom';
 import { pick, t } from '../i18n';
 import type { ColorChoice, LiveGame, PoolSize, Seek, ServerMessage } from '../protocol';
-import { makeBoard } from '../ui/board';
-import { lastMoveKeys } from '../chess';
-import { playerName, tcLabel } from '../ui/names';
+import { playerName, tcFromBox, tcLabel } from '../ui/names';
+import { renderLiveGames, renderMyGames, tcField } from './home-parts';
 
 type Mode = 'computer' | 'friend' | 'seek';
 
-const TC_PRESETS: { tc: string; key: 'tc.bullet' | 'tc.blitz' | 'tc.rapid' | 'tc.classical' | 'tc.none' }[] = [
-  { tc: '60+0', key: 'tc.bullet' },
-  { tc: '180+2', key: 'tc.blitz' },
-  { tc: '300+3', key: 'tc.blitz' },
-  { tc: '600+5', key: 'tc.rapid' },
-  { tc: '900+10', key: 'tc.rapid' },
-  { tc: '1800+20', key: 'tc.classical' },
-  { tc: '-', key: 'tc.none' },
-];
-
 let levelsCache: Level[] | null = null;
-let lastSetup: { level: string; color: ColorChoice; tc: string } = { level: '1', color: 'white', tc: '600+5' };
+/** `tc` is the box's text (minutes+seconds, as the presets show them), not the PGN tag. */
+let lastSetup: { level: string; color: ColorChoice; tc: string } = { level: '1', color: 'white', tc: '10+5' };
 
 export function homePage(): Page {
   const me = currentUser();
@@ -118,37 +108,7 @@ export function homePage(): Page {
         h('option', { value: c, selected: c === lastSetup.color }, t(`color.choice.${c}`)),
       ),
     );
-    const tcInput = h('input', {
-      testid: 'time-control',
-      id: 'setup-tc',
-      value: lastSetup.tc,
-      autocomplete: 'off',
-      'aria-label': t('home.timeControl'),
-    });
-    const tcHint = h('span', { class: 'hint' }, tcLabel(lastSetup.tc));
-    tcInput.addEventListener('input', () => {
-      tcHint.textContent = tcLabel(tcInput.value.trim());
-    });
-    const chips = h(
-      'div',
-      { class: 'chips' },
-      TC_PRESETS.map((p) =>
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'chip',
-            'data-tc': p.tc,
-            onclick: () => {
-              tcInput.value = p.tc;
-              tcHint.textContent = tcLabel(p.tc);
-            },
-          },
-          h('b', {}, tcLabel(p.tc)),
-          p.tc === '-' ? null : [' ', h('small', {}, t(p.key))],
-        ),
-      ),
-    );
+    const tc = tcField(lastSetup.tc);
     const ratedBox = h('input', { type: 'checkbox', testid: 'rated', disabled: !registered });
     const start = h(
       'button',
@@ -161,19 +121,24 @@ export function homePage(): Page {
         class: 'setup-form',
         onsubmit: (e: SubmitEvent) => {
           e.preventDefault();
-          const tc = tcInput.value.trim() || '-';
+          const tcText = tc.input.value.trim();
+          const tcTag = tcFromBox(tcText);
+          if (tcTag === null) {
+            toast(t('home.tcBad', { tc: tcText }));
+            return;
+          }
           const color = colorSel.value as ColorChoice;
-          lastSetup = { level: levelSel.value || lastSetup.level, color, tc };
+          lastSetup = { level: levelSel.value || lastSetup.level, color, tc: tcText || '-' };
           start.disabled = true;
           const done = () => (start.disabled = false);
           if (m === 'computer') {
             socket
-              .send({ t: 'play_computer', level: Number(levelSel.value || '1'), color, time_control: tc })
+              .send({ t: 'play_computer', level: Number(levelSel.value || '1'), color, time_control: tcTag })
               .catch(toastError)
               .finally(done);
           } else if (m === 'friend') {
             socket
-              .send({ t: 'challenge_friend', time_control: tc, rated: ratedBox.checked, color })
+              .send({ t: 'challenge_friend', time_control: tcTag, rated: ratedBox.checked, color })
               .then((r) => {
                 if (r.t === 'challenge_created') {
                   challengeUrl = r.url;
@@ -185,7 +150,7 @@ export function homePage(): Page {
               .finally(done);
           } else {
             socket
-              .send({ t: 'create_seek', time_control: tc, rated: ratedBox.checked, color })
+              .send({ t: 'create_seek', time_control: tcTag, rated: ratedBox.checked, color })
               .then((r) => {
                 if (r.t === 'seek_created') {
                   mySeek = r.seek_id;
@@ -207,9 +172,7 @@ export function homePage(): Page {
       ),
       m === 'computer' ? h('label', { class: 'field', for: 'setup-level' }, h('span', {}, t('home.level')), levelSel) : null,
       h('label', { class: 'field', for: 'setup-color' }, h('span', {}, t('home.color')), colorSel),
-      h('div', { class: 'field' }, h('label', { for: 'setup-tc' }, t('home.timeControl')), h('div', { class: 'tc-row' }, tcInput, tcHint)),
-      h('p', { class: 'hint' }, t('home.tcHelp')),
-      chips,
+      tc.el,
       m !== 'computer'
         ? h('label', { class: 'check' }, ratedBox, ' ', registered ? t('home.rated') : t('home.ratedNeedsAccount'))
         : null,
@@ -365,37 +328,10 @@ export function homePage(): Page {
     );
   }
 
-  function renderLive(): void {
-    for (const b of miniBoards.splice(0)) b.destroy();
-    if (!games.length) {
-      replace(liveEl, h('p', { class: 'hint' }, t('home.noLiveGames')));
-      return;
-    }
-    replace(
-      liveEl,
-      games.slice(0, 8).map((g) => {
-        const boardEl = h('div', { class: 'cg-wrap mini-board' });
-        const card = h(
-          'a',
-          { class: 'live-card', href: `/game/${g.game_id}`, 'data-link': '', testid: 'live-game', 'data-game': g.game_id },
-          boardEl,
-          h('div', { class: 'live-names', translate: 'no' }, `${playerName(g.white)} – ${playerName(g.black)}`),
-          h('div', { class: 'hint' }, `${tcLabel(g.time_control)} · ${g.rated ? t('home.ratedShort') : t('home.casualShort')}`),
-        );
-        miniBoards.push(
-          makeBoard(boardEl, {
-            fen: g.fen,
-            viewOnly: true,
-            coordinates: false,
-            lastMove: lastMoveKeys(g.last_move ?? undefined),
-          }),
-        );
-        return card;
-      }),
-    );
-  }
 
   let playing: string[] = [];
+  const renderLive = () => renderLiveGames(liveEl, games, miniBoards);
+  const renderPlaying = () => renderMyGames(playingEl, playing);
   function refreshPlaying(): void {
     // The server also lists games that just ended (kept a while for rematches): keep those still being played.
     const ids = currentUser()?.playing ?? [];
@@ -407,24 +343,6 @@ export function homePage(): Page {
       .catch(() => undefined);
   }
 
-  function renderPlaying(): void {
-    const list = playing;
-    if (!list.length) {
-      replace(playingEl);
-      return;
-    }
-    replace(
-      playingEl,
-      h('h3', {}, t('home.yourGames')),
-      h(
-        'div',
-        { class: 'chips' },
-        list.map((id) =>
-          h('a', { href: `/game/${id}`, 'data-link': '', class: 'chip', testid: 'resume-game' }, t('home.resume'), ' ', h('span', { translate: 'no' }, id)),
-        ),
-      ),
-    );
-  }
 
   const off = socket.on((m: ServerMessage) => {
     switch (m.t) {

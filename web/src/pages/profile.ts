@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A player's page: Glicko-2 ratings per speed, 级别 and 积分, the rating history, the games with PGN download.
 
-import { api, pgnUrl, SPEEDS } from '../api';
+import { api, HttpError, pgnUrl, SPEEDS } from '../api';
 import type { ExportGame, ExportPlayer, Profile, RatingPoint } from '../api';
 import { currentUser, errorText, link, navigate, sessionChanged, toastError } from '../app';
 import type { Page } from '../app';
 import { h, replace } from '../dom';
 import { getLang, pick, t } from '../i18n';
 import { lineChart } from '../ui/chart';
+import { displayName } from '../ui/names';
 
 const COLORS: Record<string, string> = {
   bullet: '#c0392b',
@@ -24,14 +25,13 @@ export function profilePage(name: string): Page {
   const ratingsEl = h('div', { class: 'ratings', testid: 'ratings' });
   const chartEl = h('div', { class: 'chart-box', testid: 'rating-chart' });
   const gamesEl = h('div', { class: 'games', testid: 'games' });
-  const el = h(
-    'div',
-    { class: 'page profile-page' },
-    head,
+  // The sections appear once the player is known: an unknown name shows its message and nothing else.
+  const sections = [
     h('section', {}, h('h2', {}, t('profile.ratings')), ratingsEl),
     h('section', {}, h('h2', {}, t('profile.history')), chartEl),
     h('section', {}, h('h2', {}, t('profile.games')), gamesEl),
-  );
+  ];
+  const el = h('div', { class: 'page profile-page' }, head);
 
   function renderHead(p: Profile): void {
     const me = currentUser();
@@ -41,7 +41,7 @@ export function profilePage(name: string): Page {
       h(
         'h1',
         {},
-        h('span', { testid: 'profile-name', translate: 'no' }, p.username),
+        h('span', { testid: 'profile-name', translate: 'no' }, displayName(p.username)),
         p.online ? h('span', { class: 'online', title: t('profile.online'), 'aria-label': t('profile.online') }, ' ●') : null,
       ),
       h(
@@ -87,7 +87,7 @@ export function profilePage(name: string): Page {
       h(
         'table',
         { class: 'table' },
-        h('thead', {}, h('tr', {}, h('th', {}, t('profile.speed')), h('th', {}, t('home.rating')), h('th', {}, 'RD'), h('th', {}, t('profile.games')))),
+        h('thead', {}, h('tr', {}, h('th', {}, t('profile.speed')), h('th', {}, t('home.rating')), h('th', {}, h('abbr', { title: t('profile.rdTitle'), testid: 'rd-head' }, 'RD'), h('sup', {}, '*')), h('th', {}, t('profile.games')))),
         h(
           'tbody',
           {},
@@ -105,6 +105,7 @@ export function profilePage(name: string): Page {
         ),
       ),
       h('p', { class: 'hint' }, t('profile.provisional')),
+      h('p', { class: 'hint', testid: 'rd-note' }, '* ', t('profile.rdNote')),
     );
   }
 
@@ -207,12 +208,22 @@ export function profilePage(name: string): Page {
 
   api
     .profile(name)
-    .then(renderHead)
-    .catch((e: unknown) => replace(head, h('h1', {}, name), h('p', { class: 'warn', testid: 'profile-error' }, errorText(e))));
-  api
-    .ratingHistory(name)
-    .then(renderChart)
-    .catch(() => renderChart([]));
-  loadGames(0);
+    .then((p) => {
+      renderHead(p);
+      el.append(...sections);
+      api
+        .ratingHistory(name)
+        .then(renderChart)
+        .catch(() => renderChart([]));
+      loadGames(0);
+    })
+    .catch((e: unknown) => {
+      const unknown = e instanceof HttpError && e.status === 404;
+      replace(
+        head,
+        h('h1', { translate: 'no' }, displayName(name)),
+        h('p', { class: 'warn', testid: 'profile-error' }, unknown ? t('profile.unknown', { name }) : errorText(e)),
+      );
+    });
   return { el };
 }

@@ -40,3 +40,14 @@ export function lowTimeMs(tc: string): number {
   const init = initialMs(tc) ?? 60_000;
   return Math.min(20_000, Math.max(5_000, init * 0.1));
 }
+
+/** Shows `side`'s time in `node` at `now` (hidden without a clock); `over` stops the running and low marks. */
+export function renderClock(node: HTMLElement, c: ClockState | null, side: Color, now: number, lowMs: number, over: boolean): void {
+  node.hidden = !c;
+  if (!c) return;
+  const ms = remaining(c, side, now);
+  node.textContent = formatClock(ms);
+  node.classList.toggle('running', c.running === side && !over);
+  node.classList.toggle('low', ms < lowMs && !over);
+  node.dataset.ms = String(Math.round(ms));
+}

@@ -1,5 +1,6 @@
 pub mod bench;
 pub mod explain;
+pub mod games;
 pub mod learn;
 pub mod loadtest;
 pub mod perft;

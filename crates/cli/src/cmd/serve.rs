@@ -21,6 +21,9 @@ pub struct Args {
     /// Mark session cookies `Secure` (when served over HTTPS by a proxy).
     #[arg(long)]
     pub secure_cookies: bool,
+    /// The least time the computer takes for a reply at levels 1 to 5, ms, on its own clock (0: at once).
+    #[arg(long, default_value_t = DEFAULT_COMPUTER_REPLY_MS, env = "GUOXIANG_COMPUTER_REPLY_MS")]
+    pub computer_reply_ms: u64,
     /// Open connections allowed from one client address (WebSockets included); more are closed at once.
     #[arg(long, default_value_t = guoxiang_server::listen::ConnLimits::default().per_ip)]
     pub max_connections_per_ip: usize,
@@ -34,10 +37,17 @@ impl Default for Args {
             public_url: None,
             engine_workers: None,
             secure_cookies: false,
+            computer_reply_ms: std::env::var("GUOXIANG_COMPUTER_REPLY_MS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(DEFAULT_COMPUTER_REPLY_MS),
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
         }
     }
 }
+
+/// A person's short moment before answering, for the lower computer levels.
+pub const DEFAULT_COMPUTER_REPLY_MS: u64 = 800;
 
 pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| format!("tokio: {e}"))
@@ -52,6 +62,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         config.engine_workers = n.max(1);
     }
     config.secure_cookies = a.secure_cookies;
+    config.computer_reply_ms = a.computer_reply_ms;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::header;
 use axum::response::{AppendHeaders, IntoResponse, Response};
 use serde::Deserialize;
@@ -152,8 +152,23 @@ pub async fn revoke_token(
     Ok(Json(json!({"ok": true})))
 }
 
-pub async fn me(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> ApiResult<Json<Value>> {
-    let a = a.ok_or_else(ApiError::unauthorized)?;
+/// `GET /api/me?optional=true`: asking whether there is a session (the web client's first request) is not an error.
+#[derive(Debug, Default, Deserialize)]
+pub struct MeQuery {
+    #[serde(default)]
+    pub optional: bool,
+}
+
+/// The session's user; without a session 401, or `null` (200) when the query says `optional=true`, so that a new
+/// visitor's browser does not log a failed request before it gets a guest session.
+pub async fn me(
+    State(state): State<AppState>,
+    MaybeAuth(a): MaybeAuth,
+    Query(q): Query<MeQuery>,
+) -> ApiResult<Json<Value>> {
+    let Some(a) = a else {
+        return if q.optional { Ok(Json(Value::Null)) } else { Err(ApiError::unauthorized()) };
+    };
     let mut v = user_json(&a.user);
     let ratings = state.store.ratings(&a.user.id).await?;
     v["ratings"] = crate::http::archive::perfs_json(&ratings);

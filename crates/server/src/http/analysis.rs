@@ -1,5 +1,6 @@
-//! The analysis board's server side: the engine's evaluation and best lines of a position (on the same bounded
-//! worker pool as the computer opponent), and the name of the opening a line reaches.
+//! The analysis board's server side: the engine's evaluation and best lines of a position (on the bounded analysis
+//! worker pool, apart from the computer opponents'), and the name of the opening a line reaches. The continuous
+//! stream over a WebSocket is `analysis_ws`.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -41,23 +42,63 @@ fn bad(zh: String, en: String) -> ApiError {
     ApiError::bad_request("bad_request", zh, en)
 }
 
-/// Replays `moves` (UCI) from `fen` (or the start); the error names the move that failed.
-pub fn position_after(fen: Option<&str>, moves: &[String]) -> Result<Position, ApiError> {
+/// Why a position could not be set up: the FEN, or which move (1-based) failed and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Fen(String),
+    Move { index: usize, uci: String, reason: String },
+    TooManyMoves(usize),
+}
+
+/// The most moves a position may be given by.
+pub const MAX_MOVES: usize = 1000;
+
+impl PositionError {
+    /// The message in Chinese and English.
+    pub fn text(&self) -> (String, String) {
+        match self {
+            PositionError::Fen(e) => (format!("FEN 有误：{e}"), format!("bad FEN: {e}")),
+            PositionError::Move { index, uci, reason } => (
+                format!("第 {index} 步 {uci:?} 无法走出：{reason}"),
+                format!("move {index} ({uci:?}) cannot be played: {reason}"),
+            ),
+            PositionError::TooManyMoves(n) => {
+                (format!("着法太多（{n} 步，上限 {MAX_MOVES}）"), format!("too many moves ({n}, at most {MAX_MOVES})"))
+            }
+        }
+    }
+}
+
+/// Replays `moves` (UCI) from `fen` (or the start): the position reached, and the hashes of the positions before
+/// it, oldest first (so that a search sees repetitions).
+pub fn replay(fen: Option<&str>, moves: &[String]) -> Result<(Position, Vec<u64>), PositionError> {
     let mut pos = match fen {
         None => Position::new(),
         Some(f) => Position::from_fen_with(f, guoxiang_core::CastlingMode::Auto, Validation::Strict)
-            .map_err(|e| bad(format!("FEN 有误：{e}"), format!("bad FEN: {e}")))?,
+            .map_err(|e| PositionError::Fen(e.to_string()))?,
     };
-    if moves.len() > 1000 {
-        return Err(bad("着法太多".into(), "too many moves (at most 1000)".into()));
+    if moves.len() > MAX_MOVES {
+        return Err(PositionError::TooManyMoves(moves.len()));
     }
+    let mut history = Vec::with_capacity(moves.len());
     for (i, u) in moves.iter().enumerate() {
-        let m = pos.parse_uci(u).map_err(|e| {
-            bad(format!("第 {} 步 {u:?} 无法走出：{e}", i + 1), format!("move {} ({u:?}) cannot be played: {e}", i + 1))
+        let m = pos.parse_uci(u).map_err(|reason| PositionError::Move {
+            index: i + 1,
+            uci: u.clone(),
+            reason: reason.to_string(),
         })?;
+        history.push(pos.hash());
         pos.play_unchecked(m);
     }
-    Ok(pos)
+    Ok((pos, history))
+}
+
+/// Replays `moves` (UCI) from `fen` (or the start); the error names the move that failed.
+pub fn position_after(fen: Option<&str>, moves: &[String]) -> Result<Position, ApiError> {
+    replay(fen, moves).map(|(p, _)| p).map_err(|e| {
+        let (zh, en) = e.text();
+        bad(zh, en)
+    })
 }
 
 fn score_json(info: &Info) -> Value {

@@ -45,10 +45,15 @@ pub fn opening_of(moves: &[MoveRow], initial_fen: Option<&str>) -> Option<&'stat
 
 /// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening.
 pub fn game_pgn(state: &AppState, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
+    game_pgn_at(&state.config.public_url, row, moves)
+}
+
+/// [`game_pgn`] for a server reached at `public_url`.
+pub fn game_pgn_at(public_url: &str, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
     let game = crate::live::restore_game(row, moves).map_err(|e| ApiError::internal("pgn", e))?;
     let tags = PgnTags {
         event: None,
-        site: Some(format!("{}/{}", state.config.public_url, row.id)),
+        site: Some(format!("{public_url}/{}", row.id)),
         date: Some(pgn_date(row.created_at_ms)),
         round: None,
         extra: {
@@ -292,14 +297,60 @@ async fn stored_game(state: &AppState, id: &str) -> ApiResult<(GameRow, Vec<Move
     state.store.game(id).await?.ok_or_else(|| ApiError::not_found(&format!("对局 {id}"), &format!("game {id}")))
 }
 
-/// One game as PGN (`Accept: application/json` for the Lichess JSON form).
+/// Options of the one-game export.
+#[derive(Debug, serde::Deserialize)]
+pub struct ExportQuery {
+    /// `true`: the game as its review annotated it (`[%eval]`, NAGs, comments, better lines), when it has one.
+    #[serde(default)]
+    pub evals: Option<String>,
+    /// The language of the review's comments: `zh` (default) or `en`.
+    #[serde(default)]
+    pub lang: Option<String>,
+}
+
+/// The reviewed game's annotated PGN in `lang`, if its review is done.
+async fn reviewed_pgn(state: &AppState, id: &str, lang: &str) -> ApiResult<Option<String>> {
+    let Some(r) = state.store.review(id).await? else { return Ok(None) };
+    let Some(text) = r.review.filter(|_| r.status == guoxiang_store::ReviewStatus::Done) else { return Ok(None) };
+    let v: Value = serde_json::from_str(&text).map_err(|e| ApiError::internal("stored review", e))?;
+    Ok(v["pgn"][lang].as_str().map(str::to_owned))
+}
+
+/// One game as PGN (`Accept: application/json` for the Lichess JSON form; `?evals=true` with its review).
 pub async fn export_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<ExportQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let (row, moves) = stored_game(&state, &id).await?;
-    let pgn = game_pgn(&state, &row, &moves)?;
+    let evals = match q.evals.as_deref() {
+        None | Some("false" | "0") => false,
+        Some("true" | "1") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("evals：应为 true 或 false，而不是 {other:?}"),
+                format!("evals: expected true or false, not {other:?}"),
+            ));
+        }
+    };
+    let lang = match q.lang.as_deref() {
+        None | Some("zh") => "zh",
+        Some("en") => "en",
+        Some(other) => {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                format!("lang：应为 zh 或 en，而不是 {other:?}"),
+                format!("lang: expected zh or en, not {other:?}"),
+            ));
+        }
+    };
+    let annotated = if evals { reviewed_pgn(&state, &id, lang).await? } else { None };
+    let pgn = match annotated {
+        Some(p) => p,
+        None => game_pgn(&state, &row, &moves)?,
+    };
     if wants(&headers, "application/json") {
         return Ok(Json(game_export_json(&row, &moves, Some(pgn))).into_response());
     }

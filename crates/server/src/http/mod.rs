@@ -3,9 +3,12 @@
 
 pub mod account;
 pub mod analysis;
+pub mod analysis_ws;
 pub mod archive;
+pub mod explorer;
 pub mod learn;
 pub mod puzzle;
+pub mod review;
 pub mod stats;
 pub mod web;
 
@@ -31,9 +34,14 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/user/{name}", get(archive::export_user))
         .route("/game/export/{id}", get(archive::export_game))
         .route("/api/game/{id}", get(archive::game_json))
+        .route("/api/game/{id}/review", get(review::get_review).post(review::request_review))
+        .route("/api/game/{id}/review/try", post(review::try_move))
+        .route("/api/review/settings", get(review::get_settings).put(review::put_settings))
         .route("/api/live", get(archive::live))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/opening", get(analysis::opening))
+        .route("/api/explorer", get(explorer::explorer))
+        .route("/ws/analysis", get(analysis_ws::upgrade))
         .route("/api/learn", get(learn::course))
         .route("/api/learn/try", post(learn::judge_try))
         .route("/api/learn/progress", get(learn::get_progress).put(learn::put_progress))

@@ -353,12 +353,17 @@ impl Actor {
         if over && self.finished_at.is_none() {
             self.finished_at = Some(tokio::time::Instant::now());
             self.handle.set_over();
+            finish::record_in_explorer(&self.live, &self.game);
             for c in [Color::White, Color::Black] {
                 let p = self.game.player(c);
                 if !p.is_engine {
                     self.live.inner.hub.send(&p.id, UserEvent::GameFinished { game_id: id.clone() });
                 }
             }
+            self.live.announce_finished(super::FinishedGame {
+                game_id: id.clone(),
+                players: [self.game.white().clone(), self.game.black().clone()],
+            });
         }
         self.broadcast(events, now);
         self.publish();
@@ -366,9 +371,13 @@ impl Actor {
         Ok(())
     }
 
-    /// The game's entry in the live list: there while it is being played.
+    /// The game's entry in the live list: there while it is being played, that is not over and with at least one of
+    /// its human players connected (a game everyone left is not "being played", even before it ends).
     fn publish(&self) {
-        let playing = matches!(self.game.status(), Status::Created | Status::Started);
+        let someone_here = [Color::White, Color::Black]
+            .into_iter()
+            .any(|c| !self.game.player(c).is_engine && self.presence[idx(c)] > 0);
+        let playing = someone_here && matches!(self.game.status(), Status::Created | Status::Started);
         let summary = playing.then(|| {
             let g = &self.game;
             let game = guoxiang_protocol::LiveGame {
@@ -521,6 +530,9 @@ impl Actor {
         if self.game.is_over() {
             return;
         }
+        if (before == 0) != (self.presence[i] == 0) {
+            self.publish();
+        }
         if before > 0 && self.presence[i] == 0 {
             self.apply_internal(Retry::Command(Command::Disconnected { who: c, since: time::now() })).await;
         } else if before == 0 && self.presence[i] > 0 {
@@ -565,10 +577,19 @@ impl Actor {
             increment_ms: super::view::clock_of(self.game.time_control()).1,
             seed: version ^ 0x9e37_79b9,
         };
+        let remaining = clocks.map(|c| if turn == Color::White { c.white_ms } else { c.black_ms });
+        let pace = Duration::from_millis(super::computer_pace_ms(
+            self.live.inner.timeouts.computer_reply_ms,
+            level,
+            remaining,
+        ));
         let tx = self.self_tx.clone();
         let pool = self.live.inner.engines.clone();
         tokio::spawn(async move {
+            // The search time counts towards the pace: the wait is only what is left of it.
+            let start = tokio::time::Instant::now();
             let uci = pool.think(job).await;
+            tokio::time::sleep_until(start + pace).await;
             if let Some(tx) = tx.upgrade() {
                 let _ = tx.send(ActorMsg::EngineMove { version, uci }).await;
             }

@@ -149,6 +149,11 @@ impl AnalysisPool {
         }
     }
 
+    /// Analyses waiting for a worker now (a long search may give its worker up when some are).
+    pub fn waiting(&self) -> usize {
+        self.queued.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Admits an analysis for `user_id`: waits for the user's slot (stopping their oldest running search if all
     /// are taken) and for a worker if the queue has room; refuses at once otherwise.
     pub async fn admit(&self, user_id: &str) -> Result<AnalysisTicket, Busy> {

@@ -1,5 +1,6 @@
 //! What a rated result changes: both players' Glicko-2 rating for the game's speed, and their 积分 (points, and so
 //! their 级别). Computed under the registry's ratings lock and committed in the same transaction as the result.
+//! After the commit, [`record_in_explorer`] adds a finished game to the opening explorer's `server` source.
 
 use guoxiang_core::{Color, Outcome};
 use guoxiang_game::{Game, Timestamp};
@@ -70,4 +71,35 @@ pub(super) async fn rating_ops(
             black_points_diff: Some(i64::from(points.black_delta)),
         },
     ])
+}
+
+/// Adds a game that has just finished (and been committed) to the opening explorer, in a task of its own: the
+/// explorer is statistics, so a failure is logged and the game is not retried. Aborted games, games without moves
+/// and Chess960 games are not added; a rated game counts the ratings stored with its result.
+pub(super) fn record_in_explorer(live: &Live, game: &Game) {
+    let guoxiang_game::Status::Finished { outcome } = game.status() else { return };
+    if game.moves().is_empty() || matches!(game.variant(), guoxiang_game::Variant::Chess960 { .. }) {
+        return;
+    }
+    let Ok(start) = game.variant().start_position() else { return };
+    let result = match outcome.winner {
+        Some(Color::White) => guoxiang_explorer::Outcome::WhiteWins,
+        Some(Color::Black) => guoxiang_explorer::Outcome::BlackWins,
+        None => guoxiang_explorer::Outcome::Draw,
+    };
+    let speed = guoxiang_explorer::SpeedBucket::of_speed(game.time_control().speed());
+    let moves: Vec<String> = game.moves().iter().take(guoxiang_explorer::MAX_PLIES).map(|m| m.uci.clone()).collect();
+    let (store, id) = (live.store().clone(), game.id().to_owned());
+    tokio::spawn(async move {
+        let rating = |r: Option<i64>| r.and_then(|r| u32::try_from(r).ok());
+        let ratings = match store.game(&id).await {
+            Ok(Some((row, _))) => (rating(row.white_rating), rating(row.black_rating)),
+            _ => (None, None),
+        };
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        if let Err(e) = crate::http::explorer::record_server_game(&store, &start, &moves, speed, ratings, result).await
+        {
+            tracing::warn!("game {id}: not added to the opening explorer: {e}");
+        }
+    });
 }

@@ -225,6 +225,16 @@ struct Inner {
     /// asks the actors).
     summaries: Mutex<HashMap<String, (u64, LiveGame)>>,
     timeouts: Timeouts,
+    /// Every game that ends, once its result is committed (the reviewer listens).
+    finished: broadcast::Sender<FinishedGame>,
+}
+
+/// A game whose result was just committed.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    pub game_id: String,
+    /// The players, White first.
+    pub players: [PlayerRef; 2],
 }
 
 /// The server's game policy.
@@ -235,6 +245,21 @@ pub struct Timeouts {
     /// Overrides of `GameConfig`'s first-move and disconnection timeouts.
     pub first_move_ms: Option<u64>,
     pub disconnect_ms: Option<u64>,
+    /// The computer's least reply time at the lower levels, ms (`Config::computer_reply_ms`).
+    pub computer_reply_ms: u64,
+}
+
+/// The computer levels that take their time like a person (`Config::computer_reply_ms`); above them it answers
+/// as soon as its search is done.
+pub const HUMAN_PACE_LEVELS: u8 = 5;
+
+/// How long the computer at `level` takes at least for a reply, with `remaining_ms` on its clock (`None`: no
+/// clock): the configured pace at the lower levels, but never more than a thirtieth of the time left.
+pub fn computer_pace_ms(configured: u64, level: u8, remaining_ms: Option<u64>) -> u64 {
+    if level > HUMAN_PACE_LEVELS {
+        return 0;
+    }
+    remaining_ms.map_or(configured, |r| configured.min(r / 30))
 }
 
 /// Events a live game keeps for clients that reconnect (about ten moves with their clocks; a client that missed
@@ -278,8 +303,19 @@ impl Live {
                 rating_locks: Mutex::new(HashMap::new()),
                 summaries: Mutex::new(HashMap::new()),
                 timeouts,
+                finished: broadcast::channel(256).0,
             }),
         }
+    }
+
+    /// Games as they end (a receiver that falls more than 256 games behind misses some: `Lagged`).
+    pub fn finished_games(&self) -> broadcast::Receiver<FinishedGame> {
+        self.inner.finished.subscribe()
+    }
+
+    pub(crate) fn announce_finished(&self, game: FinishedGame) {
+        // Nobody listening is fine: the result is stored either way.
+        let _ = self.inner.finished.send(game);
     }
 
     pub fn store(&self) -> &Store {

@@ -63,6 +63,8 @@ impl TestServer {
         config.limits.logins_per_minute = 10_000;
         config.engine_workers = 1;
         config.engine_hash_mb = 1;
+        // Games against the computer are reviewed when they end: cheaply here.
+        config.review_nodes = 5_000;
         f(&mut config);
         let limits = config.connections;
         let state = AppState::start(config).await.unwrap();

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! Game reviews (复盘) over HTTP (docs/review.md "On the server"):
+//!
+//! - `GET /api/game/{id}/review`: where the game's review is (`none`, `queued` with its place in the queue,
+//!   `running` with its progress, `done` with the review, `failed` with the reason).
+//! - `POST /api/game/{id}/review`: asks for it (any signed-in player or guest; at most a few waiting per person).
+//! - `POST /api/game/{id}/review/try` `{"ply": N, "uci": "…"}`: "learn from your mistakes" — is this move, in the
+//!   position before ply N, good enough (the engine's move, or one that loses less than an inaccuracy would)?
+//! - `GET`/`PUT /api/review/settings` `{"auto_review": bool}`: review every finished game of this account.
+//!
+//! The PGN with evaluations is `GET /game/export/{id}?evals=true&lang=zh|en` (archive).
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use guoxiang_core::Position;
+use guoxiang_engine::Engine;
+use guoxiang_pgn::{Reader, ReplayedGame, Replayer};
+use guoxiang_protocol::review::{
+    GameReviewView, ReviewProgress, ReviewSettings, ReviewState, ReviewStatusCode, ReviewText, ReviewTryAnswer,
+};
+use guoxiang_store::{ReviewRow, ReviewStatus};
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult};
+use crate::live::engine::Busy;
+use crate::review::reviewable;
+
+/// Reviews one person may have waiting or running at once.
+const PENDING_PER_USER: i64 = 3;
+
+/// The engine's table for a "learn from your mistakes" try, MiB.
+const TRY_HASH_MB: usize = 16;
+
+fn view_of(row: Option<&ReviewRow>, queue_place: Option<i64>) -> Result<ReviewState, ApiError> {
+    let Some(r) = row else {
+        return Ok(ReviewState {
+            status: ReviewStatusCode::None,
+            nodes: None,
+            progress: None,
+            queue_place: None,
+            review: None,
+            error: None,
+        });
+    };
+    let status = match r.status {
+        ReviewStatus::Queued => ReviewStatusCode::Queued,
+        ReviewStatus::Running => ReviewStatusCode::Running,
+        ReviewStatus::Done => ReviewStatusCode::Done,
+        ReviewStatus::Failed => ReviewStatusCode::Failed,
+    };
+    // The stored review (with its annotated PGN, which the export serves) read into the answer's type.
+    let review = match (r.status, r.review.as_deref()) {
+        (ReviewStatus::Done, Some(text)) => Some(
+            serde_json::from_str::<GameReviewView>(text)
+                .map_err(|e| ApiError::internal(&format!("stored review of game {}", r.game_id), e))?,
+        ),
+        _ => None,
+    };
+    let count = |n: i64| u32::try_from(n.max(0)).unwrap_or(u32::MAX);
+    Ok(ReviewState {
+        status,
+        nodes: Some(r.nodes.max(0) as u64),
+        progress: Some(ReviewProgress { done: count(r.done_positions), total: count(r.total_positions) }),
+        queue_place: queue_place.map(count),
+        review,
+        error: (r.status == ReviewStatus::Failed).then(|| ReviewText {
+            zh: format!("复盘失败：{}", r.error.clone().unwrap_or_default()),
+            en: r.error.clone().unwrap_or_default(),
+        }),
+    })
+}
+
+async fn game_row(state: &AppState, id: &str) -> ApiResult<(guoxiang_store::GameRow, Vec<guoxiang_store::MoveRow>)> {
+    if id.len() > 32 {
+        return Err(ApiError::not_found("对局", "game"));
+    }
+    state.store.game(id).await?.ok_or_else(|| ApiError::not_found(&format!("对局 {id}"), &format!("game {id}")))
+}
+
+async fn current(state: &AppState, id: &str) -> ApiResult<ReviewState> {
+    let row = state.store.review(id).await?;
+    let place = match &row {
+        Some(r) if r.status == ReviewStatus::Queued => Some(state.store.review_queue_place(id).await?.max(1)),
+        _ => None,
+    };
+    view_of(row.as_ref(), place)
+}
+
+/// `GET /api/game/{id}/review`.
+pub async fn get_review(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<ReviewState>> {
+    game_row(&state, &id).await?;
+    Ok(Json(current(&state, &id).await?))
+}
+
+/// `POST /api/game/{id}/review`.
+pub async fn request_review(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<ReviewState>)> {
+    let (row, moves) = game_row(&state, &id).await?;
+    if !reviewable(&row.status, moves.len()) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_reviewable",
+            "对局尚未结束、已被取消或没有着法，不能复盘",
+            format!("game {id} cannot be reviewed: it is not over, was aborted or has no moves"),
+        ));
+    }
+    if let Some(r) = state.store.review(&id).await?
+        && r.status != ReviewStatus::Failed
+    {
+        return Ok((StatusCode::OK, Json(current(&state, &id).await?)));
+    }
+    if state.store.pending_reviews_of(&auth.user.id).await? >= PENDING_PER_USER {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_reviews",
+            format!("你已有 {PENDING_PER_USER} 盘对局在等待复盘，请等它们完成"),
+            format!("you already have {PENDING_PER_USER} reviews waiting; wait for them to finish"),
+        ));
+    }
+    state.reviewer.request(&id, Some(&auth.user.id)).await?;
+    Ok((StatusCode::ACCEPTED, Json(current(&state, &id).await?)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TryRequest {
+    ply: usize,
+    uci: String,
+}
+
+fn bad(field: &str, zh: String, en: String) -> ApiError {
+    let mut e = ApiError::bad_request("bad_request", zh, en);
+    e.en = format!("{field}: {}", e.en);
+    e.zh = format!("{field}：{}", e.zh);
+    e
+}
+
+/// The stored game as our PGN reader replays it.
+fn replayed(
+    public_url: &str,
+    row: &guoxiang_store::GameRow,
+    moves: &[guoxiang_store::MoveRow],
+) -> ApiResult<ReplayedGame> {
+    let pgn = crate::http::archive::game_pgn_at(public_url, row, moves)?;
+    Reader::new(pgn.as_bytes())
+        .read_game(&mut Replayer::new())
+        .map_err(|e| ApiError::internal("review try pgn", e))?
+        .ok_or_else(|| ApiError::internal("review try pgn", "empty"))
+}
+
+/// `POST /api/game/{id}/review/try`: `{"correct", "best", "loss", "reason": {zh, en}}`.
+pub async fn try_move(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<ReviewTryAnswer>> {
+    let req: TryRequest = serde_json::from_slice(&body).map_err(|e| {
+        bad(
+            "body",
+            format!("应为 {{\"ply\": 数字, \"uci\": \"着法\"}}（{e}）"),
+            format!("expected {{\"ply\": N, \"uci\": \"…\"}} ({e})"),
+        )
+    })?;
+    let (row, moves) = game_row(&state, &id).await?;
+    let review = state.store.review(&id).await?.filter(|r| r.status == ReviewStatus::Done);
+    let Some(review) = review else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "no_review",
+            format!("对局 {id} 还没有复盘"),
+            format!("game {id} has no review yet"),
+        ));
+    };
+    let stored: GameReviewView = serde_json::from_str(review.review.as_deref().unwrap_or("{}"))
+        .map_err(|e| ApiError::internal("stored review", e))?;
+    let game = replayed(&state.config.public_url, &row, &moves)?;
+    if req.ply == 0 || req.ply > game.moves.len() {
+        return Err(bad(
+            "ply",
+            format!("应在 1 到 {} 之间", game.moves.len()),
+            format!("must be from 1 to {}", game.moves.len()),
+        ));
+    }
+    let mut pos = game.start.clone();
+    let mut history = vec![pos.hash()];
+    for &m in &game.moves[..req.ply - 1] {
+        pos = pos.after(m);
+        if pos.halfmoves() == 0 {
+            history.clear();
+        }
+        history.push(pos.hash());
+    }
+    history.pop();
+    let candidate = pos.parse_uci(&req.uci).ok().filter(|&m| pos.is_legal(m)).ok_or_else(|| {
+        bad(
+            "uci",
+            format!("{} 在这个局面中不是合法着法", req.uci),
+            format!("{} is not a legal move in this position", req.uci),
+        )
+    })?;
+    let best = stored.moves.get(req.ply - 1).and_then(|m| m.best.clone());
+    let uci = pos.uci(candidate);
+    if best.as_deref() == Some(uci.as_str()) {
+        return Ok(Json(ReviewTryAnswer { correct: true, best, loss: 0.0, reason: None }));
+    }
+    let ticket = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
+        Busy::User | Busy::Queue => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "engine_busy",
+            "引擎正忙，请稍后再试",
+            "the engine is busy; try again in a moment",
+        ),
+    })?;
+    let nodes = review.nodes.max(1) as u64;
+    let (before, after) = tokio::task::spawn_blocking(move || {
+        let _ticket = ticket;
+        let engine = Engine::new(TRY_HASH_MB);
+        let before = guoxiang_review::judge(&engine, &pos, &history, nodes);
+        let mut h = history.clone();
+        h.push(pos.hash());
+        let next: Position = pos.after(candidate);
+        let after = guoxiang_review::judge(&engine, &next, &h, nodes);
+        (before.expected, after.expected)
+    })
+    .await
+    .map_err(|e| ApiError::internal("review try", e))?;
+    let loss = (before - (100.0 - after)).max(0.0);
+    let correct = loss < guoxiang_review::chances::INACCURACY_MIN;
+    let reason = if correct {
+        ReviewText {
+            zh: "这步也可以：几乎没有损失胜率。".into(),
+            en: "That works too: it loses almost nothing.".into(),
+        }
+    } else {
+        ReviewText {
+            zh: format!("这步会损失约 {loss:.0}% 的胜率，再想想。"),
+            en: format!("That loses about {loss:.0}% of your winning chances; think again."),
+        }
+    };
+    Ok(Json(ReviewTryAnswer { correct, best, loss: (loss * 10.0).round() / 10.0, reason: Some(reason) }))
+}
+
+/// `GET /api/review/settings`.
+pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<ReviewSettings>> {
+    Ok(Json(ReviewSettings { auto_review: state.store.auto_review(&auth.user.id).await? }))
+}
+
+/// `PUT /api/review/settings` `{"auto_review": bool}` (registered accounts).
+pub async fn put_settings(State(state): State<AppState>, auth: Auth, body: Bytes) -> ApiResult<Json<ReviewSettings>> {
+    if auth.user.is_guest {
+        return Err(ApiError::forbidden(
+            "guest_settings",
+            "游客不能保存设置，请先注册",
+            "guests cannot keep settings; register first",
+        ));
+    }
+    let s: ReviewSettings = serde_json::from_slice(&body).map_err(|e| {
+        bad(
+            "body",
+            format!("应为 {{\"auto_review\": true 或 false}}（{e}）"),
+            format!("expected {{\"auto_review\": true|false}} ({e})"),
+        )
+    })?;
+    state.store.set_auto_review(&auth.user.id, s.auto_review).await?;
+    Ok(Json(s))
+}

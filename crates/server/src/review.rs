@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! The reviewer: game reviews (复盘) after finished games, run one at a time in request order from the store's
+//! queue (`game_reviews`), so a queued review survives a restart.
+//!
+//! A review searches every position of the game on the **analysis** workers, never on the computer opponents' (so a
+//! live game against the computer never waits for a review), and gives its worker back after every position: a
+//! person on the analysis board waits for one position's search at most, not for a whole game. Games against the
+//! computer are reviewed as soon as they end, and so are the games of accounts that ask for it; anybody may ask
+//! for the review of a finished game (`POST /api/game/{id}/review`).
+//!
+//! The stored review is guoxiang-review's JSON with the game's PGN annotated in both languages (`pgn.zh`,
+//! `pgn.en`: `[%eval]`, NAGs, comments and better lines), which is what the PGN export with evaluations serves.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use guoxiang_core::Lang;
+use guoxiang_pgn::{Reader, Replayer, write_game};
+use guoxiang_review::{GameReview, Options};
+use guoxiang_store::{ReviewStatus, Store, StoreError};
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+use crate::live::engine::{AnalysisPool, Busy};
+use crate::live::{FinishedGame, Live};
+
+/// The analysis pool's user name for reviews (not a valid user name, so no person shares its slots).
+const REVIEWER: &str = "\u{0}reviewer";
+
+/// How often a running review writes its progress to the store, at most.
+const PROGRESS_EVERY: Duration = Duration::from_millis(400);
+
+/// The reviewer's handle: wakes the worker when a review is queued.
+#[derive(Clone, Debug)]
+pub struct Reviewer {
+    store: Store,
+    wake: Arc<Notify>,
+    nodes: u64,
+}
+
+impl Reviewer {
+    /// Starts the worker (and puts reviews a stopped server left running back in the queue). `public_url` is
+    /// written into the annotated PGN's `Site` tag.
+    pub async fn start(
+        store: Store,
+        live: &Live,
+        analysis: AnalysisPool,
+        nodes: u64,
+        public_url: String,
+    ) -> Result<Reviewer, StoreError> {
+        let again = store.requeue_running_reviews().await?;
+        if again > 0 {
+            tracing::info!("{again} interrupted reviews queued again");
+        }
+        let reviewer = Reviewer { store, wake: Arc::new(Notify::new()), nodes: nodes.max(1) };
+        let worker = Worker { store: reviewer.store.clone(), analysis, public_url };
+        let wake = reviewer.wake.clone();
+        tokio::spawn(async move { worker.run(wake).await });
+        // Games that end: against the computer always, the others when a player has asked for every game.
+        let mut finished = live.finished_games();
+        let r = reviewer.clone();
+        tokio::spawn(async move {
+            loop {
+                match finished.recv().await {
+                    Ok(g) => r.on_finished(g).await,
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!("reviewer: {n} finished games missed (too many at once)")
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+        Ok(reviewer)
+    }
+
+    /// The node budget per position.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Queues a review of a stored game (see [`Store::request_review`]) and wakes the worker.
+    pub async fn request(&self, game_id: &str, by: Option<&str>) -> Result<guoxiang_store::ReviewRow, StoreError> {
+        let row = self.store.request_review(game_id, by, self.nodes as i64, crate::time::now_ms() as i64).await?;
+        if row.status == ReviewStatus::Queued {
+            self.wake.notify_one();
+        }
+        Ok(row)
+    }
+
+    async fn on_finished(&self, g: FinishedGame) {
+        let against_computer = g.players.iter().any(|p| p.is_engine);
+        let mut wanted = against_computer;
+        for p in g.players.iter().filter(|p| !p.is_engine) {
+            if wanted {
+                break;
+            }
+            wanted = self.store.auto_review(&p.id).await.unwrap_or(false);
+        }
+        if !wanted {
+            return;
+        }
+        match self.store.game(&g.game_id).await {
+            Ok(Some((row, moves))) if reviewable(&row.status, moves.len()) => {
+                if let Err(e) = self.request(&g.game_id, None).await {
+                    tracing::warn!("review of game {}: {e}", g.game_id);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("review of game {}: {e}", g.game_id),
+        }
+    }
+}
+
+/// Whether a stored game can be reviewed: it is over (not aborted) and has a move.
+pub fn reviewable(status: &str, moves: usize) -> bool {
+    status == "finished" && moves > 0
+}
+
+struct Worker {
+    store: Store,
+    analysis: AnalysisPool,
+    public_url: String,
+}
+
+impl Worker {
+    async fn run(self, wake: Arc<Notify>) {
+        loop {
+            match self.store.next_queued_review().await {
+                Ok(Some(id)) => {
+                    if let Err(e) = self.review(&id).await {
+                        tracing::warn!("review of game {id}: {e}");
+                        let _ = self.store.fail_review(&id, &e, crate::time::now_ms() as i64).await;
+                    }
+                }
+                Ok(None) => {
+                    // Asleep until a request (or a minute, in case a wake-up was lost to a store error).
+                    let _ = tokio::time::timeout(Duration::from_secs(60), wake.notified()).await;
+                }
+                Err(e) => {
+                    tracing::warn!("reviewer: {e}");
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                }
+            }
+        }
+    }
+
+    /// Reviews one queued game and stores the result; an `Err` is stored as the reason it failed.
+    async fn review(&self, id: &str) -> Result<(), String> {
+        let Some(row) = self.store.review(id).await.map_err(|e| e.to_string())? else { return Ok(()) };
+        let (game, moves) =
+            self.store.game(id).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("game {id} is gone"))?;
+        if !reviewable(&game.status, moves.len()) {
+            return Err(format!("game {id} is not over or has no moves ({})", game.status));
+        }
+        let pgn = crate::http::archive::game_pgn_at(&self.public_url, &game, &moves).map_err(|e| e.en)?;
+        // The game as our PGN reader sees it: the start position, the moves, the tags (as `guoxiang review` reads
+        // a file).
+        let parsed = Reader::new(pgn.as_bytes())
+            .read_game(&mut Replayer::new())
+            .map_err(|e| format!("game {id}: its PGN does not read back: {e}"))?
+            .ok_or_else(|| format!("game {id}: empty PGN"))?;
+        if let Some(e) = parsed.errors.first() {
+            return Err(format!("game {id}: its PGN does not replay: {e}"));
+        }
+        let total = parsed.moves.len() + 1;
+        if !self.store.start_review(id, total as i64).await.map_err(|e| e.to_string())? {
+            return Ok(()); // Not queued any more.
+        }
+        let handle = tokio::runtime::Handle::current();
+        let (store, analysis, game_id) = (self.store.clone(), self.analysis.clone(), id.to_owned());
+        let options = Options { nodes: row.nodes.max(1) as u64 };
+        let review = tokio::task::spawn_blocking(move || -> Result<(GameReview, Value), String> {
+            // A worker of the analysis pool for each position, given back after it (see the module's doc).
+            let mut ticket = Some(handle.block_on(admit(&analysis)));
+            let mut last = Instant::now();
+            let r = guoxiang_review::review(&parsed.start, &parsed.moves, &options, &mut |done, total| {
+                ticket = None;
+                if done < total {
+                    ticket = Some(handle.block_on(admit(&analysis)));
+                }
+                if last.elapsed() >= PROGRESS_EVERY {
+                    last = Instant::now();
+                    let _ = handle.block_on(store.review_progress(&game_id, done as i64));
+                }
+            })?;
+            drop(ticket);
+            let annotated = |lang| {
+                let g =
+                    guoxiang_review::pgn::annotate(&parsed.tags, &parsed.start, &parsed.moves, parsed.result, &r, lang);
+                let mut out = Vec::new();
+                write_game(&mut out, &g).map(|()| String::from_utf8_lossy(&out).into_owned())
+            };
+            let pgn = json!({
+                "zh": annotated(Lang::Zh).map_err(|e| e.to_string())?,
+                "en": annotated(Lang::En).map_err(|e| e.to_string())?,
+            });
+            Ok((r, pgn))
+        })
+        .await
+        .map_err(|e| format!("the review stopped: {e}"))??;
+        let (r, pgn) = review;
+        let v = json!({
+            "nodes": r.nodes,
+            "moves": r.moves,
+            "accuracy": r.accuracy(),
+            "acpl": { "white": r.white.acpl, "black": r.black.acpl },
+            "counts": { "white": r.white.counts, "black": r.black.counts },
+            "pgn": pgn,
+        });
+        self.store.finish_review(id, &v.to_string(), crate::time::now_ms() as i64).await.map_err(|e| e.to_string())
+    }
+}
+
+/// A worker of the analysis pool for the reviewer, waiting while the pool's queue is full.
+async fn admit(pool: &AnalysisPool) -> crate::live::engine::AnalysisTicket {
+    loop {
+        match pool.admit(REVIEWER).await {
+            Ok(t) => return t,
+            Err(Busy::Queue | Busy::User) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}

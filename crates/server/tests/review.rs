@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! Game reviews on the server: queued after a game against the computer and for accounts that ask, on request
+//! for others; progress, the stored review, "learn from your mistakes" tries, the setting, and the PGN export
+//! with evaluations. A small node budget keeps the reviews quick; what is asserted does not depend on it.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{TestServer, friend_game, play, temp_db};
+use serde_json::{Value, json};
+
+const NODES: u64 = 20_000;
+
+async fn server(name: &str) -> TestServer {
+    TestServer::start_with(&temp_db(name), |c| c.review_nodes = NODES).await
+}
+
+async fn call(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    session: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut r = reqwest::Client::new().request(method, server.url(path));
+    if let Some(s) = session {
+        r = r.header("Cookie", format!("gx_session={s}"));
+    }
+    if let Some(b) = body {
+        r = r.json(&b);
+    }
+    let r = r.send().await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(server: &TestServer, path: &str) -> (u16, Value) {
+    call(server, reqwest::Method::GET, path, None, None).await
+}
+
+/// Polls the review until it is done (or failed), checking that its progress never goes backwards.
+async fn until_done(server: &TestServer, gid: &str) -> Value {
+    let mut last = 0;
+    for _ in 0..1200 {
+        let (s, v) = get(server, &format!("/api/game/{gid}/review")).await;
+        assert_eq!(s, 200, "{v}");
+        match v["status"].as_str().unwrap() {
+            "done" => return v,
+            "failed" => panic!("review failed: {v}"),
+            "running" => {
+                let done = v["progress"]["done"].as_i64().unwrap();
+                assert!(done >= last, "progress went back: {v}");
+                assert!(done <= v["progress"]["total"].as_i64().unwrap(), "{v}");
+                last = done;
+            }
+            "queued" => assert!(v["queue_place"].as_i64().unwrap() >= 1, "{v}"),
+            // The game has just ended: the reviewer hears of it a moment later.
+            "none" => {}
+            other => panic!("unexpected status {other}: {v}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("review of {gid} not done after a minute");
+}
+
+/// 1. e4 e5 2. Ba6?? bxa6, and White resigns: a friend game with a blunder at ply 3.
+async fn blunder_game(server: &TestServer, white: &str, black: &str) -> String {
+    let (gid, mut wa, mut wb) = friend_game(server, "-", white, black).await;
+    for (i, m) in ["e2e4", "e7e5", "f1a6", "b7a6"].iter().enumerate() {
+        play(if i % 2 == 0 { &mut wa } else { &mut wb }, &gid, m).await;
+    }
+    wa.ok(json!({"t": "resign", "game_id": gid})).await;
+    wa.event(&gid, "game_ended").await;
+    gid
+}
+
+#[tokio::test]
+async fn an_account_that_asks_has_its_games_reviewed_with_the_blunder_explained() {
+    let server = server("review_auto").await;
+    let (_, alice) = server.register("Alice").await;
+    let (_, guest) = server.guest().await;
+    let put = |body| call(&server, reqwest::Method::PUT, "/api/review/settings", Some(&alice), Some(body));
+    let (s, v) = put(json!({"auto_review": true})).await;
+    assert_eq!((s, &v["auto_review"]), (200, &json!(true)), "{v}");
+    let (s, v) = call(&server, reqwest::Method::GET, "/api/review/settings", Some(&alice), None).await;
+    assert_eq!((s, &v["auto_review"]), (200, &json!(true)), "{v}");
+
+    let gid = blunder_game(&server, &alice, &guest).await;
+    let v = until_done(&server, &gid).await;
+    let r = &v["review"];
+    let moves = r["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4, "{r}");
+    assert_eq!(moves[2]["san"], "Ba6");
+    let class = moves[2]["class"].as_str().unwrap();
+    assert!(class == "blunder" || class == "mistake", "Ba6 hangs the bishop: {}", moves[2]);
+    assert_ne!(moves[2]["best"], "f1a6");
+    for lang in ["zh", "en"] {
+        assert!(!moves[2]["comment"][lang].as_str().unwrap().is_empty(), "{}", moves[2]);
+    }
+    assert!(r["accuracy"]["white"].as_f64().unwrap() < r["accuracy"]["black"].as_f64().unwrap(), "{r}");
+    assert!(r.get("pgn").is_none(), "the annotated PGN comes from the export");
+
+    // The PGN export: plain by default, with the review's evaluations and comments on request.
+    let export = |q: &'static str| {
+        let url = server.url(&format!("/game/export/{gid}{q}"));
+        async move {
+            let r = reqwest::get(url).await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    let (s, plain) = export("").await;
+    assert_eq!(s, 200);
+    assert!(!plain.contains("%eval"), "{plain}");
+    let (s, zh) = export("?evals=true").await;
+    assert_eq!(s, 200);
+    assert!(zh.contains("[%eval"), "{zh}");
+    assert!(zh.contains("Ba6 $4") || zh.contains("Ba6 $2"), "the NAG on the blunder: {zh}");
+    // The writer folds long lines: compare with the line breaks as spaces.
+    let flat = |s: &str| s.replace('\n', " ");
+    assert!(flat(&zh).contains(moves[2]["comment"]["zh"].as_str().unwrap()), "{zh}");
+    let (_, en) = export("?evals=true&lang=en").await;
+    assert!(flat(&en).contains(moves[2]["comment"]["en"].as_str().unwrap()), "{en}");
+    let (s, _) = export("?evals=maybe").await;
+    assert_eq!(s, 400);
+
+    // Learn from your mistakes: the engine's move is right, the blunder again is not, and nonsense is named.
+    let best = moves[2]["best"].as_str().unwrap().to_owned();
+    let try_path = format!("/api/game/{gid}/review/try");
+    let try_move = |body: Value| call(&server, reqwest::Method::POST, &try_path, Some(&alice), Some(body));
+    let (s, v) = try_move(json!({"ply": 3, "uci": best})).await;
+    assert_eq!((s, &v["correct"]), (200, &json!(true)), "{v}");
+    let (s, v) = try_move(json!({"ply": 3, "uci": "f1a6"})).await;
+    assert_eq!((s, &v["correct"]), (200, &json!(false)), "{v}");
+    assert!(v["loss"].as_f64().unwrap() > 7.0, "{v}");
+    assert!(v["reason"]["zh"].as_str().unwrap().contains('%'), "{v}");
+    let (s, v) = try_move(json!({"ply": 3, "uci": "e1e3"})).await;
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().starts_with("uci:"), "{v}");
+    let (s, v) = try_move(json!({"ply": 9, "uci": "e1e2"})).await;
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("ply: must be from 1 to 4"), "{v}");
+    let (s, v) = try_move(json!({"ply": 3})).await;
+    assert_eq!(s, 400, "{v}");
+}
+
+#[tokio::test]
+async fn a_game_against_the_computer_is_reviewed_when_it_ends() {
+    let server = server("review_computer").await;
+    let (_, a) = server.guest().await;
+    let mut ws = server.ws(&a).await;
+    ws.ok(json!({"t": "play_computer", "level": 1, "color": "white", "time_control": "-"})).await;
+    let gid = ws.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    ws.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    play(&mut ws, &gid, "e2e4").await;
+    loop {
+        if ws.event(&gid, "move_made").await["by"] == "black" {
+            break;
+        }
+    }
+    ws.ok(json!({"t": "resign", "game_id": gid})).await;
+    ws.event(&gid, "game_ended").await;
+    let v = until_done(&server, &gid).await;
+    assert_eq!(v["review"]["moves"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["nodes"], NODES);
+}
+
+#[tokio::test]
+async fn others_are_reviewed_on_request_once() {
+    let server = server("review_request").await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let gid = blunder_game(&server, &a, &b).await;
+    // Nobody asked: no review.
+    let (s, v) = get(&server, &format!("/api/game/{gid}/review")).await;
+    assert_eq!((s, &v["status"]), (200, &json!("none")), "{v}");
+    let post = |session: Option<String>, g: String| {
+        let server = &server;
+        async move { call(server, reqwest::Method::POST, &format!("/api/game/{g}/review"), session.as_deref(), None).await }
+    };
+    let (s, _) = post(None, gid.clone()).await;
+    assert_eq!(s, 401, "signing in (a guest is enough) is needed to ask");
+    let (s, v) = post(Some(b.clone()), gid.clone()).await;
+    assert_eq!(s, 202, "{v}");
+    assert!(["queued", "running"].contains(&v["status"].as_str().unwrap()), "{v}");
+    let done = until_done(&server, &gid).await;
+    // Asking again gives the review there is.
+    let (s, v) = post(Some(a.clone()), gid.clone()).await;
+    assert_eq!((s, &v["status"]), (200, &json!("done")), "{v}");
+    assert_eq!(v["review"], done["review"]);
+
+    // A game in progress, and one that does not exist.
+    let (live, mut wa, _wb) = friend_game(&server, "-", &a, &b).await;
+    play(&mut wa, &live, "e2e4").await;
+    let (s, v) = post(Some(a.clone()), live.clone()).await;
+    assert_eq!(s, 409, "{v}");
+    assert_eq!(v["code"], "not_reviewable");
+    let (s, _) = post(Some(a.clone()), "nosuchgame".into()).await;
+    assert_eq!(s, 404);
+    let (s, _) = get(&server, "/api/game/nosuchgame/review").await;
+    assert_eq!(s, 404);
+    // The try needs a done review.
+    let (s, v) = call(
+        &server,
+        reqwest::Method::POST,
+        &format!("/api/game/{live}/review/try"),
+        Some(&a),
+        Some(json!({"ply": 1, "uci": "e2e4"})),
+    )
+    .await;
+    assert_eq!((s, v["code"].as_str()), (409, Some("no_review")), "{v}");
+}
+
+#[tokio::test]
+async fn guests_cannot_keep_the_setting_and_bad_bodies_are_named() {
+    let server = server("review_settings").await;
+    let (_, g) = server.guest().await;
+    let (s, v) =
+        call(&server, reqwest::Method::PUT, "/api/review/settings", Some(&g), Some(json!({"auto_review": true}))).await;
+    assert_eq!((s, v["code"].as_str()), (403, Some("guest_settings")), "{v}");
+    let (_, bob) = server.register("Bob").await;
+    let (s, v) =
+        call(&server, reqwest::Method::PUT, "/api/review/settings", Some(&bob), Some(json!({"auto_review": "yes"})))
+            .await;
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().starts_with("body:"), "{v}");
+    let (s, v) = call(&server, reqwest::Method::GET, "/api/review/settings", Some(&bob), None).await;
+    assert_eq!((s, &v["auto_review"]), (200, &json!(false)), "{v}");
+}

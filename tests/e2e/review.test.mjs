@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// 复盘 end to end: a game against the computer in which we hang a piece, resigned; its review comes by itself
+// (progress first), marks the blunder in the move list, explains it in zh and in en, and "learn from your mistakes"
+// replays it as an exercise that the engine's move solves.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { pawnAttacks } from 'chessops/attacks';
+import { makeUci, opposite } from 'chessops/util';
+import { boardState, chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A move of a knight, bishop, rook or queen, capturing nothing, to a square an enemy pawn attacks: it hangs. */
+function hangingMove(fen) {
+  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  const me = pos.turn;
+  for (const [from, dests] of pos.allDests()) {
+    const piece = pos.board.get(from);
+    if (!['knight', 'bishop', 'rook', 'queen'].includes(piece.role)) continue;
+    for (const to of dests) {
+      if (pos.board.get(to)) continue;
+      const attackers = pawnAttacks(me, to).intersect(pos.board.pieces(opposite(me), 'pawn'));
+      if (attackers.nonEmpty()) return makeUci({ from, to });
+    }
+  }
+  return null;
+}
+
+/** Clicks a square of a board element other than the main one. */
+async function clickOn(page, selector, square, orientation) {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  // chessground forgets the board's place on the scroll event, which comes with the next frame: wait for it.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const box = await page.locator(selector).boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const size = box.width / 8;
+  const col = orientation === 'white' ? file : 7 - file;
+  const row = orientation === 'white' ? 7 - rank : rank;
+  await page.mouse.click(box.x + (col + 0.5) * size, box.y + (row + 0.5) * size);
+}
+
+test('a blunder against the computer is marked, explained in zh and en, and replayed as an exercise', { timeout: 300_000 }, async () => {
+  const { page } = await newPage(browser, server.base, { lang: 'zh' });
+  await page.goto('/');
+  await page.click(tid('play-computer'));
+  await page.selectOption(tid('level'), '1');
+  await page.selectOption(tid('color'), 'white');
+  await page.fill(tid('time-control'), '-');
+  await page.click(tid('start-game'));
+  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const gameId = page.url().split('/').pop();
+  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+
+  // Play until a piece can be hung, then hang it.
+  let blunderPly = null;
+  for (let i = 0; i < 20 && blunderPly === null; i++) {
+    const st = await waitTurnOrEnd(page, 'white', 60_000);
+    assert.ok(!['finished', 'aborted'].includes(st.status), 'the game goes on');
+    const hang = i > 0 ? hangingMove(st.fen) : null;
+    const uci = hang ?? chooseMove(st.fen);
+    await clickMove(page, uci);
+    await page.waitForFunction(
+      ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
+      [tid('board'), st.ply],
+      { timeout: 30_000, polling: 50 },
+    );
+    if (hang) blunderPly = st.ply + 1;
+  }
+  assert.ok(blunderPly, 'found a piece to hang');
+  await waitTurnOrEnd(page, 'white', 60_000);
+  await page.click(tid('resign'));
+  await page.click(tid('resign-confirm'));
+  await page.waitForSelector(`${tid('board')}[data-status="finished"]`);
+
+  // The review starts by itself (a game against the computer) and shows its progress, then the accuracy.
+  await page.waitForSelector(tid('review-panel'));
+  await page.waitForSelector(tid('review-accuracy'), { timeout: 120_000 });
+  const review = await page.evaluate(async (id) => (await fetch(`/api/game/${id}/review`)).json(), gameId);
+  assert.equal(review.status, 'done');
+  const judged = review.review.moves[blunderPly - 1];
+  assert.ok(['mistake', 'blunder'].includes(judged.class), `ply ${blunderPly}: ${JSON.stringify(judged)}`);
+
+  // The mark in the move list.
+  const mark = judged.class === 'blunder' ? '??' : '?';
+  await page.waitForFunction(
+    ([sel, m]) => document.querySelector(sel)?.textContent.includes(m),
+    [tid('move-list'), mark],
+    { timeout: 10_000 },
+  );
+
+  // The explanation of that move, in zh, then in en.
+  await page.click(`${tid('review-moment')}[data-ply="${blunderPly}"] a`);
+  await page.waitForSelector(`${tid('review-comment')}[data-ply="${blunderPly}"]`);
+  const zh = await page.textContent(tid('review-comment'));
+  assert.ok(zh.includes(judged.comment.zh.slice(0, 6)), `zh: ${zh}`);
+  assert.match(zh, /败着|错着/);
+  await page.click(tid('lang-switch'));
+  await page.waitForFunction(() => document.documentElement.lang.startsWith('en'));
+  await page.waitForSelector(tid('review-accuracy'));
+  await page.click(`${tid('review-moment')}[data-ply="${blunderPly}"] a`);
+  await page.waitForFunction(
+    ([sel, text]) => document.querySelector(sel)?.textContent.includes(text),
+    [tid('review-comment'), judged.comment.en.slice(0, 12)],
+  );
+  const en = await page.textContent(tid('review-comment'));
+  assert.match(en, /Blunder|Mistake/);
+
+  // The PGN with evaluations.
+  const href = await page.getAttribute(tid('review-pgn'), 'href');
+  const pgn = await page.evaluate(async (u) => (await fetch(u)).text(), href);
+  assert.ok(pgn.includes('[%eval'), pgn);
+
+  // Learn from your mistakes: the blunder's position, a wrong try, then the engine's move.
+  await page.click(tid('review-learn'));
+  await page.waitForSelector(tid('review-learn-board'));
+  const prompt = await page.textContent(tid('review-learn-prompt'));
+  assert.match(prompt, /Exercise 1 of \d+/);
+  const exercises = review.review.moves.filter(
+    (m) => m.ply % 2 === 1 && m.best && ['mistake', 'blunder', 'missed_win'].includes(m.class),
+  );
+  const first = exercises[0];
+  const fen = await page.getAttribute(tid('review-learn-board'), 'data-fen');
+  assert.ok(fen, 'the exercise board mirrors its position');
+  await clickOn(page, tid('review-learn-board'), first.uci.slice(0, 2), 'white');
+  await clickOn(page, tid('review-learn-board'), first.uci.slice(2, 4), 'white');
+  await page.waitForFunction((sel) => /✗|✓/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
+  assert.match(await page.textContent(tid('review-learn-feedback')), /✗/, 'the move played in the game is not the answer');
+  await page.waitForSelector(tid('review-learn-board'));
+  await clickOn(page, tid('review-learn-board'), first.best.slice(0, 2), 'white');
+  await clickOn(page, tid('review-learn-board'), first.best.slice(2, 4), 'white');
+  await page.waitForFunction((sel) => /✓/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
+  for (let i = 0; i < exercises.length; i++) await page.click(tid('review-learn-next'));
+  assert.match(await page.textContent(tid('review-learn-done')), /You found 1 of \d+/);
+  assert.equal((await boardState(page)).status, 'finished');
+});

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The game page's state and its reducer: `reduce(state, action)` is a pure function from the server's messages
+// (snapshot + versioned events, clocks, rematch offers) and the player's actions to the next state. Nothing here
+// touches the DOM, the socket or the clock: the time (`now`) and the round trip (`rtt`) come with the action.
+
+import { claimable, fenOf, replay } from '../../chess';
+import type { ClaimKind, Line } from '../../chess';
+import type { Chess } from 'chessops/chess';
+import type { Color, GameSnapshot, GameStatus, ServerMessage, VersionedGameEvent } from '../../protocol';
+import type { ClockState } from '../../ui/clock';
+
+export const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+const idx = (c: Color): 0 | 1 => (c === 'white' ? 0 : 1);
+
+/** Why the last try was refused: the server's reason, or our own short message (shown until the next move). */
+export type IllegalMsg = { kind: 'generic' } | { kind: 'reason'; zh: string; en: string } | { kind: 'unreadable'; text: string };
+
+export interface Illegal {
+  msg: IllegalMsg;
+  /** Squares to mark on the board, most important first. */
+  squares: string[];
+}
+
+export interface Opening {
+  zh: string;
+  en: string;
+  eco: string;
+}
+
+export interface GameState {
+  gameId: string;
+  /** The signed-in user's id (null: nobody), to know which side we play. */
+  me: string | null;
+  snap: GameSnapshot | null;
+  line: Line;
+  initialFen: string | null;
+  version: number;
+  status: GameStatus;
+  drawOffer: Color | null;
+  takebackOffer: Color | null;
+  mayOfferDraw: [boolean, boolean];
+  disconnected: [boolean, boolean];
+  /** `now` when each side was seen leaving (for the claim-victory countdown). */
+  goneSince: [number, number];
+  clock: ClockState | null;
+  /** The ply shown, or null to follow the game. */
+  viewPly: number | null;
+  orientation: Color;
+  offerWithMove: boolean;
+  rematchBy: Color | null;
+  rematchDeclined: boolean;
+  resignConfirm: boolean;
+  illegal: Illegal | null;
+  /** What is in the move box. */
+  typed: string;
+  opening: Opening | null;
+  claimRejected: { zh: string; en: string } | null;
+  /** A move that would allow a draw claim (FIDE 9.2.1.1, 9.3.1): claim with it, or just play it. */
+  pendingClaim: { uci: string; kind: ClaimKind } | null;
+  /** Set by the action that found a gap or an unreplayable move: the page must subscribe again from `version`. */
+  resync: boolean;
+}
+
+export type Action =
+  | { kind: 'server'; msg: ServerMessage; now: number; rtt: number }
+  /** A game read from the archive (it is no longer live). */
+  | { kind: 'archived'; snapshot: GameSnapshot; now: number }
+  | { kind: 'user'; id: string | null }
+  | { kind: 'goto'; ply: number }
+  | { kind: 'flip' }
+  | { kind: 'illegal'; illegal: Illegal | null }
+  | { kind: 'typed'; text: string }
+  /** A move goes to the server: the offer armed with it and the pending claim are used up. */
+  | { kind: 'move_sent' }
+  | { kind: 'toggle_offer' }
+  | { kind: 'resign_confirm'; on: boolean }
+  | { kind: 'pending_claim'; claim: { uci: string; kind: ClaimKind } | null }
+  | { kind: 'opening'; opening: Opening | null }
+  /** Nothing changed but a display setting: draw again. */
+  | { kind: 'refresh' };
+
+export function initialState(gameId: string, me: string | null): GameState {
+  return {
+    gameId,
+    me,
+    snap: null,
+    line: replay(null, []),
+    initialFen: null,
+    version: 0,
+    status: { status: 'created' },
+    drawOffer: null,
+    takebackOffer: null,
+    mayOfferDraw: [true, true],
+    disconnected: [false, false],
+    goneSince: [0, 0],
+    clock: null,
+    viewPly: null,
+    orientation: 'white',
+    offerWithMove: false,
+    rematchBy: null,
+    rematchDeclined: false,
+    resignConfirm: false,
+    illegal: null,
+    typed: '',
+    opening: null,
+    claimRejected: null,
+    pendingClaim: null,
+    resync: false,
+  };
+}
+
+// ---- derived ----
+
+export function myColor(st: GameState): Color | null {
+  const s = st.snap;
+  if (!st.me || !s) return null;
+  if (s.white.id === st.me) return 'white';
+  if (s.black.id === st.me) return 'black';
+  return null;
+}
+export const isOver = (st: GameState): boolean => st.status.status === 'finished' || st.status.status === 'aborted';
+export const ply = (st: GameState): number => st.line.moves.length;
+export const shownPly = (st: GameState): number => (st.viewPly === null ? ply(st) : st.viewPly);
+export const livePos = (st: GameState): Chess => st.line.positions[ply(st)];
+export const turn = (st: GameState): Color => livePos(st).turn;
+export const myTurn = (st: GameState): boolean => !isOver(st) && myColor(st) === turn(st) && st.viewPly === null;
+/** The draw the side to move could claim now (threefold repetition, fifty moves), if it is us. */
+export const claimNow = (st: GameState): ClaimKind | null =>
+  myColor(st) !== null && myColor(st) === turn(st) ? claimable(st.line.positions) : null;
+
+// ---- the reducer ----
+
+export function reduce(st: GameState, a: Action): GameState {
+  const s = st.resync ? { ...st, resync: false } : st;
+  switch (a.kind) {
+    case 'server':
+      return onServer(s, a.msg, a.now, a.rtt);
+    case 'archived':
+      return applySnapshot(s, a.snapshot, a.now, 0);
+    case 'user':
+      return { ...s, me: a.id };
+    case 'goto': {
+      const max = ply(s);
+      const v = Math.max(0, Math.min(max, a.ply));
+      return { ...s, viewPly: v === max ? null : v, illegal: null, pendingClaim: null };
+    }
+    case 'flip':
+      return { ...s, orientation: opposite(s.orientation) };
+    case 'illegal':
+      return { ...s, illegal: a.illegal };
+    case 'typed':
+      return { ...s, typed: a.text };
+    case 'move_sent':
+      return { ...s, pendingClaim: null, offerWithMove: false, illegal: null };
+    case 'toggle_offer':
+      return { ...s, offerWithMove: !s.offerWithMove };
+    case 'resign_confirm':
+      return { ...s, resignConfirm: a.on };
+    case 'pending_claim':
+      return { ...s, pendingClaim: a.claim };
+    case 'opening':
+      return { ...s, opening: a.opening };
+    case 'refresh':
+      return s;
+  }
+}
+
+function onServer(st: GameState, m: ServerMessage, now: number, rtt: number): GameState {
+  switch (m.t) {
+    case 'game_snapshot':
+      return m.game_id === st.gameId ? applySnapshot(st, m.snapshot, now, rtt) : st;
+    case 'game_events': {
+      if (m.game_id !== st.gameId || !st.snap) return st;
+      let s = st;
+      for (const e of m.events) {
+        if (e.version <= s.version) continue;
+        if (e.version !== s.version + 1) return { ...s, resync: true };
+        s = applyEvent(s, e, now);
+        if (s.resync) return s;
+      }
+      return s;
+    }
+    case 'clocks':
+      if (m.game_id !== st.gameId) return st;
+      return {
+        ...st,
+        clock: { white_ms: m.white_ms, black_ms: m.black_ms, running: m.running, at: now - rtt / 2 },
+      };
+    case 'rematch_offered':
+      return m.game_id === st.gameId ? { ...st, rematchBy: m.by, rematchDeclined: false } : st;
+    case 'rematch_declined':
+      return m.game_id === st.gameId ? { ...st, rematchBy: null, rematchDeclined: true } : st;
+    default:
+      return st;
+  }
+}
+
+function applySnapshot(st: GameState, snap: GameSnapshot, now: number, rtt: number): GameState {
+  const first = st.snap === null;
+  const initialFen = snap.variant.kind === 'standard' ? null : snap.variant.fen;
+  const line = replay(initialFen, snap.moves.map((m) => m.uci));
+  // Keep the server's SAN.
+  line.moves = line.moves.map((mv, i) => (snap.moves[i] ? { ...mv, san: snap.moves[i].san } : mv));
+  const next: GameState = {
+    ...st,
+    snap,
+    initialFen,
+    line,
+    version: snap.version,
+    status: snap.status,
+    drawOffer: snap.draw_offer,
+    takebackOffer: snap.takeback_offer,
+    mayOfferDraw: [...snap.may_offer_draw],
+    disconnected: [...snap.disconnected],
+    goneSince: [snap.disconnected[0] ? now : 0, snap.disconnected[1] ? now : 0],
+    clock: snap.clocks ? { ...snap.clocks, running: snap.clock_running, at: now - rtt / 2 } : null,
+    viewPly: st.viewPly !== null && st.viewPly < line.moves.length ? st.viewPly : null,
+    resync: false,
+  };
+  if (first) next.orientation = myColor(next) ?? 'white';
+  return isOver(next) ? ended(next) : next;
+}
+
+/** What a finished game no longer needs: refusals and their marks, the typed text, offers and confirmations. */
+function ended(st: GameState): GameState {
+  return {
+    ...st,
+    illegal: null,
+    typed: '',
+    drawOffer: null,
+    takebackOffer: null,
+    offerWithMove: false,
+    resignConfirm: false,
+    pendingClaim: null,
+  };
+}
+
+function withClocks(st: GameState, clocks: { white_ms: number; black_ms: number } | null, now: number): ClockState | null {
+  return clocks && st.clock ? { ...st.clock, ...clocks, at: now } : st.clock;
+}
+
+function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameState {
+  const s: GameState = { ...st, version: e.version };
+  switch (e.type) {
+    case 'move_made': {
+      const next = replay(fenOf(livePos(s)), [e.uci]).positions[1];
+      if (!next) return { ...st, resync: true };
+      const line: Line = { positions: [...s.line.positions, next], moves: [...s.line.moves, { uci: e.uci, san: e.san }] };
+      const mine = myColor(s) === e.by;
+      const out: GameState = {
+        ...s,
+        line,
+        clock:
+          e.clocks && s.clock ? { ...e.clocks, running: s.clock.running ? opposite(e.by) : null, at: now } : s.clock,
+        drawOffer: s.drawOffer && s.drawOffer !== e.by ? null : s.drawOffer,
+        status: s.status.status === 'created' && line.moves.length >= 2 ? { status: 'started' } : s.status,
+        // Any move makes the last refusal stale; our own also empties the move box.
+        illegal: null,
+        typed: mine ? '' : s.typed,
+        resignConfirm: false,
+        pendingClaim: null,
+        claimRejected: null,
+        viewPly: s.viewPly !== null && s.viewPly === line.moves.length - 1 ? null : s.viewPly,
+      };
+      return out;
+    }
+    case 'draw_offered': {
+      const may: [boolean, boolean] = [...s.mayOfferDraw];
+      may[idx(opposite(e.by))] = true;
+      return { ...s, drawOffer: e.by, mayOfferDraw: may };
+    }
+    case 'draw_declined': {
+      const may: [boolean, boolean] = [...s.mayOfferDraw];
+      if (s.drawOffer) may[idx(s.drawOffer)] = false;
+      return { ...s, drawOffer: null, mayOfferDraw: may };
+    }
+    case 'draw_claim_rejected':
+      return { ...s, claimRejected: { zh: e.message_zh, en: e.message_en } };
+    case 'clock_update':
+    case 'adjourned':
+    case 'resumed':
+      return { ...s, clock: withClocks(s, e.clocks, now) };
+    case 'takeback_offered':
+      return { ...s, takebackOffer: e.by };
+    case 'takeback_declined':
+    case 'takeback_cancelled':
+      return { ...s, takebackOffer: null };
+    case 'takeback_done': {
+      const keep = Math.max(0, ply(s) - e.plies);
+      return {
+        ...s,
+        line: { positions: s.line.positions.slice(0, keep + 1), moves: s.line.moves.slice(0, keep) },
+        takebackOffer: null,
+        drawOffer: null,
+        viewPly: null,
+        illegal: null,
+        clock: withClocks(s, e.clocks, now),
+        status: keep < 2 ? { status: 'created' } : s.status,
+      };
+    }
+    case 'player_disconnected': {
+      const d: [boolean, boolean] = [...s.disconnected];
+      const g: [number, number] = [...s.goneSince];
+      d[idx(e.who)] = true;
+      g[idx(e.who)] = now;
+      return { ...s, disconnected: d, goneSince: g };
+    }
+    case 'player_reconnected': {
+      const d: [boolean, boolean] = [...s.disconnected];
+      d[idx(e.who)] = false;
+      return { ...s, disconnected: d };
+    }
+    case 'game_ended':
+      return ended({
+        ...s,
+        status: {
+          status: 'finished',
+          result: e.result,
+          termination: e.termination,
+          winner: e.winner,
+          message_zh: e.message_zh,
+          message_en: e.message_en,
+        },
+        clock: s.clock ? { ...s.clock, ...(e.clocks ?? {}), running: null, at: now } : null,
+      });
+    case 'aborted':
+      return ended({
+        ...s,
+        status: { status: 'aborted', reason: e.reason, by: e.by },
+        clock: s.clock ? { ...s.clock, running: null, at: now } : null,
+      });
+  }
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Parts of the home page: the time-control field (a box in minutes+seconds, its reading, the presets), the games
+// being played now (mini boards), and one's own games in progress.
+
+import { lastMoveKeys } from '../chess';
+import { h, replace } from '../dom';
+import { t } from '../i18n';
+import type { LiveGame } from '../protocol';
+import { makeBoard } from '../ui/board';
+import { playerName, tcFromBox, tcLabel, tcToBox } from '../ui/names';
+
+const TC_PRESETS: { tc: string; key: 'tc.bullet' | 'tc.blitz' | 'tc.rapid' | 'tc.classical' | 'tc.none' }[] = [
+  { tc: '60+0', key: 'tc.bullet' },
+  { tc: '180+2', key: 'tc.blitz' },
+  { tc: '300+3', key: 'tc.blitz' },
+  { tc: '600+5', key: 'tc.rapid' },
+  { tc: '900+10', key: 'tc.rapid' },
+  { tc: '1800+20', key: 'tc.classical' },
+  { tc: '-', key: 'tc.none' },
+];
+
+/**
+ * The time-control field: the box (`text`: minutes+seconds as the presets show them, or the FIDE multi-period
+ * form), what it reads as next to it (or why it cannot be read), the help line and the preset chips.
+ */
+export function tcField(text: string): { el: HTMLElement[]; input: HTMLInputElement } {
+  const input = h('input', {
+    testid: 'time-control',
+    id: 'setup-tc',
+    value: text,
+    autocomplete: 'off',
+    'aria-label': t('home.timeControl'),
+  });
+  const hint = h('span', { class: 'hint', testid: 'tc-hint' });
+  const show = () => {
+    const tc = tcFromBox(input.value);
+    hint.textContent = tc === null ? t('home.tcBad', { tc: input.value.trim() }) : tcLabel(tc);
+    hint.classList.toggle('warn', tc === null);
+  };
+  show();
+  input.addEventListener('input', show);
+  const chips = h(
+    'div',
+    { class: 'chips' },
+    TC_PRESETS.map((p) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'chip',
+          'data-tc': p.tc,
+          onclick: () => {
+            input.value = tcToBox(p.tc);
+            show();
+          },
+        },
+        h('b', {}, tcLabel(p.tc)),
+        p.tc === '-' ? null : [' ', h('small', {}, t(p.key))],
+      ),
+    ),
+  );
+  return {
+    input,
+    el: [
+      h('div', { class: 'field' }, h('label', { for: 'setup-tc' }, t('home.timeControl')), h('div', { class: 'tc-row' }, input, hint)),
+      h('p', { class: 'hint' }, t('home.tcHelp')),
+      chips,
+    ],
+  };
+}
+
+/** The games being played now, as cards with a mini board (the old boards in `boards` are destroyed first). */
+export function renderLiveGames(liveEl: HTMLElement, games: LiveGame[], boards: { destroy(): void }[]): void {
+  for (const b of boards.splice(0)) b.destroy();
+  if (!games.length) {
+    replace(liveEl, h('p', { class: 'hint' }, t('home.noLiveGames')));
+    return;
+  }
+  replace(
+    liveEl,
+    games.slice(0, 8).map((g) => {
+      const boardEl = h('div', { class: 'cg-wrap mini-board' });
+      const card = h(
+        'a',
+        { class: 'live-card', href: `/game/${g.game_id}`, 'data-link': '', testid: 'live-game', 'data-game': g.game_id },
+        boardEl,
+        h('div', { class: 'live-names', translate: 'no' }, `${playerName(g.white)} – ${playerName(g.black)}`),
+        h('div', { class: 'hint' }, `${tcLabel(g.time_control)} · ${g.rated ? t('home.ratedShort') : t('home.casualShort')}`),
+      );
+      boards.push(
+        makeBoard(boardEl, {
+          fen: g.fen,
+          viewOnly: true,
+          coordinates: false,
+          lastMove: lastMoveKeys(g.last_move ?? undefined),
+        }),
+      );
+      return card;
+    }),
+  );
+}
+
+/** Links back to one's own games in progress. */
+export function renderMyGames(playingEl: HTMLElement, ids: string[]): void {
+  if (!ids.length) {
+    replace(playingEl);
+    return;
+  }
+  replace(
+    playingEl,
+    h('h3', {}, t('home.yourGames')),
+    h(
+      'div',
+      { class: 'chips' },
+      ids.map((id) =>
+        h('a', { href: `/game/${id}`, 'data-link': '', class: 'chip', testid: 'resume-game' }, t('home.resume'), ' ', h('span', { translate: 'no' }, id)),
+      ),
+    ),
+  );
+}
