@@ -7,6 +7,7 @@
 import type { Key } from '@lichess-org/chessground/types';
 import type { Role } from 'chessops/types';
 import { request } from '../api';
+import { currentUser } from '../app';
 import { destsOf, fenOf, isPromotion, legalMove, replay, standardUci, chineseSan } from '../chess';
 import { h, replace } from '../dom';
 import { getLang, onLangChange, pick } from '../i18n';
@@ -28,6 +29,7 @@ import {
   startLearning,
 } from '../review/model';
 import type { GameReviewData, LearnState, Mark, ReviewState, ReviewTryAnswer, ReviewedMove } from '../review/model';
+import type { ReviewSettings } from '../protocol_review';
 
 export interface ReviewPanelOptions {
   gameId: string;
@@ -184,7 +186,37 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     if (list.length) parts.push(h('h4', {}, pick('关键时刻', 'Key moments')), keyMoments);
     else parts.push(h('p', { class: 'muted' }, pick('没有错着，下得好！', 'No mistakes: well played!')));
     parts.push(h('p', { class: 'review-actions' }, learnButton, ' ', pgn));
+    const auto = autoReviewToggle();
+    if (auto) parts.push(auto);
     return parts;
+  }
+
+  /** For a registered player: "review every game of mine" (the server's setting), loaded once. */
+  let autoReview: boolean | null = null;
+  function autoReviewToggle(): HTMLElement | null {
+    const me = currentUser();
+    if (!me || me.guest) return null;
+    if (autoReview === null) {
+      request<ReviewSettings>('GET', '/api/review/settings')
+        .then((s) => {
+          autoReview = s.auto_review;
+          render();
+        })
+        .catch(() => undefined);
+      return null;
+    }
+    const box = h('input', {
+      type: 'checkbox',
+      testid: 'review-auto',
+      checked: autoReview,
+      onchange: () => {
+        const on = box.checked;
+        request<ReviewSettings>('PUT', '/api/review/settings', { auto_review: on })
+          .then((s) => (autoReview = s.auto_review))
+          .catch(() => ((box.checked = !on), undefined));
+      },
+    });
+    return h('label', { class: 'hint' }, box, ' ', pick('自动复盘我下完的每一盘棋', 'Review every game of mine when it ends'));
   }
 
   function moveLabel(m: ReviewedMove): string {
