@@ -2,7 +2,8 @@
 //! (the engine's line, tagged), or how the evaluation fell — and the better move.
 //!
 //! In order, the first that applies:
-//! 1. it allowed a mate: "Nd5?? 让对方三步杀：… 更好的是 Nf3。";
+//! 1. it allowed a mate: "马d5?? 让对方三步杀：… 更好的是 马f3。" (the Chinese sentence writes moves with Chinese
+//!    piece letters, the English one in SAN);
 //! 2. it missed a mate the position had;
 //! 3. the opponent's best line after it has a tactical motif (fork, pin, skewer, discovered attack, …): the
 //!    tagger's sentence about it;
@@ -15,7 +16,7 @@ use guoxiang_tactics::Motif;
 use guoxiang_tactics::tag::{Tag, tag_line};
 
 use crate::chances::{Class, Eval};
-use crate::{Comment, Judgement, san_line};
+use crate::{Comment, Judgement, san_line, san_line_zh};
 
 /// Motifs worth naming, most telling first.
 const TELLING: [Motif; 17] = [
@@ -118,11 +119,14 @@ fn first_capture(pos: &Position, line: &[Move]) -> Option<(Role, String)> {
 pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Class) -> Explained {
     let after = before.after(m);
     let mover = before.turn();
-    let san = format!("{}{}", before.san(m), glyph(class));
+    // The Chinese sentence writes moves with Chinese piece letters (马f3), as the move list does in Chinese.
+    let san_en = format!("{}{}", before.san(m), glyph(class));
+    let san_zh = format!("{}{}", before.san_zh(m), glyph(class));
     let best = jb.best().filter(|&b| b != m);
-    let better_zh = best.map(|b| format!("更好的是 {}。", before.san(b))).unwrap_or_default();
+    let better_zh = best.map(|b| format!("更好的是 {}。", before.san_zh(b))).unwrap_or_default();
     let better_en = best.map(|b| format!(" Better was {}.", before.san(b))).unwrap_or_default();
-    let line_zh = |pos: &Position, line: &[Move]| san_line(pos, &line[..line.len().min(6)]).join(" ");
+    let line_en = |pos: &Position, line: &[Move]| san_line(pos, &line[..line.len().min(6)]).join(" ");
+    let line_zh = |pos: &Position, line: &[Move]| san_line_zh(pos, &line[..line.len().min(6)]).join(" ");
     let done = |zh: String, en: String, motifs: Vec<Motif>| Explained { comment: Comment { zh, en }, motifs };
 
     // 1. It allowed a mate that was not there before.
@@ -140,8 +144,8 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         };
         let what_en = if kind_en.is_empty() { format!("mate in {n}") } else { format!("{kind_en} in {n}") };
         return done(
-            format!("{san} 让对方{}步杀{kind_zh}：{}。{better_zh}", zh_count(n), line_zh(&after, &ja.line)),
-            format!("{san} allows {what_en}: {}.{better_en}", line_zh(&after, &ja.line)),
+            format!("{san_zh} 让对方{}步杀{kind_zh}：{}。{better_zh}", zh_count(n), line_zh(&after, &ja.line)),
+            format!("{san_en} allows {what_en}: {}.{better_en}", line_en(&after, &ja.line)),
             [Motif::Mate].into_iter().chain(mate_motif).collect(),
         );
     }
@@ -151,16 +155,16 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         && !matches!(ja.eval, Eval::Mate(k) if k < 0)
     {
         return done(
-            format!("{san} 错过了{}步杀：{}。", zh_count(n), line_zh(before, &jb.line)),
-            format!("{san} misses mate in {n}: {}.", line_zh(before, &jb.line)),
+            format!("{san_zh} 错过了{}步杀：{}。", zh_count(n), line_zh(before, &jb.line)),
+            format!("{san_en} misses mate in {n}: {}.", line_en(before, &jb.line)),
             vec![Motif::Mate],
         );
     }
     // 3. The opponent's answer is a tactic.
     if let Some(t) = pick(tag_line(before, Some(m), &ja.line)) {
         return done(
-            format!("{san} 之后，{}{better_zh}", t.text.zh),
-            format!("After {san}: {}{better_en}", t.text.en),
+            format!("{san_zh} 之后，{}{better_zh}", t.text.zh),
+            format!("After {san_en}: {}{better_en}", t.text.en),
             vec![t.motif],
         );
     }
@@ -169,19 +173,20 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
     let left = balance_after(&after, &ja.line, 3, mover);
     let lost = kept - left;
     if lost >= 2 {
-        let refutation = line_zh(&after, &ja.line[..ja.line.len().min(3)]);
+        let refutation_zh = line_zh(&after, &ja.line[..ja.line.len().min(3)]);
+        let refutation = line_en(&after, &ja.line[..ja.line.len().min(3)]);
         if let Some((role, sq)) = first_capture(&after, &ja.line)
             && (value(role) - lost).abs() <= 1
         {
             return done(
-                format!("{san} 白白丢掉了 {sq} 的{}（{refutation}）。{better_zh}", role.zh_char()),
-                format!("{san} hangs the {} on {sq} ({refutation}).{better_en}", role.name()),
+                format!("{san_zh} 白白丢掉了 {sq} 的{}（{refutation_zh}）。{better_zh}", role.zh_char()),
+                format!("{san_en} hangs the {} on {sq} ({refutation}).{better_en}", role.name()),
                 vec![Motif::HangingPiece],
             );
         }
         return done(
-            format!("{san} 丢子，约损失 {lost} 个兵的子力：{refutation}。{better_zh}"),
-            format!("{san} loses material, about {lost} pawns' worth: {refutation}.{better_en}"),
+            format!("{san_zh} 丢子，约损失 {lost} 个兵的子力：{refutation_zh}。{better_zh}"),
+            format!("{san_en} loses material, about {lost} pawns' worth: {refutation}.{better_en}"),
             Vec::new(),
         );
     }
@@ -189,9 +194,10 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
     if let Some(t) = pick(tag_line(before, None, &jb.line)) {
         let info = t.motif.info();
         let first = best.map(|b| before.san(b)).unwrap_or_default();
+        let first_zh = best.map(|b| before.san_zh(b)).unwrap_or_default();
         return done(
-            format!("{san} 错过了{}：{first}。{}", info.zh, t.text.zh),
-            format!("{san} misses a {}: {first}. {}", info.en.to_lowercase(), t.text.en),
+            format!("{san_zh} 错过了{}：{first_zh}。{}", info.zh, t.text.zh),
+            format!("{san_en} misses a {}: {first}. {}", info.en.to_lowercase(), t.text.en),
             vec![t.motif],
         );
     }
@@ -202,16 +208,20 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         guoxiang_core::Color::White => (from, to),
         guoxiang_core::Color::Black => (from.flip(), to.flip()),
     };
-    let line = if jb.line.is_empty() { String::new() } else { line_zh(before, &jb.line) };
+    let (line, better_line_zh) = if jb.line.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (line_en(before, &jb.line), line_zh(before, &jb.line))
+    };
     done(
         format!(
-            "{san} 使评估（白方视角）从 {} 变为 {}。{}",
+            "{san_zh} 使评估（白方视角）从 {} 变为 {}。{}",
             from.human(),
             to.human(),
-            if line.is_empty() { String::new() } else { format!("更好的是 {line}。") }
+            if better_line_zh.is_empty() { String::new() } else { format!("更好的是 {better_line_zh}。") }
         ),
         format!(
-            "{san} takes the evaluation (White's view) from {} to {}.{}",
+            "{san_en} takes the evaluation (White's view) from {} to {}.{}",
             from.human(),
             to.human(),
             if line.is_empty() { String::new() } else { format!(" Better was {line}.") }

@@ -313,6 +313,20 @@ pub fn san_line(pos: &Position, line: &[Move]) -> Vec<String> {
     out
 }
 
+/// [`san_line`] with Chinese piece letters (马f3).
+pub fn san_line_zh(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in line {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(p.san_zh(m));
+        p.play_unchecked(m);
+    }
+    out
+}
+
 /// Centipawn loss of one move for the average: from the mover's side, capped at 1000.
 fn cp_loss(before: Eval, after: Eval) -> f64 {
     let cp = |e: Eval| match e {
@@ -377,6 +391,11 @@ mod tests {
         assert_eq!(r.moves[6].eval, Eval::Mate(0));
         assert!(!r.moves[6].class.is_error());
         assert!(r.black.accuracy.expect("black") < r.white.accuracy.expect("white"));
+        // The Chinese sentence writes the moves with Chinese piece letters, the English one in SAN.
+        let c = r.moves[5].comment.as_ref().expect("a comment");
+        assert!(c.zh.starts_with("马f6??") && c.zh.contains("后xf7#"), "{}", c.zh);
+        assert!(!c.zh.contains("Nf6") && !c.zh.contains("Qxf7"), "{}", c.zh);
+        assert!(c.en.contains("Nf6??") && c.en.contains("Qxf7#"), "{}", c.en);
     }
 
     #[test]
