@@ -43,6 +43,13 @@ if ! "$BIN" puzzles import "$HERE/fixtures/puzzles.csv" --database "sqlite://$TM
   rm -rf "$TMP"
   exit 1
 fi
+# The opening explorer's spec reads a small imported database.
+if ! "$BIN" games import "$HERE/fixtures/games.pgn" --database "sqlite://$TMP/e2e.db" >"$TMP/import.log" 2>&1; then
+  echo "e2e: importing tests/e2e/fixtures/games.pgn failed:" >&2
+  cat "$TMP/import.log" >&2
+  rm -rf "$TMP"
+  exit 1
+fi
 # The computer answers at once in the tests (its human pace, `--computer-reply-ms`, would only slow them); specs that
 # start their own server (lib.mjs) inherit this.
 export GUOXIANG_COMPUTER_REPLY_MS="${GUOXIANG_COMPUTER_REPLY_MS:-0}"
