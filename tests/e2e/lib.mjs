@@ -124,19 +124,19 @@ export async function boardState(page) {
   }));
 }
 
-/** Clicks the centre of a square of the main board. */
-export async function clickSquare(page, square) {
+/** Clicks the centre of a square of the main board (or of another board: `board` is its selector). */
+export async function clickSquare(page, square, board = tid('board')) {
   // chessground forgets the board's place on a scroll event, which comes with the next frame: if the page has just
   // scrolled (a click elsewhere brought something into view), wait for it, or the click lands on the old place.
   // And a board partly out of view (or under the sticky header) is brought into view first.
-  await page.$eval(tid('board'), (el) => {
+  await page.$eval(board, (el) => {
     const r = el.getBoundingClientRect();
     const header = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
     if (r.top < header || r.bottom > window.innerHeight) el.scrollIntoView({ block: 'center' });
   });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const box = await page.locator(tid('board')).boundingBox();
-  const orientation = await page.$eval(tid('board'), (el) => el.dataset.orientation);
+  const box = await page.locator(board).boundingBox();
+  const orientation = (await page.$eval(board, (el) => el.dataset.orientation)) ?? 'white';
   const file = square.charCodeAt(0) - 97;
   const rank = Number(square[1]) - 1;
   const size = box.width / 8;

@@ -9,7 +9,7 @@ import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { pawnAttacks } from 'chessops/attacks';
 import { makeUci, opposite } from 'chessops/util';
-import { boardState, chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { boardState, chooseMove, clickMove, clickSquare, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
 
 let server;
 let browser;
@@ -38,20 +38,6 @@ function hangingMove(fen) {
     }
   }
   return null;
-}
-
-/** Clicks a square of a board element other than the main one. */
-async function clickOn(page, selector, square, orientation) {
-  await page.locator(selector).scrollIntoViewIfNeeded();
-  // chessground forgets the board's place on the scroll event, which comes with the next frame: wait for it.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const box = await page.locator(selector).boundingBox();
-  const file = square.charCodeAt(0) - 97;
-  const rank = Number(square[1]) - 1;
-  const size = box.width / 8;
-  const col = orientation === 'white' ? file : 7 - file;
-  const row = orientation === 'white' ? 7 - rank : rank;
-  await page.mouse.click(box.x + (col + 0.5) * size, box.y + (row + 0.5) * size);
 }
 
 test('a blunder against the computer is marked, explained in zh and en, and replayed as an exercise', { timeout: 300_000 }, async () => {
@@ -136,13 +122,13 @@ test('a blunder against the computer is marked, explained in zh and en, and repl
   const first = exercises[0];
   const fen = await page.getAttribute(tid('review-learn-board'), 'data-fen');
   assert.ok(fen, 'the exercise board mirrors its position');
-  await clickOn(page, tid('review-learn-board'), first.uci.slice(0, 2), 'white');
-  await clickOn(page, tid('review-learn-board'), first.uci.slice(2, 4), 'white');
+  await clickSquare(page, first.uci.slice(0, 2), tid('review-learn-board'));
+  await clickSquare(page, first.uci.slice(2, 4), tid('review-learn-board'));
   await page.waitForFunction((sel) => /✗|✓/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
   assert.match(await page.textContent(tid('review-learn-feedback')), /✗/, 'the move played in the game is not the answer');
   await page.waitForSelector(tid('review-learn-board'));
-  await clickOn(page, tid('review-learn-board'), first.best.slice(0, 2), 'white');
-  await clickOn(page, tid('review-learn-board'), first.best.slice(2, 4), 'white');
+  await clickSquare(page, first.best.slice(0, 2), tid('review-learn-board'));
+  await clickSquare(page, first.best.slice(2, 4), tid('review-learn-board'));
   await page.waitForFunction((sel) => /✓/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
   for (let i = 0; i < exercises.length; i++) await page.click(tid('review-learn-next'));
   assert.match(await page.textContent(tid('review-learn-done')), /You found 1 of \d+/);
