@@ -366,7 +366,8 @@ impl Visitor for Indexer {
             return;
         }
         let Some(pos) = self.position.as_mut() else { return };
-        match pos.parse_san(san) {
+        // SAN, else UCI; a null move (`--`) is an error, so such a game is skipped with the move named.
+        match guoxiang_pgn::parse_move(pos, san) {
             Ok(m) => {
                 self.keys.push((pos.hash(), encode_move(m)));
                 pos.play_unchecked(m);
@@ -763,6 +764,20 @@ mod tests {
         pgn.push_str("1-0\n");
         let g = read_all(&pgn).remove(0).unwrap();
         assert_eq!(g.keys.len(), MAX_PLIES);
+    }
+
+    #[test]
+    fn uci_movetext_is_indexed_and_a_null_move_skips_the_game_naming_it() {
+        let games = read_all("[Result \"1-0\"]\n\ne2e4 e7e5 g1f3 1-0\n\n[Result \"1-0\"]\n\n1. e4 -- 2. d4 1-0\n");
+        let ucis: Vec<String> = games[0].as_ref().unwrap().keys.iter().map(|&(_, m)| decode_move(m)).collect();
+        assert_eq!(ucis, ["e2e4", "e7e5", "g1f3"]);
+        match &games[1] {
+            Err(Skipped::BadMove { at, message }) => {
+                assert_eq!((at.line, at.column), (7, 7));
+                assert!(message.starts_with("move 1... --: a null move"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::visitor::Location;
 ///
 /// Displays as `game 12, line 340, column 17: unterminated comment`. The game
 /// number is 1-based and counts every game the reader started, good or bad;
-/// line and column are 1-based and the column counts bytes (see
+/// line and column are 1-based and the column counts characters (see
 /// [`Location`]).
 #[derive(Debug)]
 pub struct PgnError {
@@ -40,7 +40,7 @@ impl PgnError {
         self.location.line
     }
 
-    /// 1-based byte column.
+    /// 1-based column, in characters.
     pub fn column(&self) -> u64 {
         self.location.column
     }

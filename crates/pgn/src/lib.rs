@@ -2,27 +2,44 @@
 //! syntactic.
 //!
 //! The reader and writer know the PGN grammar, not the rules of chess: moves
-//! come out as SAN *text* and go in as text. The `replay` module resolves them
-//! against a board with the rules core.
+//! come out as *text* (SAN, or UCI, or `--` for a null move) and go in as
+//! text. The `replay` module resolves them against a board with the rules
+//! core.
 //!
 //! | item | what it is |
 //! |---|---|
 //! | [`Reader`] | streaming reader: constant memory, one game per call, reports events to a [`Visitor`] |
 //! | [`Visitor`] | SAX-like callbacks: tags, SAN tokens, NAGs, comments, variations, result; can skip games and variations |
-//! | [`PgnError`] | a bad game: game number, line, byte column and reason; reading goes on with the next game |
+//! | [`PgnError`] | a bad game: game number, line, column (in characters) and reason; reading goes on with the next game |
 //! | [`Game`], [`Line`], [`Node`], [`GameBuilder`] | a simple owned game tree and the visitor that builds it |
 //! | [`Writer`], [`write_game`] | export-format writer, incremental or for a whole [`Game`] |
-//! | [`Replayer`], [`normalize`] | the replay layer: SAN resolved against the board with the rules core |
+//! | [`Replayer`], [`normalize`], [`parse_move`], [`parse_ply`], [`Ply`] | the replay layer: moves (SAN, else UCI) and null moves resolved against the board with the rules core |
 //!
 //! # Decisions
 //!
 //! - **Move tokens** ([`Visitor::san`]) are the SAN text without suffix
 //!   annotations (`Nf3+!?` gives `Nf3+`, then NAG 5) but with `+`/`#`;
-//!   castling with zeros becomes `O-O`/`O-O-O`; a null move is `--`;
-//!   anything else (including non-ASCII piece letters such as `马f3`) is
-//!   passed through as written. A piece drop (`N@f6`) is an error.
-//! - **Positions** are 1-based lines and 1-based *byte* columns
-//!   ([`Location`]), plus the byte offset in the stream.
+//!   castling with zeros becomes `O-O`/`O-O-O`; a null move, written `--`,
+//!   `Z0`, `0000` or `@@@@`, is [`NULL_MOVE`] (`--`), so the writer writes it
+//!   back as `--`; anything else (UCI moves such as `g1f3` or `e7e8q`,
+//!   non-ASCII piece letters such as `马f3`) is passed through as written. A
+//!   piece drop (`N@f6`) is an error.
+//! - **Lenient moves** (the [`replay`] layer, as python-chess and lichess
+//!   read real files): a token is read as SAN, else as a UCI move legal in
+//!   the position (whole games in UCI, or mixed with SAN; castling as `e1g1`
+//!   or king onto rook `e1h1`, only the latter in Chess960). Null moves stay
+//!   in the tree, in main lines and variations, and replay as a pass (side to
+//!   move switches, en-passant square cleared, halfmove clock + 1, as in
+//!   python-chess); a null move while in check is an error (python-chess
+//!   allows it), and [`Replayer::new`] refuses main-line null moves so that
+//!   importers never take a pass for a move ([`Replayer::with_null_moves`]
+//!   keeps them). See [`replay`].
+//! - **Positions** are 1-based lines and 1-based columns counted in
+//!   *characters* ([`Location`]; a Chinese comment before an error does not
+//!   shift its column), plus the byte offset in the stream.
+//! - **Tag sections**: a blank line between tag pairs ends the game only if
+//!   the next tag's name is already in the section (see [`Reader`]), so a
+//!   ChessBase blank line after `Event` does not split a game.
 //! - **Errors**: a game with a syntax error yields one [`PgnError`] (its
 //!   first problem) instead of the game; the reader has skipped to the end of
 //!   that game and the next call goes on. Messages look like
@@ -83,7 +100,9 @@ pub mod writer;
 
 pub use error::{ErrorKind, PgnError};
 pub use model::{Game, GameBuilder, Line, Node, Source};
-pub use reader::{DEFAULT_BUFFER_SIZE, DEFAULT_MAX_TOKEN_LEN, Games, MAX_DEPTH, Reader};
-pub use replay::{ReplayError, ReplayedGame, Replayer, normalize, start_position};
+pub use reader::{DEFAULT_BUFFER_SIZE, DEFAULT_MAX_TOKEN_LEN, Games, MAX_DEPTH, NULL_MOVE, Reader};
+pub use replay::{
+    Ply, ReplayError, ReplayedGame, Replayer, is_null_token, normalize, parse_move, parse_ply, start_position,
+};
 pub use visitor::{GameResult, Location, ParseGameResultError, Skip, Visitor};
 pub use writer::{MAX_LINE, Numbering, Writer, write_game};

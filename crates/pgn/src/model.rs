@@ -32,7 +32,8 @@ pub struct Node {
     /// to attach them to: at the start of a line, or after the previous
     /// move's variations.
     pub comments_before: Vec<String>,
-    /// The move token as read (see [`Visitor::san`]).
+    /// The move token as read (see [`Visitor::san`]): SAN, UCI or another form the replay layer may read, or
+    /// `--` for a null move.
     pub san: String,
     /// NAGs, suffix annotations included (`!` is 1, …).
     pub nags: Vec<u8>,
@@ -61,6 +62,11 @@ impl Node {
     /// A node with just a move.
     pub fn new(san: impl Into<String>) -> Node {
         Node { san: san.into(), ..Node::default() }
+    }
+
+    /// Whether the move is a null move (`--`; also `Z0`, `0000` or `@@@@` in a node built by hand).
+    pub fn is_null(&self) -> bool {
+        crate::replay::is_null_token(&self.san)
     }
 }
 

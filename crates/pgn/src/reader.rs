@@ -8,6 +8,7 @@
 //! therefore bounded by the buffer size plus the longest token, whatever the
 //! size of the input.
 
+use std::cell::Cell;
 use std::fmt;
 use std::io::{self, Read};
 
@@ -25,6 +26,9 @@ pub const DEFAULT_MAX_TOKEN_LEN: usize = 4 * 1024 * 1024;
 pub const MAX_DEPTH: usize = 256;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The token handed out for a null move, however it was written (`--`, `Z0`, `0000`, `@@@@`).
+pub const NULL_MOVE: &str = "--";
 
 // Byte classes, looked up in a table on the hot paths.
 const SPACE: u8 = 1; // whitespace, line breaks included (skip_ws counts them)
@@ -121,6 +125,15 @@ fn unescape(raw: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// A tag name's bit in a 64-bit set: from its length and its first and last bytes, which keeps the seven roster
+/// names apart and no usual name on `Event`'s bit (tested), at the cost of a few instructions per tag.
+#[inline]
+fn tag_bit(name: &[u8]) -> u64 {
+    let (first, last) = (name.first().copied().unwrap_or(0), name.last().copied().unwrap_or(0));
+    let h = (name.len() as u32).wrapping_mul(7) ^ u32::from(first).wrapping_mul(3) ^ u32::from(last).wrapping_mul(11);
+    1 << (h & 63)
+}
+
 /// `0-0`, `0-0-0`, optionally followed by `+`/`#` marks.
 fn is_zero_castling(tok: &[u8]) -> bool {
     let base_len = tok.iter().rposition(|&b| b != b'+' && b != b'#').map_or(0, |p| p + 1);
@@ -214,6 +227,49 @@ fn well_formed_tag(data: &[u8]) -> Option<TagSpan> {
     }
 }
 
+/// Character counting for columns, as a cursor that moves forward through the current line, so that finding the
+/// column of each token costs time in proportion to the bytes since the last one (a lichess game is one long line).
+/// Before the reader drops buffered bytes, it moves the cursor past them.
+///
+/// A character is a byte that is not a UTF-8 continuation byte following its lead byte: UTF-8 text counts in
+/// characters, and a byte of ISO-8859-1 text (which the reader also accepts) counts as one.
+#[derive(Debug, Default)]
+struct Columns {
+    /// `line_start` of the line the cursor is on.
+    line: Cell<u64>,
+    /// Stream offset the cursor has counted up to.
+    off: Cell<u64>,
+    /// Bytes between the line's start and `off` that are not characters of their own.
+    extra: Cell<u64>,
+    /// Continuation bytes still expected after `off`.
+    pending: Cell<u8>,
+}
+
+impl Columns {
+    /// The continuation bytes of `bytes`, and the continuations still expected after them, starting with `pending`
+    /// expected.
+    #[inline]
+    fn count(bytes: &[u8], mut pending: u8) -> (u64, u8) {
+        if pending == 0 && ascii(bytes).is_some() {
+            return (0, 0);
+        }
+        let mut extra = 0;
+        for &b in bytes {
+            match b {
+                0x80..=0xBF if pending > 0 => {
+                    extra += 1;
+                    pending -= 1;
+                }
+                0xC2..=0xDF => pending = 1,
+                0xE0..=0xEF => pending = 2,
+                0xF0..=0xF4 => pending = 3,
+                _ => pending = 0,
+            }
+        }
+        (extra, pending)
+    }
+}
+
 /// Reads games one at a time from any [`Read`] and reports them to a
 /// [`Visitor`].
 ///
@@ -229,7 +285,8 @@ fn well_formed_tag(data: &[u8]) -> Option<TagSpan> {
 /// NAGs `$n` and suffix annotations `!` `?` `!!` `??` `!?` `?!` (also glued
 /// to the move, `Nf3+!?`), move numbers `12.` / `12...` (also glued,
 /// `1.e4`; ignored), the results `1-0` `0-1` `1/2-1/2` `*` (and `½-½`), a
-/// UTF-8 byte order mark at the start, CRLF line ends. See
+/// UTF-8 byte order mark at the start, CRLF line ends, null moves written
+/// `--`, `Z0`, `0000` or `@@@@` (all handed out as [`NULL_MOVE`], `--`). See
 /// [`Visitor::san`] for the form of move tokens.
 ///
 /// # Game boundaries
@@ -237,7 +294,10 @@ fn well_formed_tag(data: &[u8]) -> Option<TagSpan> {
 /// A game ends at its result token, at a `[` outside comments (the next
 /// game's tag section, so a missing result or a missing blank line does no
 /// harm), or at the end of input. A tag section followed by a blank line and
-/// another `[` is a game without movetext. Games need no tag section.
+/// a tag pair whose name the section already has (usually `Event`) is a game
+/// without movetext; a blank line before a new name is taken as a blank line
+/// inside the tag section (as ChessBase writes after `Event`, and as
+/// python-chess reads it). Games need no tag section.
 ///
 /// # Errors and recovery
 ///
@@ -263,12 +323,20 @@ pub struct Reader<R> {
     line: u64,
     /// Stream offset of the first byte of the current line.
     line_start: u64,
+    /// Counts characters for columns (see [`Columns`]).
+    cols: Columns,
+    /// Stream offset just after the last byte outside ASCII read so far (0 if none): lines after it count
+    /// characters as bytes, without looking at them. Bytes of a line that the buffer dropped while this was at or
+    /// before the line's start were therefore ASCII.
+    non_ascii_end: u64,
     game: u64,
     max_len: usize,
     error: Option<PgnError>,
     /// Where the open variations started.
     parens: Vec<Location>,
     unescaped: Vec<u8>,
+    /// The names of the current game's tags so far, as a set of [`tag_bit`]s.
+    tag_mask: u64,
     text: String,
 }
 
@@ -289,7 +357,72 @@ impl<R> Reader<R> {
 
     fn loc_at(&self, i: usize) -> Location {
         let offset = self.base + (self.pos + i) as u64;
-        Location { line: self.line, column: offset.saturating_sub(self.line_start) + 1, offset }
+        Location { line: self.line, column: self.chars_before(offset) + 1, offset }
+    }
+
+    /// The number of characters from the start of the current line to stream offset `offset` (see [`Columns`]).
+    #[inline]
+    fn chars_before(&self, offset: u64) -> u64 {
+        // Fastest path: no byte of the line so far, nor any buffered after it, is outside ASCII (most files).
+        if self.non_ascii_end <= self.line_start {
+            return offset.saturating_sub(self.line_start);
+        }
+        self.chars_before_cursor(offset)
+    }
+
+    /// [`Reader::chars_before`] on a line with non-ASCII bytes, or with some buffered after it.
+    #[inline(never)]
+    fn chars_before_cursor(&self, offset: u64) -> u64 {
+        // Fast path: forward on the cursor's line over ASCII bytes (most tokens).
+        let c = &self.cols;
+        let off = c.off.get();
+        if c.line.get() == self.line_start
+            && c.pending.get() == 0
+            && let (Some(lo), Some(hi)) = (off.checked_sub(self.base), offset.checked_sub(self.base))
+            && let Some(bytes) = self.buf[..self.end].get(lo as usize..hi as usize)
+            && ascii(bytes).is_some()
+        {
+            c.off.set(offset);
+            return (offset - self.line_start).saturating_sub(c.extra.get());
+        }
+        self.chars_before_slow(offset)
+    }
+
+    #[cold]
+    fn chars_before_slow(&self, offset: u64) -> u64 {
+        let start = self.line_start;
+        let c = &self.cols;
+        if c.line.get() != start || c.off.get() < start {
+            c.line.set(start);
+            c.off.set(start);
+            c.extra.set(0);
+            c.pending.set(0);
+        }
+        if offset <= start {
+            return 0;
+        }
+        let off = c.off.get();
+        let buffered = |from: u64, to: u64| {
+            let lo = from.saturating_sub(self.base).min(self.end as u64) as usize;
+            let hi = to.saturating_sub(self.base).min(self.end as u64) as usize;
+            self.buf.get(lo..hi.max(lo)).unwrap_or(&[])
+        };
+        let extra = if offset >= off {
+            let (extra, pending) = Columns::count(buffered(off, offset), c.pending.get());
+            c.off.set(offset);
+            c.extra.set(c.extra.get() + extra);
+            c.pending.set(pending);
+            c.extra.get()
+        } else {
+            // Backwards (rare): count again from the line's start if it is still buffered, else take off what
+            // lies between `offset` and the cursor.
+            if start >= self.base {
+                Columns::count(buffered(start, offset), 0).0
+            } else {
+                c.extra.get().saturating_sub(Columns::count(buffered(offset, off), 0).0)
+            }
+        };
+        (offset - start).saturating_sub(extra)
     }
 
     fn here(&self) -> Location {
@@ -327,11 +460,14 @@ impl<R: Read> Reader<R> {
             stopped: false,
             line: 1,
             line_start: 0,
+            cols: Columns::default(),
+            non_ascii_end: 0,
             game: 0,
             max_len: DEFAULT_MAX_TOKEN_LEN,
             error: None,
             parens: Vec::new(),
             unescaped: Vec::new(),
+            tag_mask: 0,
             text: String::new(),
         }
     }
@@ -422,6 +558,8 @@ impl<R: Read> Reader<R> {
         if self.eof {
             return Ok(false);
         }
+        // The bytes before `pos` may be dropped below: count them for columns first.
+        self.chars_before(self.base + self.pos as u64);
         if self.pos == self.end {
             self.base += self.pos as u64;
             self.pos = 0;
@@ -444,6 +582,12 @@ impl<R: Read> Reader<R> {
                     return Ok(false);
                 }
                 Ok(n) => {
+                    let read = &self.buf[self.end..self.end + n];
+                    if ascii(read).is_none()
+                        && let Some(last) = read.iter().rposition(|&b| b >= 0x80)
+                    {
+                        self.non_ascii_end = self.base + (self.end + last) as u64 + 1;
+                    }
                     self.end += n;
                     return Ok(true);
                 }
@@ -625,15 +769,16 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads tag pairs; `Ok(true)` if the game ends with them (a blank line
-    /// and another tag section follow).
+    /// and another game's tag section follow).
     fn tag_section<V: Visitor + ?Sized>(&mut self, v: &mut V) -> io::Result<bool> {
         let mut tags = 0u32;
+        self.tag_mask = 0;
         loop {
             let newlines = self.skip_ws()?;
             match self.byte(0) {
                 Some(b'%') if self.at_line_start() => self.skip_line()?,
                 Some(b'[') => {
-                    if tags > 0 && newlines >= 2 {
+                    if tags > 0 && newlines >= 2 && self.starts_another_game()? {
                         return Ok(true);
                     }
                     self.tag(v)?;
@@ -642,6 +787,26 @@ impl<R: Read> Reader<R> {
                 _ => return Ok(false),
             }
         }
+    }
+
+    /// At a `[` after a blank line in a tag section: whether it starts the next game's tags (a game without
+    /// movetext ended) rather than going on with this game's (ChessBase writes a blank line after `Event`). It
+    /// starts the next game when its tag name is one this game already has, or is no tag name at all. Names are
+    /// compared by [`tag_bit`]: two names that share a bit make a split where none was due (the reading before
+    /// blank lines in tag sections were allowed), never the other way round.
+    fn starts_another_game(&mut self) -> io::Result<bool> {
+        let mut i = 1;
+        while self.peek(i)?.is_some_and(is_hspace) {
+            i += 1;
+        }
+        let start = i;
+        while self.peek(i)?.is_some_and(|b| is(b, NAME)) && i - start < 64 {
+            i += 1;
+        }
+        if i == start {
+            return Ok(true);
+        }
+        Ok(self.tag_mask & tag_bit(&self.buf[self.pos + start..self.pos + i]) != 0)
     }
 
     /// Gives up on the current tag pair: error, then skip the line.
@@ -736,6 +901,7 @@ impl<R: Read> Reader<R> {
         // Tag names are ASCII by construction.
         let name = ascii(&self.buf[base + t.name_start..base + t.name_end]).unwrap_or("");
         v.tag(name, value);
+        self.tag_mask |= tag_bit(name.as_bytes());
         self.pos += t.close + 1;
     }
 
@@ -811,13 +977,38 @@ impl<R: Read> Reader<R> {
                         return Ok(());
                     }
                 }
-                _ => {
-                    let at = self.here();
-                    self.fail(at, ErrorKind::UnexpectedChar(char::from(b)));
-                    self.pos += 1;
-                }
+                _ => self.stray(v, quiet, b)?,
             }
         }
+    }
+
+    /// A byte that starts no other movetext token, at `pos`: `@@@@` as a token of its own is the null move in
+    /// WinBoard notation; anything else is an error. Out of line, so that the common tokens' code stays small.
+    #[cold]
+    #[inline(never)]
+    fn stray<V: Visitor + ?Sized>(&mut self, v: &mut V, quiet: bool, b: u8) -> io::Result<()> {
+        let at = self.here();
+        let mut null = b == b'@';
+        for i in 1..4 {
+            null = null && self.peek(i)? == Some(b'@');
+        }
+        if null && !self.peek(4)?.is_some_and(|b| is(b, SYM_CONT) || b == b'@') {
+            if !quiet {
+                v.san(NULL_MOVE, at);
+            }
+            self.pos += 4;
+        } else {
+            self.fail(at, ErrorKind::UnexpectedChar(char::from(b)));
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// `0000`, the null move in UCI notation, at `at`; out of line like [`Reader::stray`].
+    #[cold]
+    #[inline(never)]
+    fn uci_null<V: Visitor + ?Sized>(v: &mut V, at: Location) {
+        v.san(NULL_MOVE, at);
     }
 
     fn unclosed_variation(&mut self, depth: usize) {
@@ -1027,7 +1218,10 @@ impl<R: Read> Reader<R> {
                 Ok(result)
             }
             _ => {
-                // A move number without its dot.
+                // `0000`, the null move in UCI notation; else a move number without its dot.
+                if !quiet && n == 4 && &self.buf[self.pos..self.pos + n] == b"0000" {
+                    Self::uci_null(v, at);
+                }
                 self.pos += n;
                 Ok(None)
             }
@@ -1059,7 +1253,7 @@ impl<R: Read> Reader<R> {
             let tok = &data[..k + 1];
             if let Some(san) = ascii(tok) {
                 if !quiet {
-                    v.san(san, at);
+                    v.san(if san == "Z0" { NULL_MOVE } else { san }, at);
                 }
                 self.pos += k + 1;
                 return Ok(None);
@@ -1077,7 +1271,7 @@ impl<R: Read> Reader<R> {
             self.pos += n;
             return Ok(Some(GameResult::Draw));
         } else if !quiet {
-            let san = decode(tok, &mut self.text);
+            let san = if tok == b"Z0" { NULL_MOVE } else { decode(tok, &mut self.text) };
             v.san(san, at);
         }
         self.pos += n;
@@ -1132,6 +1326,23 @@ mod tests {
         assert!(!is_zero_castling(b"0-0++"));
         assert!(!is_zero_castling(b"0-1"));
         assert!(!is_zero_castling(b"0-0-"));
+    }
+
+    #[test]
+    fn tag_bits_keep_the_roster_apart_and_nothing_usual_on_events() {
+        let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+        for (i, a) in roster.iter().enumerate() {
+            for b in &roster[i + 1..] {
+                assert_ne!(tag_bit(a.as_bytes()), tag_bit(b.as_bytes()), "{a} {b}");
+            }
+        }
+        // After `Event` and a blank line (ChessBase), none of the usual names is taken for a second `Event`.
+        let usual = "Site Date Round White Black Result WhiteElo BlackElo ECO Opening Variation TimeControl \
+                     Termination PlyCount EventDate Annotator FEN SetUp Variant UTCDate UTCTime WhiteTitle BlackTitle \
+                     WhiteFideId BlackFideId WhiteCountry BlackCountry Board Mode Source SourceDate";
+        for name in usual.split_whitespace() {
+            assert_ne!(tag_bit(name.as_bytes()), tag_bit(b"Event"), "{name}");
+        }
     }
 
     #[test]

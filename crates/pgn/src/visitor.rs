@@ -6,16 +6,17 @@ use std::str::FromStr;
 
 /// A position in the input, for messages.
 ///
-/// `line` and `column` are 1-based; the column counts **bytes** from the
-/// start of the line (a tab or a multibyte UTF-8 character advances it by its
-/// byte length). `offset` is the 0-based byte offset from the start of the
-/// stream (a UTF-8 byte order mark counts as three bytes there, but not in
-/// the column).
+/// `line` and `column` are 1-based; the column counts **characters** from
+/// the start of the line (a tab or a Chinese character advances it by one; in
+/// text that is not UTF-8, read as ISO-8859-1, each byte is a character), as
+/// an editor shows it. `offset` is the 0-based **byte** offset from the start
+/// of the stream (a UTF-8 byte order mark counts as three bytes there, but
+/// not in the column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Location {
     /// 1-based line number.
     pub line: u64,
-    /// 1-based byte column within the line.
+    /// 1-based column within the line, in characters.
     pub column: u64,
     /// 0-based byte offset within the whole input.
     pub offset: u64,
@@ -137,10 +138,11 @@ pub trait Visitor {
     /// (`+`) and mate (`#`) marks kept but suffix annotations (`!`, `?`, …)
     /// removed — those follow as [`nag`](Visitor::nag) calls. Castling written
     /// with zeros (`0-0`, `0-0-0`) is handed out with letter O (`O-O`,
-    /// `O-O-O`). A null move is the token `--`. Other text, including
-    /// non-ASCII piece letters (`马f3`), is passed through untouched; whether
-    /// it is a legal move is for the caller to decide. `at` is where the token
-    /// starts.
+    /// `O-O-O`). A null move, written `--`, `Z0`, `0000` or `@@@@`, is the
+    /// token `--` ([`NULL_MOVE`](crate::NULL_MOVE)). Other text, including UCI
+    /// moves (`g1f3`) and non-ASCII piece letters (`马f3`), is passed through
+    /// untouched; whether it is a legal move is for the caller to decide (see
+    /// [`replay`](crate::replay)). `at` is where the token starts.
     fn san(&mut self, _san: &str, _at: Location) {}
 
     /// A numeric annotation glyph: `$n`, or a suffix annotation mapped to its

@@ -242,9 +242,9 @@ fn chinese_piece_letters_come_through() {
     let g = one_game(pgn);
     assert_eq!(sans(&g), ["e4", "e5", "马f3", "马c6", "象b5", "a6", "王e2", "后e7", "车e1", "兵a5", "車f1", "馬xf6+"]);
     assert_eq!(g.moves.nodes[11].nags, [1]);
-    // Columns count bytes: `马` is three bytes.
+    // Columns count characters, offsets bytes: `马` is one character of three bytes.
     let out = events("1. 马f3 马c6 *");
-    assert_eq!(out, [Ok(strs(&["movetext", "san 马f3 @1:4:3", "san 马c6 @1:10:9", "result *"]))]);
+    assert_eq!(out, [Ok(strs(&["movetext", "san 马f3 @1:4:3", "san 马c6 @1:8:9", "result *"]))]);
 }
 
 #[test]
