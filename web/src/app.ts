@@ -2,7 +2,7 @@
 // What every page can reach: the socket, the signed-in user, navigation, toasts.
 
 import { api, HttpError } from './api';
-import type { Me } from './api';
+import type { Me } from './protocol_http';
 import { getLang, t } from './i18n';
 import type { Key } from './i18n';
 import { h } from './dom';

@@ -109,6 +109,19 @@ review?: GameReviewView,
 error?: ReviewText, };
 
 /**
+ * The body of `POST /api/game/{id}/review/try`: a try in the position before ply `ply`.
+ */
+export type ReviewTryRequest = { 
+/**
+ * 1 for White's first move.
+ */
+ply: number, 
+/**
+ * The move tried (UCI).
+ */
+uci: string, };
+
+/**
  * `POST /api/game/{id}/review/try` — "learn from your mistakes": the verdict on one try.
  */
 export type ReviewTryAnswer = { 

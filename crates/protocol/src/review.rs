@@ -137,6 +137,16 @@ pub struct ReviewState {
     pub error: Option<ReviewText>,
 }
 
+/// The body of `POST /api/game/{id}/review/try`: a try in the position before ply `ply`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewTryRequest {
+    /// 1 for White's first move.
+    pub ply: u32,
+    /// The move tried (UCI).
+    pub uci: String,
+}
+
 /// `POST /api/game/{id}/review/try` — "learn from your mistakes": the verdict on one try.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct ReviewTryAnswer {
@@ -173,6 +183,7 @@ pub fn review_typescript() -> String {
         (<ReviewStatusCode as TS>::docs(), <ReviewStatusCode as TS>::decl(&cfg)),
         (<ReviewProgress as TS>::docs(), <ReviewProgress as TS>::decl(&cfg)),
         (<ReviewState as TS>::docs(), <ReviewState as TS>::decl(&cfg)),
+        (<ReviewTryRequest as TS>::docs(), <ReviewTryRequest as TS>::decl(&cfg)),
         (<ReviewTryAnswer as TS>::docs(), <ReviewTryAnswer as TS>::decl(&cfg)),
         (<ReviewSettings as TS>::docs(), <ReviewSettings as TS>::decl(&cfg)),
     ];

@@ -4,7 +4,6 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
 /// An error answer. The JSON body is `{"error": <English message>, "code": …, "message_zh": …}`; `error` is what
 /// Lichess clients read.
@@ -95,7 +94,9 @@ impl From<guoxiang_store::StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({"error": self.en, "code": self.code, "message_zh": self.zh}))).into_response()
+        let body =
+            guoxiang_protocol::http::ApiErrorBody { error: self.en, code: self.code.to_owned(), message_zh: self.zh };
+        (self.status, Json(body)).into_response()
     }
 }
 

@@ -3,7 +3,7 @@
 // played now, and one's own games in progress.
 
 import { api } from '../api';
-import type { Level } from '../api';
+import type { Level } from '../protocol_http';
 import { currentUser, ensureUser, socket, toast, toastError } from '../app';
 import type { Page } from '../app';
 import { h, replace } from '../dom';

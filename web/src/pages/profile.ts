@@ -2,7 +2,7 @@
 // A player's page: Glicko-2 ratings per speed, 级别 and 积分, the rating history, the games with PGN download.
 
 import { api, HttpError, pgnUrl, SPEEDS } from '../api';
-import type { ExportGame, ExportPlayer, Profile, RatingPoint } from '../api';
+import type { ExportGame, ExportPlayer, Profile, RatingPoint } from '../protocol_http';
 import { currentUser, errorText, link, navigate, sessionChanged, toastError } from '../app';
 import type { Page } from '../app';
 import { h, replace } from '../dom';

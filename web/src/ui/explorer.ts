@@ -7,43 +7,11 @@
 import { HttpError, request } from '../api';
 import { h } from '../dom';
 import { onLangChange, pick } from '../i18n';
-
-export type ExplorerSource = 'server' | 'imported';
+import type { ExplorerAnswer, ExplorerMove, ExplorerSource } from '../protocol_http';
 
 export const EXPLORER_SPEEDS = ['ultrabullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'] as const;
 export type ExplorerSpeed = (typeof EXPLORER_SPEEDS)[number];
 export const EXPLORER_RATINGS = [0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500] as const;
-
-export interface ExplorerMove {
-  uci: string;
-  san: string;
-  games: number;
-  white: number;
-  draws: number;
-  black: number;
-  white_pct: number;
-  draws_pct: number;
-  black_pct: number;
-  average_rating: number | null;
-}
-
-export interface ExplorerOpening {
-  eco: string | null;
-  name_zh: string | null;
-  name_en: string | null;
-  family: 'open' | 'semi-open' | 'closed' | null;
-  family_zh: string | null;
-  family_en: string | null;
-}
-
-export interface ExplorerAnswer {
-  fen: string;
-  source: ExplorerSource;
-  max_plies: number;
-  total: ExplorerMove;
-  moves: ExplorerMove[];
-  opening: ExplorerOpening;
-}
 
 export interface ExplorerQuery {
   fen: string;

@@ -29,7 +29,7 @@ import {
   startLearning,
 } from '../review/model';
 import type { GameReviewData, LearnState, Mark, ReviewState, ReviewTryAnswer, ReviewedMove } from '../review/model';
-import type { ReviewSettings } from '../protocol_review';
+import type { ReviewSettings, ReviewTryRequest } from '../protocol_review';
 
 export interface ReviewPanelOptions {
   gameId: string;
@@ -211,7 +211,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
       checked: autoReview,
       onchange: () => {
         const on = box.checked;
-        request<ReviewSettings>('PUT', '/api/review/settings', { auto_review: on })
+        request<ReviewSettings>('PUT', '/api/review/settings', { auto_review: on } satisfies ReviewSettings)
           .then((s) => (autoReview = s.auto_review))
           .catch(() => ((box.checked = !on), undefined));
       },
@@ -315,7 +315,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     if (!l) return;
     l.feedback = pick('引擎在想……', 'The engine is thinking…');
     try {
-      const a = await request<ReviewTryAnswer>('POST', `${url}/try`, { ply: m.ply, uci });
+      const a = await request<ReviewTryAnswer>('POST', `${url}/try`, { ply: m.ply, uci } satisfies ReviewTryRequest);
       if (a.correct) {
         l.s = learnStep(l.s, { t: 'solved' });
         l.feedback = pick('✓ 对了！', '✓ Right!') + (a.reason && a.best !== uci ? ' ' + pick(a.reason.zh, a.reason.en) : '');

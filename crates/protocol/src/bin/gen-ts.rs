@@ -1,5 +1,6 @@
 //! Writes the TypeScript bindings to `web/src/protocol.ts` (or to the path given as the first argument), and those
-//! of the analysis stream to `web/src/protocol_analysis.ts` and of the review endpoints to `web/src/protocol_review.ts`.
+//! of the analysis stream to `web/src/protocol_analysis.ts`, of the review endpoints to `web/src/protocol_review.ts`
+//! and of the rest of the HTTP API to `web/src/protocol_http.ts`.
 
 use std::path::PathBuf;
 
@@ -21,6 +22,9 @@ fn main() {
         let path =
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(guoxiang_protocol::TS_REVIEW_OUTPUT_PATH);
         std::fs::write(&path, guoxiang_protocol::review_typescript()).expect("write the review bindings");
+        println!("wrote {}", path.display());
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(guoxiang_protocol::TS_HTTP_OUTPUT_PATH);
+        std::fs::write(&path, guoxiang_protocol::http_typescript()).expect("write the HTTP bindings");
         println!("wrote {}", path.display());
     }
 }

@@ -6,34 +6,36 @@ use axum::Json;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::header;
 use axum::response::{AppendHeaders, IntoResponse, Response};
+use guoxiang_protocol::http::{
+    AccountUser, AuthAnswer, Level, Me, NewToken, OkAnswer, TokenCreated, TokenInfo, TokenList,
+};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::auth::{self, Auth, MaybeAuth, Via};
 use crate::error::{ApiError, ApiResult};
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Credentials {
-    pub username: String,
-    pub password: String,
+pub use guoxiang_protocol::http::Credentials;
+
+fn account_user(u: &guoxiang_store::User) -> AccountUser {
+    let points = u.points.max(0) as u32;
+    AccountUser {
+        id: u.id.clone(),
+        username: u.name.clone(),
+        guest: u.is_guest,
+        admin: u.is_admin,
+        points: u.points,
+        level_zh: guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::Zh).to_string(),
+        level_en: guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::En).to_string(),
+        created_at: u.created_at_ms,
+    }
 }
 
-fn user_json(u: &guoxiang_store::User) -> Value {
-    json!({
-        "id": u.id,
-        "username": u.name,
-        "guest": u.is_guest,
-        "admin": u.is_admin,
-        "points": u.points,
-        "level_zh": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::Zh),
-        "level_en": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::En),
-        "created_at": u.created_at_ms,
-    })
+fn auth_answer(u: &guoxiang_store::User, secret: &str) -> AuthAnswer {
+    AuthAnswer { user: account_user(u), session: secret.to_owned() }
 }
 
-fn with_cookie(state: &AppState, secret: &str, days: i64, body: Value) -> Response {
+fn with_cookie(state: &AppState, secret: &str, days: i64, body: AuthAnswer) -> Response {
     (AppendHeaders([(header::SET_COOKIE, auth::session_cookie(secret, days, state.config.secure_cookies))]), Json(body))
         .into_response()
 }
@@ -41,7 +43,7 @@ fn with_cookie(state: &AppState, secret: &str, days: i64, body: Value) -> Respon
 pub async fn guest(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>) -> ApiResult<Response> {
     state.limiters.guest(peer.ip())?;
     let (user, secret) = auth::new_guest(&state).await?;
-    let body = json!({"user": user_json(&user), "session": secret});
+    let body = auth_answer(&user, &secret);
     Ok(with_cookie(&state, &secret, auth::GUEST_SESSION_DAYS, body))
 }
 
@@ -71,7 +73,7 @@ pub async fn register(
         Err(e) => return Err(e.into()),
     };
     let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
-    let body = json!({"user": user_json(&user), "session": secret});
+    let body = auth_answer(&user, &secret);
     Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
 }
 
@@ -110,7 +112,7 @@ pub async fn login(
     };
     state.limiters.login_failures.clear(&id);
     let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
-    let body = json!({"user": user_json(&user), "session": secret});
+    let body = auth_answer(&user, &secret);
     Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
 }
 
@@ -123,18 +125,21 @@ pub async fn logout(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> A
         state.store.delete_session(&session).await?;
         state.hub.send(&a.user.id, crate::hub::UserEvent::SessionEnded { session });
     }
-    Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(json!({"ok": true}))))
+    Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(OkAnswer { ok: true })))
 }
 
 /// `GET /api/tokens`: the signed-in user's personal tokens (never their secrets), newest first.
-pub async fn list_tokens(State(state): State<AppState>, a: Auth) -> ApiResult<Json<Value>> {
+pub async fn list_tokens(State(state): State<AppState>, a: Auth) -> ApiResult<Json<TokenList>> {
     if matches!(a.via, Via::Token(_)) {
         return Err(ApiError::forbidden("missing_scope", "令牌不能管理令牌", "a token cannot manage tokens"));
     }
     let tokens = state.store.tokens_of(&a.user.id).await?;
-    Ok(Json(json!({"tokens": tokens.iter().map(|t| json!({
-        "id": t.id, "description": t.description, "scopes": t.scopes, "created_at": t.created_at_ms,
-    })).collect::<Vec<_>>()})))
+    Ok(Json(TokenList {
+        tokens: tokens
+            .into_iter()
+            .map(|t| TokenInfo { id: t.id, description: t.description, scopes: t.scopes, created_at: t.created_at_ms })
+            .collect(),
+    }))
 }
 
 /// `DELETE /api/tokens/{id}`: revokes one of the signed-in user's tokens; it stops working at once.
@@ -142,14 +147,14 @@ pub async fn revoke_token(
     State(state): State<AppState>,
     a: Auth,
     axum::extract::Path(id): axum::extract::Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<OkAnswer>> {
     if matches!(a.via, Via::Token(_)) {
         return Err(ApiError::forbidden("missing_scope", "令牌不能管理令牌", "a token cannot manage tokens"));
     }
     if !state.store.revoke_token(&a.user.id, &id).await? {
         return Err(ApiError::not_found(&format!("令牌 {id}"), &format!("token {id}")));
     }
-    Ok(Json(json!({"ok": true})))
+    Ok(Json(OkAnswer { ok: true }))
 }
 
 /// `GET /api/me?optional=true`: asking whether there is a session (the web client's first request) is not an error.
@@ -165,27 +170,24 @@ pub async fn me(
     State(state): State<AppState>,
     MaybeAuth(a): MaybeAuth,
     Query(q): Query<MeQuery>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Option<Me>>> {
     let Some(a) = a else {
-        return if q.optional { Ok(Json(Value::Null)) } else { Err(ApiError::unauthorized()) };
+        return if q.optional { Ok(Json(None)) } else { Err(ApiError::unauthorized()) };
     };
-    let mut v = user_json(&a.user);
     let ratings = state.store.ratings(&a.user.id).await?;
-    v["ratings"] = crate::http::archive::perfs_json(&ratings);
-    v["playing"] = json!(state.live.games_of(&a.user.id).into_iter().map(|g| g.id.clone()).collect::<Vec<_>>());
-    Ok(Json(v))
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewToken {
-    #[serde(default)]
-    pub description: String,
-    pub scopes: Vec<String>,
+    Ok(Json(Some(Me {
+        user: account_user(&a.user),
+        ratings: crate::http::archive::perfs(&ratings),
+        playing: state.live.games_of(&a.user.id).into_iter().map(|g| g.id.clone()).collect(),
+    })))
 }
 
 /// Creates a personal API token (from a logged-in session, not from another token).
-pub async fn create_token(State(state): State<AppState>, a: Auth, Json(t): Json<NewToken>) -> ApiResult<Json<Value>> {
+pub async fn create_token(
+    State(state): State<AppState>,
+    a: Auth,
+    Json(t): Json<NewToken>,
+) -> ApiResult<Json<TokenCreated>> {
     if matches!(a.via, Via::Token(_)) {
         return Err(ApiError::forbidden("missing_scope", "令牌不能创建令牌", "a token cannot create tokens"));
     }
@@ -196,17 +198,20 @@ pub async fn create_token(State(state): State<AppState>, a: Auth, Json(t): Json<
         return Err(ApiError::bad_request("bad_request", "描述或权限太长", "description or scope list too long"));
     }
     let token = auth::new_token(&state, &a.user.id, &t.description, &t.scopes).await?;
-    Ok(Json(json!({"token": token, "scopes": t.scopes})))
+    Ok(Json(TokenCreated { token, scopes: t.scopes }))
 }
 
 /// The computer's levels: number, names, approximate Elo.
-pub async fn levels() -> Json<Value> {
-    Json(json!(
+pub async fn levels() -> Json<Vec<Level>> {
+    Json(
         guoxiang_engine::LEVELS
             .iter()
-            .map(|l| json!({
-                "level": l.number, "name_zh": l.name_zh, "name_en": l.name_en, "elo": l.elo,
-            }))
-            .collect::<Vec<_>>()
-    ))
+            .map(|l| Level {
+                level: l.number,
+                name_zh: l.name_zh.to_owned(),
+                name_en: l.name_en.to_owned(),
+                elo: l.elo,
+            })
+            .collect(),
+    )
 }

@@ -9,8 +9,10 @@ use axum::Json;
 use axum::extract::{Query, State};
 use guoxiang_core::{Position, Validation};
 use guoxiang_engine::{Control, Engine, Info, Limits};
+use guoxiang_protocol::Color;
+use guoxiang_protocol::analysis::EngineScore;
+use guoxiang_protocol::http::{AnalyseAnswer, AnalyseLine, OpeningName};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::auth::Auth;
@@ -18,25 +20,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::live::engine::Busy;
 use axum::http::StatusCode;
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalyseRequest {
-    /// The position (default: the standard start).
-    #[serde(default)]
-    pub fen: Option<String>,
-    /// Moves played from it, in UCI.
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// Depth limit, 1–30 (default 14).
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Lines, 1–5 (default 1).
-    #[serde(default)]
-    pub multipv: Option<usize>,
-    /// Time limit in ms, at most 5,000 (default 1,000).
-    #[serde(default)]
-    pub movetime_ms: Option<u64>,
-}
+pub use guoxiang_protocol::http::AnalyseRequest;
 
 fn bad(zh: String, en: String) -> ApiError {
     ApiError::bad_request("bad_request", zh, en)
@@ -101,10 +85,10 @@ pub fn position_after(fen: Option<&str>, moves: &[String]) -> Result<Position, A
     })
 }
 
-fn score_json(info: &Info) -> Value {
+fn score(info: &Info) -> EngineScore {
     match info.score.mate_moves() {
-        Some(m) => json!({"mate": m}),
-        None => json!({"cp": info.score.cp()}),
+        Some(m) => EngineScore::Mate { mate: m },
+        None => EngineScore::Cp { cp: info.score.cp() },
     }
 }
 
@@ -115,14 +99,22 @@ pub async fn analyse(
     State(state): State<AppState>,
     auth: Auth,
     Json(r): Json<AnalyseRequest>,
-) -> ApiResult<Json<Value>> {
-    let pos = position_after(r.fen.as_deref(), &r.moves)?;
+) -> ApiResult<Json<AnalyseAnswer>> {
+    let pos = position_after(r.fen.as_deref(), r.moves.as_deref().unwrap_or_default())?;
     state.limiters.analysis(&auth.user.id)?;
     let depth = r.depth.unwrap_or(14).clamp(1, 30);
     let multipv = r.multipv.unwrap_or(1).clamp(1, 5);
     let movetime = Duration::from_millis(r.movetime_ms.unwrap_or(1_000).clamp(10, 5_000));
+    let turn = Color::from(pos.turn());
     if pos.legal_moves().is_empty() {
-        return Ok(Json(json!({"fen": pos.fen(), "depth": 0, "lines": [], "bestmove": null})));
+        return Ok(Json(AnalyseAnswer {
+            fen: pos.fen(),
+            turn,
+            depth: 0,
+            lines: Vec::new(),
+            bestmove: None,
+            stopped: false,
+        }));
     }
     let ticket = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
         Busy::User => ApiError::new(
@@ -173,17 +165,16 @@ pub async fn analyse(
                     san.push(p.san(*m));
                     p.play_unchecked(*m);
                 }
-                json!({"depth": info.depth, "score": score_json(&info), "pv": uci, "pv_san": san, "nodes": info.nodes})
+                AnalyseLine { depth: info.depth, score: score(&info), pv: uci, pv_san: san, nodes: info.nodes }
             })
             .collect::<Vec<_>>();
         (lines, stopped)
     })
     .await
     .map_err(|e| ApiError::internal("analysis", e))?;
-    let best = lines.first().and_then(|l| l["pv"].get(0).cloned());
-    let depth = lines.first().map_or(json!(0), |l| l["depth"].clone());
-    let turn = if fen.split(' ').nth(1) == Some("b") { "black" } else { "white" };
-    Ok(Json(json!({"fen": fen, "turn": turn, "depth": depth, "lines": lines, "bestmove": best, "stopped": stopped})))
+    let bestmove = lines.first().and_then(|l| l.pv.first().cloned());
+    let depth = lines.first().map_or(0, |l| l.depth);
+    Ok(Json(AnalyseAnswer { fen, turn, depth, lines, bestmove, stopped }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -194,13 +185,15 @@ pub struct OpeningQuery {
 }
 
 /// `GET /api/opening?moves=e2e4,e7e5`: the opening reached (`null` when none is known).
-pub async fn opening(Query(q): Query<OpeningQuery>) -> ApiResult<Json<Value>> {
+pub async fn opening(Query(q): Query<OpeningQuery>) -> ApiResult<Json<Option<OpeningName>>> {
     if q.moves.len() > 10_000 {
         return Err(bad("着法太多".into(), "too many moves".into()));
     }
     let moves: Vec<&str> = q.moves.split([' ', ',']).filter(|s| !s.is_empty()).collect();
-    Ok(Json(match guoxiang_openings::classify_uci(&moves) {
-        Some(o) => json!({"eco": o.eco, "name_en": o.name_en, "name_zh": o.name_zh, "ply": o.plies}),
-        None => Value::Null,
-    }))
+    Ok(Json(guoxiang_openings::classify_uci(&moves).map(|o| OpeningName {
+        eco: o.eco.to_string(),
+        name_en: o.name_en.to_string(),
+        name_zh: o.name_zh.to_string(),
+        ply: o.plies as u32,
+    })))
 }

@@ -6,10 +6,17 @@ use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
+use std::collections::BTreeMap;
+
 use guoxiang_game::PgnTags;
+use guoxiang_protocol::Color;
+use guoxiang_protocol::http::{
+    ExportClock, ExportGame, ExportOpening, ExportPlayer, ExportPlayers, ExportUser, GameCount, GamePlayer, GameView,
+    GamesPage, Perf, Profile, RatingPoint,
+};
 use guoxiang_store::{GameRow, MoveRow, RatingRow};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
@@ -95,71 +102,80 @@ pub fn lichess_status(row_status: &str, termination: Option<&str>) -> &'static s
     }
 }
 
-/// A stored game in the Lichess export JSON form.
-pub fn game_export_json(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -> Value {
-    let view = game_row_view(row, moves);
-    let player = |p: &guoxiang_game::PlayerRef, rating: Option<i64>, diff: Option<i64>| {
-        let mut v = if p.is_engine {
-            json!({"aiLevel": p.engine_level})
-        } else {
-            json!({"user": {"name": p.name, "id": p.id}})
-        };
-        if let Some(r) = rating {
-            v["rating"] = json!(r);
-        }
-        if let Some(d) = diff {
-            v["ratingDiff"] = json!(d);
-        }
-        v
-    };
-    let mut v = json!({
-        "id": row.id,
-        "rated": row.rated,
-        "variant": if view.initial_fen.is_some() { "fromPosition" } else { "standard" },
-        "speed": row.speed,
-        "perf": row.speed,
-        "createdAt": row.created_at_ms,
-        "lastMoveAt": moves.last().map_or(row.created_at_ms, |m| m.at_ms),
-        "status": lichess_status(&row.status, row.termination.as_deref()),
-        "players": {
-            "white": player(&view.white, row.white_rating, row.white_rating_diff),
-            "black": player(&view.black, row.black_rating, row.black_rating_diff),
-        },
-        "moves": view.moves_san.join(" "),
-    });
-    if let Some(w) = &row.winner {
-        v["winner"] = json!(w);
+/// `"white"` or `"black"` as a colour (`None` for anything else).
+fn color_of(s: &str) -> Option<Color> {
+    match s {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
     }
-    if let (Some(i), Some(inc)) = (view.initial_ms, view.increment_ms) {
-        v["clock"] = json!({"initial": i / 1000, "increment": inc / 1000, "totalTime": i / 1000 + 40 * inc / 1000});
-    }
-    if let Some(f) = &view.initial_fen {
-        v["initialFen"] = json!(f);
-    }
-    if let Some(o) = opening_of(moves, view.initial_fen.as_deref()) {
-        v["opening"] = json!({"eco": o.eco, "name": o.name_en, "name_zh": o.name_zh, "ply": o.plies});
-    }
-    if let Some(p) = with_pgn {
-        v["pgn"] = json!(p);
-    }
-    v
 }
 
-pub fn perfs_json(rows: &[RatingRow]) -> Value {
-    let mut m = serde_json::Map::new();
-    for r in rows {
-        let g = guoxiang_ratings::Glicko {
-            rating: r.rating,
-            deviation: r.deviation,
-            volatility: r.volatility,
-            games: r.games as u32,
-        };
-        m.insert(
-            r.speed.clone(),
-            json!({"games": r.games, "rating": r.rating.round() as i64, "rd": r.deviation.round() as i64, "prov": g.is_provisional()}),
-        );
+/// A stored game in the Lichess export JSON form.
+pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -> ExportGame {
+    let view = game_row_view(row, moves);
+    let player = |p: &guoxiang_game::PlayerRef, rating: Option<i64>, diff: Option<i64>| ExportPlayer {
+        user: (!p.is_engine).then(|| ExportUser { name: p.name.clone(), id: p.id.clone() }),
+        ai_level: if p.is_engine { p.engine_level } else { None },
+        rating,
+        rating_diff: diff,
+    };
+    ExportGame {
+        id: row.id.clone(),
+        rated: row.rated,
+        variant: if view.initial_fen.is_some() { "fromPosition" } else { "standard" }.to_owned(),
+        speed: row.speed.clone(),
+        perf: row.speed.clone(),
+        created_at: row.created_at_ms,
+        last_move_at: moves.last().map_or(row.created_at_ms, |m| m.at_ms),
+        status: lichess_status(&row.status, row.termination.as_deref()).to_owned(),
+        players: ExportPlayers {
+            white: player(&view.white, row.white_rating, row.white_rating_diff),
+            black: player(&view.black, row.black_rating, row.black_rating_diff),
+        },
+        moves: view.moves_san.join(" "),
+        winner: row.winner.as_deref().and_then(color_of),
+        clock: match (view.initial_ms, view.increment_ms) {
+            (Some(i), Some(inc)) => {
+                Some(ExportClock { initial: i / 1000, increment: inc / 1000, total_time: i / 1000 + 40 * inc / 1000 })
+            }
+            _ => None,
+        },
+        opening: opening_of(moves, view.initial_fen.as_deref()).map(|o| ExportOpening {
+            eco: o.eco.to_string(),
+            name: o.name_en.to_string(),
+            name_zh: o.name_zh.to_string(),
+            ply: o.plies as u32,
+        }),
+        initial_fen: view.initial_fen,
+        pgn: with_pgn,
     }
-    Value::Object(m)
+}
+
+/// A user's ratings by speed.
+pub fn perfs(rows: &[RatingRow]) -> BTreeMap<String, Perf> {
+    rows.iter()
+        .map(|r| {
+            let g = guoxiang_ratings::Glicko {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+                games: r.games as u32,
+            };
+            let perf = Perf {
+                games: r.games,
+                rating: r.rating.round() as i64,
+                rd: r.deviation.round() as i64,
+                prov: g.is_provisional(),
+            };
+            (r.speed.clone(), perf)
+        })
+        .collect()
+}
+
+/// [`perfs`] as a JSON value (the Lichess-compatible account answer embeds it).
+pub fn perfs_json(rows: &[RatingRow]) -> Value {
+    serde_json::to_value(perfs(rows)).unwrap_or_default()
 }
 
 async fn user_by_name(state: &AppState, name: &str) -> ApiResult<guoxiang_store::User> {
@@ -173,33 +189,45 @@ async fn user_by_name(state: &AppState, name: &str) -> ApiResult<guoxiang_store:
         .ok_or_else(|| ApiError::not_found(&format!("用户 {name}"), &format!("user {name}")))
 }
 
-pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Profile>> {
     let u = user_by_name(&state, &name).await?;
     let ratings = state.store.ratings(&u.id).await?;
     let games = state.store.count_user_games(&u.id).await?;
     let points = u.points.max(0) as u32;
-    Ok(Json(json!({
-        "id": u.id,
-        "username": u.name,
-        "guest": u.is_guest,
-        "createdAt": u.created_at_ms,
-        "perfs": perfs_json(&ratings),
-        "points": u.points,
-        "level": guoxiang_ratings::level(points),
-        "level_zh": guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::Zh),
-        "level_en": guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::En),
-        "count": {"all": games},
-        "online": state.hub.is_online(&u.id),
-        "playing": state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
-    })))
+    Ok(Json(Profile {
+        online: state.hub.is_online(&u.id),
+        playing: state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).collect(),
+        id: u.id,
+        username: u.name,
+        guest: u.is_guest,
+        created_at: u.created_at_ms,
+        perfs: perfs(&ratings),
+        points: u.points,
+        level: guoxiang_ratings::level(points),
+        level_zh: guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::Zh).to_string(),
+        level_en: guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::En).to_string(),
+        count: GameCount { all: games },
+    }))
 }
 
-pub async fn rating_history(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+pub async fn rating_history(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Vec<RatingPoint>>> {
     let u = user_by_name(&state, &name).await?;
     let points = state.store.rating_history(&u.id).await?;
-    Ok(Json(json!(points.iter().map(|p| json!({
-        "speed": p.speed, "game_id": p.game_id, "at": p.at_ms, "rating": p.rating.round() as i64, "rd": p.deviation.round() as i64,
-    })).collect::<Vec<_>>())))
+    Ok(Json(
+        points
+            .into_iter()
+            .map(|p| RatingPoint {
+                speed: p.speed,
+                game_id: p.game_id,
+                at: p.at_ms,
+                rating: p.rating.round() as i64,
+                rd: p.deviation.round() as i64,
+            })
+            .collect(),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -216,7 +244,7 @@ pub async fn games_json(
     State(state): State<AppState>,
     Path(name): Path<String>,
     Query(p): Query<Page>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GamesPage>> {
     let u = user_by_name(&state, &name).await?;
     let offset = p.offset.unwrap_or(0).max(0);
     let limit = p.limit.unwrap_or(20).clamp(1, 100);
@@ -225,9 +253,9 @@ pub async fn games_json(
     let mut games = Vec::new();
     for r in &rows {
         let moves = state.store.moves(&r.id).await?;
-        games.push(game_export_json(r, &moves, None));
+        games.push(game_export(r, &moves, None));
     }
-    Ok(Json(json!({"total": total, "offset": offset, "games": games})))
+    Ok(Json(GamesPage { total, offset, games }))
 }
 
 fn wants(headers: &HeaderMap, mime: &str) -> bool {
@@ -263,7 +291,10 @@ pub async fn export_user(
             for r in rows {
                 let moves = state.store.moves(&r.id).await.unwrap_or_default();
                 let chunk = if ndjson {
-                    format!("{}\n", game_export_json(&r, &moves, None))
+                    match serde_json::to_string(&game_export(&r, &moves, None)) {
+                        Ok(line) => format!("{line}\n"),
+                        Err(_) => continue,
+                    }
                 } else {
                     match game_pgn(&state, &r, &moves) {
                         Ok(pgn) => format!("{pgn}\n"),
@@ -352,7 +383,7 @@ pub async fn export_game(
         None => game_pgn(&state, &row, &moves)?,
     };
     if wants(&headers, "application/json") {
-        return Ok(Json(game_export_json(&row, &moves, Some(pgn))).into_response());
+        return Ok(Json(game_export(&row, &moves, Some(pgn))).into_response());
     }
     let filename = format!("attachment; filename=\"guoxiang_{id}.pgn\"");
     Ok((
@@ -365,16 +396,83 @@ pub async fn export_game(
         .into_response())
 }
 
-/// One game as JSON (ours: the view, plus the export form).
-pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    if let Some(h) = state.live.get(&id) {
-        let v = h.view().await?;
-        return Ok(Json(json!(*v)));
+/// The HTTP form of a game's view. Every field is named, so a field added to the server's view does not compile
+/// until it is placed here too.
+pub fn game_view(v: &crate::live::GameView) -> GameView {
+    let crate::live::GameView {
+        id,
+        white,
+        black,
+        rated,
+        time_control,
+        initial_ms,
+        increment_ms,
+        speed,
+        initial_fen,
+        fen,
+        turn,
+        moves_uci,
+        moves_san,
+        white_ms,
+        black_ms,
+        running,
+        status,
+        result,
+        termination,
+        winner,
+        draw_offer,
+        takeback_offer,
+        version,
+        created_at_ms,
+        at_ms,
+    } = v;
+    let player = |p: &guoxiang_game::PlayerRef| GamePlayer {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        is_engine: p.is_engine,
+        engine_level: p.engine_level,
+    };
+    let color = |c: &Option<String>| c.as_deref().and_then(color_of);
+    GameView {
+        id: id.clone(),
+        white: player(white),
+        black: player(black),
+        rated: *rated,
+        time_control: time_control.clone(),
+        initial_ms: *initial_ms,
+        increment_ms: *increment_ms,
+        speed: speed.clone(),
+        initial_fen: initial_fen.clone(),
+        fen: fen.clone(),
+        turn: color_of(turn).unwrap_or(Color::White),
+        moves_uci: moves_uci.clone(),
+        moves_san: moves_san.clone(),
+        white_ms: *white_ms,
+        black_ms: *black_ms,
+        running: color(running),
+        status: status.clone(),
+        result: result.clone(),
+        termination: termination.clone(),
+        winner: color(winner),
+        draw_offer: color(draw_offer),
+        takeback_offer: color(takeback_offer),
+        version: *version,
+        created_at_ms: *created_at_ms,
+        at_ms: *at_ms,
     }
-    let (row, moves) = stored_game(&state, &id).await?;
-    Ok(Json(json!(game_row_view(&row, &moves))))
 }
 
-pub async fn live(State(state): State<AppState>) -> Json<Value> {
-    Json(json!(state.live.live_games(100)))
+/// `GET /api/game/{id}`: a game's state (a live game's from memory, else the stored one's).
+pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<GameView>> {
+    if let Some(h) = state.live.get(&id) {
+        let v = h.view().await?;
+        return Ok(Json(game_view(&v)));
+    }
+    let (row, moves) = stored_game(&state, &id).await?;
+    Ok(Json(game_view(&game_row_view(&row, &moves))))
+}
+
+/// `GET /api/live`: games being played, for spectators.
+pub async fn live(State(state): State<AppState>) -> Json<Vec<guoxiang_protocol::LiveGame>> {
+    Json(state.live.live_games(100))
 }

@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use axum::Json;
 use axum::extract::{Query, State};
 use guoxiang_core::{Position, Validation};
-use guoxiang_explorer::{MAX_PLIES, RATING_BUCKETS, SpeedBucket, opening_info, summarize};
+use guoxiang_explorer::{MAX_PLIES, MoveStats, RATING_BUCKETS, SpeedBucket, opening_info, summarize};
+use guoxiang_protocol::http::{ExplorerAnswer, ExplorerMove, ExplorerOpening, OpeningFamily};
 use guoxiang_store::ExplorerSource;
-use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
@@ -64,11 +64,17 @@ fn ratings(value: Option<&String>) -> Result<Vec<i64>, ApiError> {
         .collect()
 }
 
+/// The answer's form of a move's figures.
+fn explorer_move(m: MoveStats) -> ExplorerMove {
+    let MoveStats { uci, san, games, white, draws, black, white_pct, draws_pct, black_pct, average_rating } = m;
+    ExplorerMove { uci, san, games, white, draws, black, white_pct, draws_pct, black_pct, average_rating }
+}
+
 /// `GET /api/explorer?fen=…&moves=e2e4,e7e5&source=server&speeds=blitz,rapid&ratings=1600,1800`.
 pub async fn explorer(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ExplorerAnswer>> {
     let mut unknown: Vec<&String> = q.keys().filter(|k| !PARAMS.contains(&k.as_str())).collect();
     unknown.sort();
     if let Some(k) = unknown.first() {
@@ -123,16 +129,28 @@ pub async fn explorer(
     let summary = summarize(&pos, &rows);
     let line: Vec<&str> = moves.iter().map(String::as_str).collect();
     let opening = opening_info(&start, &line, &pos);
-    Ok(Json(json!({
-        "fen": pos.fen(),
-        "source": source.as_str(),
-        "speeds": speeds.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-        "ratings": ratings,
-        "max_plies": MAX_PLIES,
-        "total": summary.total,
-        "moves": summary.moves,
-        "opening": opening,
-    })))
+    let own = |s: Option<&str>| s.map(str::to_owned);
+    let guoxiang_explorer::OpeningInfo { eco, name_zh, name_en, family, family_zh, family_en } = opening;
+    Ok(Json(ExplorerAnswer {
+        fen: pos.fen(),
+        source: match source {
+            ExplorerSource::Server => guoxiang_protocol::http::ExplorerSource::Server,
+            ExplorerSource::Imported => guoxiang_protocol::http::ExplorerSource::Imported,
+        },
+        speeds: speeds.iter().map(|s| s.as_str().to_owned()).collect(),
+        ratings,
+        max_plies: MAX_PLIES as u32,
+        total: explorer_move(summary.total),
+        moves: summary.moves.into_iter().map(explorer_move).collect(),
+        opening: ExplorerOpening {
+            eco: own(eco),
+            name_zh: own(name_zh),
+            name_en: own(name_en),
+            family: family.and_then(OpeningFamily::from_id),
+            family_zh: own(family_zh),
+            family_en: own(family_en),
+        },
+    }))
 }
 
 /// Adds a game finished on this server to the explorer's `server` source: its first plies from `start` (UCI

@@ -3,7 +3,9 @@
 //! progress (`GET`/`PUT /api/learn/progress`; guests keep theirs in the browser).
 //!
 //! Request bodies are read as JSON values and checked field by field, so a bad request says which field is wrong
-//! (`moves[2]`, `lessons.rook.stars`) instead of a generic deserialisation error.
+//! (`moves[2]`, `lessons.rook.stars`) instead of a generic deserialisation error. Answers are guoxiang-protocol's
+//! types ([`guoxiang_protocol::http::learn`]); the course's JSON is read into [`LearnCourse`] once, which refuses
+//! a field that type does not describe.
 
 use std::sync::OnceLock;
 
@@ -13,8 +15,9 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use guoxiang_learn::{Course, Try};
+use guoxiang_protocol::http::{Bilingual, LearnCourse, LearnReason, LearnVerdict};
 use guoxiang_store::{LearnProgress, LessonProgress};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::AppState;
 use crate::auth::Auth;
@@ -23,10 +26,18 @@ use crate::error::{ApiError, ApiResult};
 /// The most lessons one progress upload may hold.
 const MAX_PROGRESS_LESSONS: usize = 1000;
 
-/// The embedded course and its JSON, made once per process.
+/// The embedded course and its JSON, made once per process (`Err`: the course's JSON does not fit
+/// [`LearnCourse`], which the tests rule out).
 struct Loaded {
     course: Course,
-    json: String,
+    json: Result<String, String>,
+}
+
+/// The course's JSON read into the answer's type, and written from it.
+fn course_answer(course: &Course) -> Result<String, String> {
+    let typed: LearnCourse = serde_json::from_value(guoxiang_learn::json::course_json(course))
+        .map_err(|e| format!("the course's JSON does not fit the protocol's LearnCourse: {e}"))?;
+    serde_json::to_string(&typed).map_err(|e| e.to_string())
 }
 
 fn loaded() -> &'static Loaded {
@@ -37,14 +48,39 @@ fn loaded() -> &'static Loaded {
         for e in report.file_errors() {
             tracing::warn!("learn course: {e}");
         }
-        let json = guoxiang_learn::json::course_json(&report.course).to_string();
+        let json = course_answer(&report.course);
+        if let Err(e) = &json {
+            tracing::error!("learn course: {e}");
+        }
         Loaded { course: report.course, json }
     })
 }
 
-/// `GET /api/learn`: `{"chapters": [{id, order, title, summary, lessons: [...]}]}`.
-pub async fn course() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], loaded().json.as_str()).into_response()
+/// `GET /api/learn`: [`LearnCourse`], `{"chapters": [{id, order, title, summary, lessons: [...]}]}`.
+pub async fn course() -> ApiResult<Response> {
+    match &loaded().json {
+        Ok(json) => Ok(([(header::CONTENT_TYPE, "application/json")], json.as_str()).into_response()),
+        Err(e) => Err(ApiError::internal("learn course", e)),
+    }
+}
+
+/// The answer's form of a verdict. Every field is named, so a field added to the judge's verdict does not compile
+/// until it is placed here too.
+fn verdict(v: guoxiang_learn::Verdict) -> LearnVerdict {
+    let guoxiang_learn::Verdict { ok, done, reply, fen, reason, hint, success, remaining, found, restart } = v;
+    let text = |t: guoxiang_learn::Text| Bilingual { zh: t.zh, en: t.en };
+    LearnVerdict {
+        ok,
+        done,
+        reply,
+        fen,
+        reason: reason.map(|guoxiang_learn::Reason { code, zh, en }| LearnReason { code, zh, en }),
+        hint: hint.map(text),
+        success: success.map(text),
+        remaining,
+        found,
+        restart,
+    }
 }
 
 fn bad(field: &str, zh: impl std::fmt::Display, en: impl std::fmt::Display) -> ApiError {
@@ -135,10 +171,10 @@ fn parse_try(body: &[u8]) -> Result<(String, usize, Try), ApiError> {
 }
 
 /// `POST /api/learn/try`: the verdict on one try.
-pub async fn judge_try(body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn judge_try(body: Bytes) -> ApiResult<Json<LearnVerdict>> {
     let (lesson, step, t) = parse_try(&body)?;
     match guoxiang_learn::judge(&loaded().course, &lesson, step, &t) {
-        Ok(v) => Ok(Json(serde_json::to_value(v).map_err(|e| ApiError::internal("verdict json", e))?)),
+        Ok(v) => Ok(Json(verdict(v))),
         Err(e) => {
             let text = e.text();
             if e.is_not_found() {
@@ -162,14 +198,23 @@ fn registered(auth: &Auth) -> Result<&str, ApiError> {
     Ok(&auth.user.id)
 }
 
-fn progress_json(p: &LearnProgress) -> Value {
-    json!({ "lessons": p })
+fn progress_answer(p: LearnProgress) -> guoxiang_protocol::http::LearnProgress {
+    let lessons = p
+        .into_iter()
+        .map(|(id, LessonProgress { steps, stars, done })| {
+            (id, guoxiang_protocol::http::LessonProgress { steps, stars, done })
+        })
+        .collect();
+    guoxiang_protocol::http::LearnProgress { lessons }
 }
 
 /// `GET /api/learn/progress`.
-pub async fn get_progress(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
+pub async fn get_progress(
+    State(state): State<AppState>,
+    auth: Auth,
+) -> ApiResult<Json<guoxiang_protocol::http::LearnProgress>> {
     let user = registered(&auth)?;
-    Ok(Json(progress_json(&state.store.learn_progress(user).await?)))
+    Ok(Json(progress_answer(state.store.learn_progress(user).await?)))
 }
 
 /// Reads `{"lessons": {"<id>": {"steps": [..], "stars": 0..3, "done": bool}}}`; lessons the course does not have
@@ -230,9 +275,56 @@ fn parse_progress(body: &[u8], course: &Course) -> Result<LearnProgress, ApiErro
 }
 
 /// `PUT /api/learn/progress`: merges the body into the stored progress and returns the result.
-pub async fn put_progress(State(state): State<AppState>, auth: Auth, body: Bytes) -> ApiResult<Json<Value>> {
+pub async fn put_progress(
+    State(state): State<AppState>,
+    auth: Auth,
+    body: Bytes,
+) -> ApiResult<Json<guoxiang_protocol::http::LearnProgress>> {
     let user = registered(&auth)?;
     let progress = parse_progress(&body, &loaded().course)?;
     let merged = state.store.merge_learn_progress(user, &progress, crate::time::now_ms() as i64).await?;
-    Ok(Json(progress_json(&merged)))
+    Ok(Json(progress_answer(merged)))
+}
+
+#[cfg(test)]
+mod tests {
+    use guoxiang_protocol::http::{LearnAnswerItem, LearnStepKind, LearnTry};
+
+    use super::*;
+
+    /// The embedded course's JSON fits the protocol's type field for field (a field guoxiang-learn adds and the type
+    /// does not describe fails here), and writing the type back gives the same JSON.
+    #[test]
+    fn the_embedded_course_reads_into_the_protocol_type() {
+        let report = Course::embedded();
+        let raw = guoxiang_learn::json::course_json(&report.course);
+        let typed: LearnCourse = serde_json::from_value(raw.clone()).expect("the course fits LearnCourse");
+        assert_eq!(serde_json::to_value(&typed).unwrap(), raw);
+        let steps: Vec<_> = typed.chapters.iter().flat_map(|c| &c.lessons).flat_map(|l| &l.steps).collect();
+        assert!(!steps.is_empty(), "the embedded course has steps");
+        // Choice steps answer with indexes, squares steps with squares.
+        for s in &steps {
+            match s.kind {
+                LearnStepKind::Choice => {
+                    assert!(s.answer.iter().flatten().all(|a| matches!(a, LearnAnswerItem::Index(_))), "{s:?}")
+                }
+                LearnStepKind::Squares => {
+                    assert!(s.answer.iter().flatten().all(|a| matches!(a, LearnAnswerItem::Text(_))), "{s:?}")
+                }
+                _ => {}
+            }
+        }
+        assert!(course_answer(&report.course).is_ok());
+    }
+
+    /// A try written from the protocol's type is what the field-by-field reader accepts.
+    #[test]
+    fn tries_written_from_the_protocol_type_are_read() {
+        let t = LearnTry { lesson: "rook".into(), step: 2, moves: Some(vec!["a1a8".into()]), ..LearnTry::default() };
+        let (lesson, step, t) = parse_try(&serde_json::to_vec(&t).unwrap()).unwrap();
+        assert_eq!((lesson.as_str(), step), ("rook", 2));
+        assert_eq!(t, Try::Moves(vec!["a1a8".into()]));
+        let t = LearnTry { lesson: "x".into(), step: 0, choices: Some(vec![1, 0]), ..LearnTry::default() };
+        assert_eq!(parse_try(&serde_json::to_vec(&t).unwrap()).unwrap().2, Try::Choices(vec![1, 0]));
+    }
 }

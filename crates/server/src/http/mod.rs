@@ -1,5 +1,7 @@
 //! The server's own HTTP routes: accounts (`account`), the archive and PGN export (`archive`), the 学棋 / Learn
 //! course (`learn`), the web UI's files (`web`), and helpers shared with the WebSocket and Lichess front ends.
+//! Their JSON answers are guoxiang-protocol's types (`guoxiang_protocol::http`, `guoxiang_protocol::review`),
+//! which the web client's TypeScript types are generated from.
 
 pub mod account;
 pub mod analysis;

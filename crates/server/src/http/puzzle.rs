@@ -15,14 +15,21 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use guoxiang_core::Text;
+use guoxiang_protocol::Color;
+use guoxiang_protocol::http::{
+    Bilingual, DashboardRating, DashboardRound, DashboardTheme, LichessPerf, LichessPuzzle, LichessPuzzleData,
+    LichessPuzzleGame, LichessPuzzlePlayer, MotifTheme, PuzzleAnswer, PuzzleDashboard, PuzzleMotif, PuzzleThemes,
+    PuzzleVerdict, PuzzleView, RoundAnswer, RoundPuzzle, RoundRating, SeedTheme,
+};
 use guoxiang_ratings::Glicko;
 use guoxiang_ratings::puzzle::{puzzle_start, rate_round};
 use guoxiang_store::{MotifTag, NextQuery, PuzzleGlicko, PuzzleRow, Store, UpsertCounts};
 use guoxiang_tactics::judge::{JUDGE_NODES, Verdict, judge};
 use guoxiang_tactics::{Motif, Puzzle, Reader, SEED_TACTICS, lichess_themes};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
 
 use crate::AppState;
@@ -142,17 +149,15 @@ async fn ensure_puzzles(state: &AppState) -> Result<(), ApiError> {
 
 // ----- JSON -----
 
-fn motif_json(tag: &MotifTag) -> Value {
-    let mut o = json!({"id": tag.id, "text": {"zh": tag.zh, "en": tag.en}});
-    if let Some(m) = Motif::from_id(&tag.id) {
-        let info = m.info();
-        o["zh"] = json!(info.zh);
-        o["en"] = json!(info.en);
-        if let Some(t) = m.seed_tactic() {
-            o["seed"] = json!(t.number);
-        }
+fn motif(tag: &MotifTag) -> PuzzleMotif {
+    let known = Motif::from_id(&tag.id);
+    PuzzleMotif {
+        id: tag.id.clone(),
+        text: Bilingual { zh: tag.zh.clone(), en: tag.en.clone() },
+        zh: known.map(|m| m.info().zh.to_owned()),
+        en: known.map(|m| m.info().en.to_owned()),
+        seed: known.and_then(|m| m.seed_tactic()).map(|t| t.number),
     }
-    o
 }
 
 /// The lichess theme names of a stored puzzle: its Themes column, or our motifs written as lichess names.
@@ -170,21 +175,21 @@ fn parsed(row: &PuzzleRow) -> Result<Puzzle, ApiError> {
 }
 
 /// Our puzzle object.
-fn puzzle_json(row: &PuzzleRow) -> Result<Value, ApiError> {
+fn puzzle_view(row: &PuzzleRow) -> Result<PuzzleView, ApiError> {
     let p = parsed(row)?;
-    Ok(json!({
-        "id": row.id,
-        "fen": row.fen,
-        "moves": row.moves.split_whitespace().collect::<Vec<_>>(),
-        "solver": if p.solver() == guoxiang_core::Color::White { "white" } else { "black" },
-        "rating": row.glicko.rating.round() as i64,
-        "deviation": row.glicko.deviation.round() as i64,
-        "plays": row.plays,
-        "motifs": row.motifs.iter().map(motif_json).collect::<Vec<_>>(),
-        "lichess_themes": themes_of(row),
-        "game_url": row.game_url,
-        "source": row.source,
-    }))
+    Ok(PuzzleView {
+        id: row.id.clone(),
+        fen: row.fen.clone(),
+        moves: row.moves.split_whitespace().map(str::to_owned).collect(),
+        solver: Color::from(p.solver()),
+        rating: row.glicko.rating.round() as i64,
+        deviation: row.glicko.deviation.round() as i64,
+        plays: row.plays,
+        motifs: row.motifs.iter().map(motif).collect(),
+        lichess_themes: themes_of(row),
+        game_url: row.game_url.clone(),
+        source: row.source.clone(),
+    })
 }
 
 /// The game id of a lichess game URL (`https://lichess.org/787zsVup/black#48` → `787zsVup`), empty when none.
@@ -196,7 +201,7 @@ fn game_id(url: &str) -> String {
 
 /// A puzzle in lichess's JSON shape (`GET /api/puzzle/daily`, `GET /api/puzzle/{id}`), plus `puzzle.fen` and
 /// `puzzle.motifs`.
-fn lichess_json(row: &PuzzleRow) -> Result<Value, ApiError> {
+fn lichess_puzzle(row: &PuzzleRow) -> Result<LichessPuzzle, ApiError> {
     let p = parsed(row)?;
     let setup_san = p.position.san(p.moves[0]);
     let before = &p.position;
@@ -213,27 +218,27 @@ fn lichess_json(row: &PuzzleRow) -> Result<Value, ApiError> {
             })
             .collect()
     };
-    let player = |color: &str| json!({"name": "", "id": "", "color": color, "rating": null});
-    Ok(json!({
-        "game": {
-            "id": game_id(&row.game_url),
-            "perf": {"key": "puzzle", "name": "Puzzle"},
-            "rated": true,
-            "players": [player("white"), player("black")],
-            "pgn": setup_san,
-            "clock": "",
+    let player = |color: Color| LichessPuzzlePlayer { name: String::new(), id: String::new(), color, rating: None };
+    Ok(LichessPuzzle {
+        game: LichessPuzzleGame {
+            id: game_id(&row.game_url),
+            perf: LichessPerf { key: "puzzle".to_owned(), name: "Puzzle".to_owned() },
+            rated: true,
+            players: vec![player(Color::White), player(Color::Black)],
+            pgn: setup_san,
+            clock: String::new(),
         },
-        "puzzle": {
-            "id": row.id,
-            "rating": row.glicko.rating.round() as i64,
-            "plays": row.plays,
-            "initialPly": initial_ply,
-            "solution": solution,
-            "themes": themes_of(row),
-            "fen": row.fen,
-            "motifs": row.motifs.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+        puzzle: LichessPuzzleData {
+            id: row.id.clone(),
+            rating: row.glicko.rating.round() as i64,
+            plays: row.plays,
+            initial_ply,
+            solution,
+            themes: themes_of(row),
+            fen: row.fen.clone(),
+            motifs: row.motifs.iter().map(|m| m.id.clone()).collect(),
         },
-    }))
+    })
 }
 
 // ----- next -----
@@ -311,7 +316,7 @@ pub async fn next(
     State(state): State<AppState>,
     MaybeAuth(auth): MaybeAuth,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<PuzzleAnswer>> {
     if let Some(k) = q.keys().find(|k| !["theme", "rating", "exclude"].contains(&k.as_str())) {
         return Err(bad(k, "未知参数", "unknown parameter (expected theme, rating, exclude)"));
     }
@@ -338,7 +343,7 @@ pub async fn next(
         not_daily: false,
     };
     let row = state.store.next_puzzle(&query).await?.ok_or_else(no_puzzle)?;
-    Ok(Json(json!({"puzzle": puzzle_json(&row)?})))
+    Ok(Json(PuzzleAnswer { puzzle: puzzle_view(&row)? }))
 }
 
 // ----- themes -----
@@ -367,37 +372,35 @@ async fn motif_counts(state: &AppState) -> Result<Counts, ApiError> {
 }
 
 /// `GET /api/puzzle/themes`: the seeds' eighteen tactics and every motif, with puzzle counts.
-pub async fn themes(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+pub async fn themes(State(state): State<AppState>) -> ApiResult<Json<PuzzleThemes>> {
     ensure_puzzles(&state).await?;
     let counts = motif_counts(&state).await?;
     let count = |m: &Motif| counts.get(m.id()).copied().unwrap_or(0);
-    let seeds: Vec<Value> = SEED_TACTICS
+    let seeds = SEED_TACTICS
         .iter()
-        .map(|t| {
-            json!({
-                "number": t.number,
-                "zh": t.zh,
-                "en": t.en,
-                "motifs": t.motifs.iter().map(|m| m.id()).collect::<Vec<_>>(),
-                "count": t.motifs.iter().map(count).sum::<i64>(),
-            })
+        .map(|t| SeedTheme {
+            number: t.number,
+            zh: t.zh.to_owned(),
+            en: t.en.to_owned(),
+            motifs: t.motifs.iter().map(|m| m.id().to_owned()).collect(),
+            count: t.motifs.iter().map(count).sum::<i64>(),
         })
         .collect();
-    let motifs: Vec<Value> = Motif::ALL
+    let motifs = Motif::ALL
         .iter()
         .map(|m| {
             let i = m.info();
-            json!({
-                "id": i.id,
-                "zh": i.zh,
-                "en": i.en,
-                "about": {"zh": i.about_zh, "en": i.about_en},
-                "seed": m.seed_tactic().map(|t| t.number),
-                "count": count(m),
-            })
+            MotifTheme {
+                id: i.id.to_owned(),
+                zh: i.zh.to_owned(),
+                en: i.en.to_owned(),
+                about: Bilingual { zh: i.about_zh.to_owned(), en: i.about_en.to_owned() },
+                seed: m.seed_tactic().map(|t| t.number),
+                count: count(m),
+            }
         })
         .collect();
-    Ok(Json(json!({"seeds": seeds, "motifs": motifs})))
+    Ok(Json(PuzzleThemes { seeds, motifs }))
 }
 
 // ----- try -----
@@ -447,19 +450,16 @@ fn parse_try(body: &[u8]) -> Result<Vec<String>, ApiError> {
         .collect()
 }
 
-fn text_json(t: &Text) -> Value {
-    json!({"zh": t.zh, "en": t.en})
+fn text(t: &Text) -> Bilingual {
+    Bilingual::from(t)
 }
 
-fn verdict_json(v: &Verdict) -> Value {
+fn puzzle_verdict(v: Verdict) -> PuzzleVerdict {
     match v {
-        Verdict::Correct { reply } => json!({"verdict": "correct", "reply": reply}),
-        Verdict::Solved { reply: None } => json!({"verdict": "solved"}),
-        Verdict::Solved { reply: Some(r) } => json!({"verdict": "solved", "reply": r}),
-        Verdict::Wrong { reason, refutation } => {
-            json!({"verdict": "wrong", "reason": text_json(reason), "refutation": refutation})
-        }
-        Verdict::Illegal { code, reason } => json!({"verdict": "illegal", "code": code, "reason": text_json(reason)}),
+        Verdict::Correct { reply } => PuzzleVerdict::Correct { reply },
+        Verdict::Solved { reply } => PuzzleVerdict::Solved { reply },
+        Verdict::Wrong { reason, refutation } => PuzzleVerdict::Wrong { reason: text(&reason), refutation },
+        Verdict::Illegal { code, reason } => PuzzleVerdict::Illegal { code, reason: text(&reason) },
     }
 }
 
@@ -471,7 +471,7 @@ pub async fn try_move(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<PuzzleVerdict>> {
     let moves = parse_try(&body)?;
     let key = auth.as_ref().map_or_else(|| format!("ip:{}", peer.ip()), |a| format!("user:{}", a.user.id));
     try_limiter().check_key(&key).map_err(|_| ApiError::too_many())?;
@@ -486,7 +486,7 @@ pub async fn try_move(
         .await
         .map_err(|e| ApiError::internal("puzzle judge", e))?;
     match verdict {
-        Ok(v) => Ok(Json(verdict_json(&v))),
+        Ok(v) => Ok(Json(puzzle_verdict(v))),
         Err(e) => Err(bad(&e.field(), &e.text.zh, &e.text.en)),
     }
 }
@@ -577,16 +577,16 @@ fn parse_round(body: &[u8]) -> Result<RoundBody, ApiError> {
     Ok(RoundBody { win, hints, streak, rating })
 }
 
-fn rating_answer(before: &Glicko, after: &Glicko, rounds: Option<i64>, replay: bool) -> Value {
-    json!({
-        "before": before.rounded(),
-        "after": after.rounded(),
-        "deviation": after.deviation.round() as i64,
-        "volatility": after.volatility,
-        "provisional": after.is_provisional(),
-        "rounds": rounds,
-        "replay": replay,
-    })
+fn rating_answer(before: &Glicko, after: &Glicko, rounds: Option<i64>, replay: bool) -> RoundRating {
+    RoundRating {
+        before: before.rounded(),
+        after: after.rounded(),
+        deviation: after.deviation.round() as i64,
+        volatility: after.volatility,
+        provisional: after.is_provisional(),
+        rounds,
+        replay,
+    }
 }
 
 /// `POST /api/puzzle/{id}/round`: rates a finished puzzle. Needs a session; an account's round is stored once and
@@ -596,7 +596,7 @@ pub async fn round(
     auth: Auth,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<RoundAnswer>> {
     let r = parse_round(&body)?;
     if !valid_id(&id) {
         return Err(puzzle_not_found(&id));
@@ -604,22 +604,22 @@ pub async fn round(
     ensure_puzzles(&state).await?;
     let row = state.store.puzzle(&id).await?.ok_or_else(|| puzzle_not_found(&id))?;
     let puzzle = glicko(row.glicko, row.plays);
-    let puzzle_answer = |rating: f64, plays: i64| json!({"rating": rating.round() as i64, "plays": plays});
+    let puzzle_answer = |rating: f64, plays: i64| RoundPuzzle { rating: rating.round() as i64, plays };
     if auth.user.is_guest {
         let before = r.rating.unwrap_or_default();
         let after = if r.streak { before } else { rate_round(&before, &puzzle, r.win).0 };
-        return Ok(Json(json!({
-            "rating": rating_answer(&before, &after, None, false),
-            "puzzle": puzzle_answer(row.glicko.rating, row.plays),
-        })));
+        return Ok(Json(RoundAnswer {
+            rating: rating_answer(&before, &after, None, false),
+            puzzle: puzzle_answer(row.glicko.rating, row.plays),
+        }));
     }
     let user_id = auth.user.id.clone();
     if r.streak {
         let (current, rounds) = account_rating(&state, &user_id).await?;
-        return Ok(Json(json!({
-            "rating": rating_answer(&current, &current, Some(rounds), false),
-            "puzzle": puzzle_answer(row.glicko.rating, row.plays),
-        })));
+        return Ok(Json(RoundAnswer {
+            rating: rating_answer(&current, &current, Some(rounds), false),
+            puzzle: puzzle_answer(row.glicko.rating, row.plays),
+        }));
     }
     let rec = state
         .store
@@ -638,16 +638,21 @@ pub async fn round(
             },
         )
         .await?;
-    Ok(Json(json!({
-        "rating": rating_answer(&glicko(rec.user_before, 0), &glicko(rec.user_after, 0), Some(rec.user_rounds), rec.replay),
-        "puzzle": puzzle_answer(rec.puzzle_after.rating, rec.puzzle_plays),
-    })))
+    Ok(Json(RoundAnswer {
+        rating: rating_answer(
+            &glicko(rec.user_before, 0),
+            &glicko(rec.user_after, 0),
+            Some(rec.user_rounds),
+            rec.replay,
+        ),
+        puzzle: puzzle_answer(rec.puzzle_after.rating, rec.puzzle_plays),
+    }))
 }
 
 // ----- dashboard -----
 
 /// `GET /api/puzzle/dashboard`: an account's puzzle rating, latest rounds and results per motif (401 for guests).
-pub async fn dashboard(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
+pub async fn dashboard(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<PuzzleDashboard>> {
     if auth.user.is_guest {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -657,30 +662,35 @@ pub async fn dashboard(State(state): State<AppState>, auth: Auth) -> ApiResult<J
         ));
     }
     let (rating, rounds) = account_rating(&state, &auth.user.id).await?;
-    let history: Vec<Value> = state
+    let history = state
         .store
         .puzzle_history(&auth.user.id, HISTORY)
         .await?
         .into_iter()
-        .map(|h| json!({"id": h.puzzle_id, "win": h.win, "rating_after": h.rating_after.round() as i64, "at": h.at_ms}))
+        .map(|h| DashboardRound {
+            id: h.puzzle_id,
+            win: h.win,
+            rating_after: h.rating_after.round() as i64,
+            at: h.at_ms,
+        })
         .collect();
-    let themes: Vec<Value> = state
+    let themes = state
         .store
         .puzzle_motif_results(&auth.user.id)
         .await?
         .into_iter()
-        .map(|m| json!({"id": m.motif, "solved": m.solved, "failed": m.failed}))
+        .map(|m| DashboardTheme { id: m.motif, solved: m.solved, failed: m.failed })
         .collect();
-    Ok(Json(json!({
-        "rating": {
-            "rating": rating.rounded(),
-            "deviation": rating.deviation.round() as i64,
-            "provisional": rating.is_provisional(),
-            "rounds": rounds,
+    Ok(Json(PuzzleDashboard {
+        rating: DashboardRating {
+            rating: rating.rounded(),
+            deviation: rating.deviation.round() as i64,
+            provisional: rating.is_provisional(),
+            rounds,
         },
-        "history": history,
-        "themes": themes,
-    })))
+        history,
+        themes,
+    }))
 }
 
 // ----- daily and by id -----
@@ -705,7 +715,7 @@ const DAILY_RATING: f64 = 1800.0;
 
 /// `GET /api/puzzle/daily`: the same puzzle for everyone during a UTC day, chosen on the day's first request (a
 /// puzzle that has not been a daily one, near 1800) and kept.
-pub async fn daily(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+pub async fn daily(State(state): State<AppState>) -> ApiResult<Json<LichessPuzzle>> {
     ensure_puzzles(&state).await?;
     let now = crate::time::now_ms() as i64;
     let day = utc_day(now);
@@ -729,7 +739,7 @@ pub async fn daily(State(state): State<AppState>) -> ApiResult<Json<Value>> {
         }
     };
     let row = state.store.puzzle(&id).await?.ok_or_else(|| puzzle_not_found(&id))?;
-    Ok(Json(lichess_json(&row)?))
+    Ok(Json(lichess_puzzle(&row)?))
 }
 
 /// `GET /api/puzzle/{id}`: a puzzle in lichess's shape, or with `?format=guoxiang` as `{"puzzle": <our puzzle
@@ -738,7 +748,7 @@ pub async fn by_id(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Response> {
     if let Some(k) = q.keys().find(|k| k.as_str() != "format") {
         return Err(bad(k, "未知参数", "unknown parameter (expected format)"));
     }
@@ -752,7 +762,11 @@ pub async fn by_id(
     }
     ensure_puzzles(&state).await?;
     let row = state.store.puzzle(&id).await?.ok_or_else(|| puzzle_not_found(&id))?;
-    if ours { Ok(Json(json!({ "puzzle": puzzle_json(&row)? }))) } else { Ok(Json(lichess_json(&row)?)) }
+    Ok(if ours {
+        Json(PuzzleAnswer { puzzle: puzzle_view(&row)? }).into_response()
+    } else {
+        Json(lichess_puzzle(&row)?).into_response()
+    })
 }
 
 #[cfg(test)]
@@ -791,6 +805,27 @@ mod tests {
         assert_eq!(parse_exclude("a,b, c,,").unwrap(), vec!["a", "b", "c"]);
         assert!(parse_exclude("a,b c").is_err());
         assert!(parse_exclude(&vec!["x"; MAX_EXCLUDE + 1].join(",")).is_err());
+    }
+
+    /// Bodies written from the protocol's request types are what the field-by-field readers accept.
+    #[test]
+    fn bodies_written_from_the_protocol_types_are_read() {
+        use guoxiang_protocol::http::{GlickoRating, PuzzleTryRequest, RoundRequest};
+        let t = PuzzleTryRequest { moves: vec!["e2e4".into(), "e7e5".into()] };
+        assert_eq!(parse_try(&serde_json::to_vec(&t).unwrap()).unwrap(), t.moves);
+        let r = RoundRequest {
+            win: true,
+            hints: Some(2),
+            streak: None,
+            rating: Some(GlickoRating { rating: 1600.0, deviation: 120.0, volatility: None }),
+        };
+        let read = parse_round(&serde_json::to_vec(&r).unwrap()).unwrap();
+        assert!(read.win && !read.streak && read.hints == 2);
+        let g = read.rating.unwrap();
+        assert_eq!((g.rating, g.deviation, g.volatility), (1600.0, 120.0, guoxiang_ratings::DEFAULT_VOLATILITY));
+        let bare = RoundRequest { win: false, hints: None, streak: Some(true), rating: None };
+        let read = parse_round(&serde_json::to_vec(&bare).unwrap()).unwrap();
+        assert!(!read.win && read.streak && read.hints == 0 && read.rating.is_none());
     }
 
     #[test]

@@ -19,9 +19,9 @@ use guoxiang_engine::Engine;
 use guoxiang_pgn::{Reader, ReplayedGame, Replayer};
 use guoxiang_protocol::review::{
     GameReviewView, ReviewProgress, ReviewSettings, ReviewState, ReviewStatusCode, ReviewText, ReviewTryAnswer,
+    ReviewTryRequest,
 };
 use guoxiang_store::{ReviewRow, ReviewStatus};
-use serde::Deserialize;
 
 use crate::AppState;
 use crate::auth::Auth;
@@ -128,13 +128,6 @@ pub async fn request_review(
     Ok((StatusCode::ACCEPTED, Json(current(&state, &id).await?)))
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TryRequest {
-    ply: usize,
-    uci: String,
-}
-
 fn bad(field: &str, zh: String, en: String) -> ApiError {
     let mut e = ApiError::bad_request("bad_request", zh, en);
     e.en = format!("{field}: {}", e.en);
@@ -162,13 +155,14 @@ pub async fn try_move(
     Path(id): Path<String>,
     body: Bytes,
 ) -> ApiResult<Json<ReviewTryAnswer>> {
-    let req: TryRequest = serde_json::from_slice(&body).map_err(|e| {
+    let req: ReviewTryRequest = serde_json::from_slice(&body).map_err(|e| {
         bad(
             "body",
             format!("应为 {{\"ply\": 数字, \"uci\": \"着法\"}}（{e}）"),
             format!("expected {{\"ply\": N, \"uci\": \"…\"}} ({e})"),
         )
     })?;
+    let ply = req.ply as usize;
     let (row, moves) = game_row(&state, &id).await?;
     let review = state.store.review(&id).await?.filter(|r| r.status == ReviewStatus::Done);
     let Some(review) = review else {
@@ -182,7 +176,7 @@ pub async fn try_move(
     let stored: GameReviewView = serde_json::from_str(review.review.as_deref().unwrap_or("{}"))
         .map_err(|e| ApiError::internal("stored review", e))?;
     let game = replayed(&state.config.public_url, &row, &moves)?;
-    if req.ply == 0 || req.ply > game.moves.len() {
+    if ply == 0 || ply > game.moves.len() {
         return Err(bad(
             "ply",
             format!("应在 1 到 {} 之间", game.moves.len()),
@@ -191,7 +185,7 @@ pub async fn try_move(
     }
     let mut pos = game.start.clone();
     let mut history = vec![pos.hash()];
-    for &m in &game.moves[..req.ply - 1] {
+    for &m in &game.moves[..ply - 1] {
         pos = pos.after(m);
         if pos.halfmoves() == 0 {
             history.clear();
@@ -206,7 +200,7 @@ pub async fn try_move(
             format!("{} is not a legal move in this position", req.uci),
         )
     })?;
-    let best = stored.moves.get(req.ply - 1).and_then(|m| m.best.clone());
+    let best = stored.moves.get(ply - 1).and_then(|m| m.best.clone());
     let uci = pos.uci(candidate);
     if best.as_deref() == Some(uci.as_str()) {
         return Ok(Json(ReviewTryAnswer { correct: true, best, loss: 0.0, reason: None }));

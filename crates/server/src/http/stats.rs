@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
-use serde_json::{Value, json};
+use guoxiang_protocol::http::ServerStats;
 
 use crate::AppState;
 use crate::auth::MaybeAuth;
@@ -34,7 +34,7 @@ pub async fn server_stats(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     MaybeAuth(a): MaybeAuth,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ServerStats>> {
     let admin = a.is_some_and(|a| a.user.is_admin);
     if !peer.ip().is_loopback() && !admin {
         return Err(ApiError::forbidden(
@@ -45,12 +45,12 @@ pub async fn server_stats(
     }
     let live = state.live.all();
     let playing = live.iter().filter(|g| !g.is_over()).count();
-    Ok(Json(json!({
-        "rss_bytes": rss_bytes(),
-        "cpu_ms": cpu_ms(),
-        "games_in_memory": live.len(),
-        "games_in_progress": playing,
-    })))
+    Ok(Json(ServerStats {
+        rss_bytes: rss_bytes(),
+        cpu_ms: cpu_ms(),
+        games_in_memory: live.len() as u64,
+        games_in_progress: playing as u64,
+    }))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 import type { Key } from '@lichess-org/chessground/types';
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import type { Role } from 'chessops/types';
-import type { LearnStep } from '../../api';
+import type { LearnStep } from '../../protocol_http';
 import { checkColor, destsOf, isPromotion, lastMoveKeys, legalMove, positionFromFen, standardUci } from '../../chess';
 import { h } from '../../dom';
 import { makeBoard, mirror } from '../../ui/board';

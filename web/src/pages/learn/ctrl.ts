@@ -4,7 +4,16 @@
 // with the server's). Pure functions over plain values, so that they can be checked on their own.
 
 import { positionFromFen, replay } from '../../chess';
-import type { LearnChapter, LearnLesson, LearnProgress, LearnStep, LearnText, LearnTry, LearnVerdict, LessonProgress } from '../../api';
+import type {
+  Bilingual as LearnText,
+  LearnChapter,
+  LearnLesson,
+  LearnProgress,
+  LearnStep,
+  LearnTry,
+  LearnVerdict,
+  LessonProgress,
+} from '../../protocol_http';
 
 /** What the learner is told after a try. */
 export type Feedback =

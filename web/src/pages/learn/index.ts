@@ -3,7 +3,7 @@
 // lesson: intro, its steps one by one, the end with stars). The state and rules are in ctrl.ts, the rendering in
 // view.ts, the board in board.ts, a `play` step's game in play.ts, the server calls and storage in xhr.ts.
 
-import type { LearnChapter, LearnLesson, LearnProgress } from '../../api';
+import type { LearnChapter, LearnLesson, LearnProgress } from '../../protocol_http';
 import { currentUser, errorText, link } from '../../app';
 import type { Page } from '../../app';
 import { h, replace } from '../../dom';

@@ -2,7 +2,7 @@
 // 学棋 / Learn: rendering — the course's index (chapters, lesson cards, overall progress) and the lesson's parts
 // (header, intro, the step's panel with prompt, answers, feedback, hint and success, the lesson's end).
 
-import type { LearnChapter, LearnLesson, LearnProgress, LearnStep, LearnText } from '../../api';
+import type { Bilingual as LearnText, LearnChapter, LearnLesson, LearnProgress, LearnStep } from '../../protocol_http';
 import { link } from '../../app';
 import { chineseSan } from '../../chess';
 import { h } from '../../dom';
@@ -129,7 +129,7 @@ function progressLine(step: LearnStep, ls: LessonState): Child {
     return h('div', { class: 'learn-count' }, left, budget);
   }
   if (step.kind === 'squares') {
-    const total = (step.targets ?? step.answer ?? []).length;
+    const total = (step.answer ?? []).length;
     return h('div', { class: 'learn-count' }, t('learn.squaresFound', { n: String(st.squares.length), total: String(total) }));
   }
   if (isEscape(step)) {

@@ -6,7 +6,7 @@
 // or log in to.
 
 import { api, HttpError } from '../../api';
-import type { LearnChapter, LearnProgress, LearnTry, LearnVerdict } from '../../api';
+import type { LearnChapter, LearnProgress, LearnTry, LearnVerdict } from '../../protocol_http';
 import { cleanProgress, emptyProgress, hasNews, lessonOnly, mergeProgress } from './ctrl';
 
 const KEY = 'gx.learn.progress';

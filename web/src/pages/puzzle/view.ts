@@ -11,6 +11,7 @@ import { getLang, pick, t } from '../../i18n';
 import { fenAt, helped, lineOf, ratingText, signed } from './ctrl';
 import type { RoundState } from './ctrl';
 import type { Themes, PuzzleText } from './xhr';
+import type { DashboardRating, DashboardRound, DashboardTheme } from '../../protocol_http';
 
 export const tx = (x: PuzzleText | null | undefined): string => (x ? pick(x.zh, x.en) : '');
 const sanText = (s: string) => (getLang() === 'zh' ? chineseSan(s) : s);
@@ -279,10 +280,11 @@ export function streakBar(n: number, best: number): HTMLElement {
   );
 }
 
+/** The dashboard's figures: an account's from the server, a guest's from the browser (which has no deviation). */
 export interface DashboardData {
-  rating: { rating: number; provisional: boolean; rounds: number };
-  history: { id: string; win: boolean; rating_after: number; at: number }[];
-  themes: { id: string; solved: number; failed: number }[];
+  rating: Omit<DashboardRating, 'deviation'>;
+  history: DashboardRound[];
+  themes: DashboardTheme[];
   guest: boolean;
 }
 

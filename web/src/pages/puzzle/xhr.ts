@@ -4,106 +4,52 @@
 // shape, turned into ours here).
 
 import { HttpError } from '../../api';
-import type { ApiErrorBody } from '../../api';
 import { positionFromFen, standardUci } from '../../chess';
 import type { Color } from '../../protocol';
+import type {
+  ApiErrorBody,
+  Bilingual,
+  GlickoRating,
+  LichessPuzzle,
+  PuzzleAnswer,
+  PuzzleDashboard,
+  PuzzleMotif,
+  PuzzleThemes,
+  PuzzleTryRequest,
+  PuzzleVerdict,
+  PuzzleView,
+  RoundAnswer,
+  RoundRequest,
+} from '../../protocol_http';
 import { parseSan } from 'chessops/san';
 
-export interface PuzzleText {
-  zh: string;
-  en: string;
-}
+// The server's shapes (generated from its Rust types), under the names the trainer uses.
+export type { LichessPuzzle, RoundAnswer };
+export type PuzzleText = Bilingual;
+export type Themes = PuzzleThemes;
+export type Verdict = PuzzleVerdict;
+export type RoundBody = RoundRequest;
+export type Dashboard = PuzzleDashboard;
 
-/** A motif the tagger found, with its sentence about this position (absent for the lichess-shaped puzzles). */
-export interface PuzzleMotif {
-  id: string;
-  zh: string;
-  en: string;
-  seed?: number | null;
-  text?: PuzzleText | null;
-}
+/** A Glicko-2 rating as the browser keeps a guest's (the round request's, with the volatility always given). */
+export type Glicko = Required<GlickoRating>;
 
-/** Our puzzle object: `moves[0]` is the opponent's setup move, then solver, opponent, solver, … */
-export interface Puzzle {
-  id: string;
-  fen: string;
-  moves: string[];
-  solver: Color;
-  rating: number;
+/** A motif as the trainer shows it: the server's, with its name always there (the id when the server has none) and
+ * without the tagger's sentence when the puzzle came in lichess's shape. */
+export type Motif = Omit<PuzzleMotif, 'zh' | 'en' | 'text'> & { zh: string; en: string; text?: Bilingual };
+
+/** The puzzle the trainer plays: the server's `PuzzleView`, or one read from lichess's shape, which lacks the
+ * deviation, the source and the motifs' sentences. `moves[0]` is the opponent's setup move, then solver, opponent, … */
+export type Puzzle = Omit<PuzzleView, 'motifs' | 'deviation' | 'source' | 'game_url'> & {
+  motifs: Motif[];
   deviation?: number;
-  plays: number;
-  motifs: PuzzleMotif[];
-  lichess_themes?: string[];
-  game_url?: string | null;
   source?: string;
-}
+  game_url: string | null;
+};
 
-export interface SeedTheme {
-  number: number;
-  zh: string;
-  en: string;
-  motifs: string[];
-  count: number;
-}
-
-export interface MotifTheme {
-  id: string;
-  zh: string;
-  en: string;
-  about: PuzzleText;
-  seed: number | null;
-  count: number;
-}
-
-export interface Themes {
-  seeds: SeedTheme[];
-  motifs: MotifTheme[];
-}
-
-export type Verdict =
-  | { verdict: 'correct'; reply: string }
-  | { verdict: 'solved' }
-  | { verdict: 'wrong'; reason: PuzzleText | null; refutation: string | null }
-  | { verdict: 'illegal'; reason: PuzzleText | null };
-
-/** A Glicko-2 rating as the browser keeps a guest's. */
-export interface Glicko {
-  rating: number;
-  deviation: number;
-  volatility: number;
-}
-
-export interface RoundBody {
-  win: boolean;
-  hints: number;
-  streak: boolean;
-  rating?: Glicko;
-}
-
-export interface RoundAnswer {
-  rating: { before: number; after: number; deviation: number; volatility: number; provisional: boolean };
-  puzzle: { rating: number; plays: number };
-}
-
-export interface Dashboard {
-  rating: { rating: number; deviation: number; provisional: boolean; rounds: number };
-  history: { id: string; win: boolean; rating_after: number; at: number }[];
-  themes: { id: string; solved: number; failed: number }[];
-}
-
-/** `GET /api/puzzle/daily` and `GET /api/puzzle/{id}`: lichess's shape plus our `fen` and `motifs`. */
-export interface LichessPuzzle {
-  game: { id: string; pgn: string };
-  puzzle: {
-    id: string;
-    rating: number;
-    plays: number;
-    initialPly: number;
-    solution: string[];
-    themes: string[];
-    fen: string;
-    motifs?: string[];
-  };
+/** The trainer's puzzle from the server's own shape. */
+function fromView(p: PuzzleView): Puzzle {
+  return { ...p, motifs: p.motifs.map((m) => ({ ...m, zh: m.zh ?? m.id, en: m.en ?? m.id })), game_url: p.game_url || null };
 }
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -142,8 +88,8 @@ export async function nextPuzzle(q: NextQuery): Promise<Puzzle> {
   if (q.rating) p.set('rating', String(Math.round(q.rating)));
   if (q.exclude?.length) p.set('exclude', q.exclude.slice(-200).join(','));
   const qs = p.toString();
-  const a = await request<{ puzzle: Puzzle }>('GET', '/api/puzzle/next' + (qs ? '?' + qs : ''));
-  return a.puzzle;
+  const a = await request<PuzzleAnswer>('GET', '/api/puzzle/next' + (qs ? '?' + qs : ''));
+  return fromView(a.puzzle);
 }
 
 let themes: Promise<Themes> | null = null;
@@ -161,7 +107,7 @@ export function loadThemes(): Promise<Themes> {
 
 /** Judges the moves after the setup move, the last one being the solver's try. */
 export function tryMoves(id: string, moves: string[]): Promise<Verdict> {
-  return request<Verdict>('POST', `/api/puzzle/${encodeURIComponent(id)}/try`, { moves });
+  return request<Verdict>('POST', `/api/puzzle/${encodeURIComponent(id)}/try`, { moves } satisfies PuzzleTryRequest);
 }
 
 export function sendRound(id: string, body: RoundBody): Promise<RoundAnswer> {
@@ -177,19 +123,16 @@ export function dashboard(): Promise<Dashboard> {
  * a server that answers in lichess's shape only is read as well.
  */
 export async function puzzleById(id: string): Promise<Puzzle> {
-  return fromAnswer(await request<LichessPuzzle | Puzzle | { puzzle: Puzzle }>('GET', `/api/puzzle/${encodeURIComponent(id)}?format=guoxiang`));
+  return fromAnswer(await request<LichessPuzzle | PuzzleAnswer>('GET', `/api/puzzle/${encodeURIComponent(id)}?format=guoxiang`));
 }
 
 /** Today's puzzle, in our shape. */
 export async function dailyPuzzle(): Promise<Puzzle> {
-  return fromAnswer(await request<LichessPuzzle | Puzzle>('GET', '/api/puzzle/daily'));
+  return fromAnswer(await request<LichessPuzzle>('GET', '/api/puzzle/daily'));
 }
 
-function fromAnswer(a: LichessPuzzle | Puzzle | { puzzle: Puzzle }): Puzzle {
-  if ('moves' in a && Array.isArray(a.moves)) return a;
-  const inner = (a as { puzzle?: Partial<Puzzle> }).puzzle;
-  if (inner && Array.isArray(inner.moves)) return inner as Puzzle;
-  return fromLichess(a as LichessPuzzle);
+function fromAnswer(a: LichessPuzzle | PuzzleAnswer): Puzzle {
+  return 'game' in a ? fromLichess(a) : fromView(a.puzzle);
 }
 
 /**
@@ -231,7 +174,7 @@ export function nameMotifs(p: Puzzle, th: Themes | null): Puzzle {
     motifs: p.motifs.map((m) => {
       const c = byId.get(m.id);
       if (!c) return m;
-      return { ...m, zh: m.zh === m.id ? c.zh : m.zh, en: m.en === m.id ? c.en : m.en, seed: m.seed ?? c.seed };
+      return { ...m, zh: m.zh === m.id ? c.zh : m.zh, en: m.en === m.id ? c.en : m.en, seed: m.seed ?? c.seed ?? undefined };
     }),
   };
 }
