@@ -29,6 +29,7 @@ function snapshot(over: Partial<GameSnapshot> = {}): GameSnapshot {
     draw_offer: null,
     may_offer_draw: [true, true],
     takeback_offer: null,
+    rematch_offer: null,
     disconnected: [false, false],
     version: 0,
     ...over,
@@ -317,4 +318,17 @@ test('a threefold repetition can be claimed by the side to move', () => {
   assert.equal(claimNow(st), 'threefold_repetition');
   const bob = reduce(st, { kind: 'user', id: BOB.id });
   assert.equal(claimNow(bob), null, 'not the side to move');
+});
+
+test('rematch offers come as game events and in the snapshot', () => {
+  const over = { status: 'finished', result: '1-0', termination: 'resignation', winner: 'white', message_zh: '', message_en: '' } as const;
+  let st = run(initialState(ID, ALICE.id), snapMsg(snapshot({ status: over, rematch_offer: 'black' })));
+  assert.equal(st.rematchBy, 'black');
+  st = reduce(st, events([{ version: 1, type: 'rematch_declined', by: 'white' }]));
+  assert.equal(st.rematchBy, null);
+  assert.equal(st.rematchDeclined, true);
+  st = reduce(st, events([{ version: 2, type: 'rematch_offered', by: 'white' }]));
+  assert.deepEqual([st.rematchBy, st.rematchDeclined], ['white', false]);
+  st = reduce(st, events([{ version: 3, type: 'rematch_agreed' }]));
+  assert.equal(st.rematchBy, null);
 });

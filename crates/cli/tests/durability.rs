@@ -64,7 +64,7 @@ impl Ws {
         req.headers_mut().insert("Cookie", format!("gx_session={session}").parse().unwrap());
         let (s, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         let mut ws = Ws { s, id: 0, seen: Vec::new() };
-        let hello = ws.req(json!({"t": "hello", "protocol": 1})).await;
+        let hello = ws.req(json!({"t": "hello", "protocol": guoxiang_protocol::PROTOCOL_VERSION})).await;
         ws.seen.push(hello);
         ws
     }
@@ -128,7 +128,7 @@ async fn kill_9_and_restart_resumes_the_game() {
     wb.req(json!({"t": "subscribe", "game_id": gid})).await;
     for (i, mv) in ["e2e4", "c7c5", "g1f3", "d7d6"].into_iter().enumerate() {
         let ws = if i % 2 == 0 { &mut wa } else { &mut wb };
-        ws.req(json!({"t": "move", "game_id": gid, "uci": mv})).await;
+        ws.req(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": mv}})).await;
     }
     // The last acknowledged move is durable: kill at once, without any grace.
     let mv4 = loop {
@@ -156,7 +156,7 @@ async fn kill_9_and_restart_resumes_the_game() {
     // White's clock ran only between the last move and the kill (well under the 3 s of downtime).
     assert!(white_now <= white_before && white_before - white_now < 2_000, "{white_before} → {white_now}");
     assert_eq!(snap["clocks"]["black_ms"], mv4["clocks"]["black_ms"]);
-    wa.req(json!({"t": "move", "game_id": gid, "uci": "d2d4"})).await;
+    wa.req(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "d2d4"}})).await;
     let mut wb = Ws::connect(port, &b).await;
     wb.req(json!({"t": "subscribe", "game_id": gid})).await;
     let snap = wb.wait(|v| v["t"] == "game_snapshot").await;
@@ -185,7 +185,11 @@ async fn connect_quiet(port: u16, session: &str) -> Option<Ws> {
     req.headers_mut().insert("Cookie", format!("gx_session={session}").parse().ok()?);
     let (s, _) = tokio_tungstenite::connect_async(req).await.ok()?;
     let mut ws = Ws { s, id: 0, seen: Vec::new() };
-    ws.s.send(Message::Text(json!({"t": "hello", "protocol": 1, "id": 0}).to_string().into())).await.ok()?;
+    ws.s.send(Message::Text(
+        json!({"t": "hello", "protocol": guoxiang_protocol::PROTOCOL_VERSION, "id": 0}).to_string().into(),
+    ))
+    .await
+    .ok()?;
     Some(ws)
 }
 
@@ -193,7 +197,7 @@ async fn connect_quiet(port: u16, session: &str) -> Option<Ws> {
 async fn move_quiet(ws: &mut Ws, gid: &str, uci: &str) -> Option<bool> {
     ws.id += 1;
     let id = ws.id;
-    let m = json!({"t": "move", "game_id": gid, "uci": uci, "id": id});
+    let m = json!({"t": "game", "game_id": gid, "id": id, "action": {"t": "move", "uci": uci}});
     ws.s.send(Message::Text(m.to_string().into())).await.ok()?;
     loop {
         let m = tokio::time::timeout(Duration::from_secs(10), ws.s.next()).await.ok()??.ok()?;

@@ -50,6 +50,14 @@ pub enum CommandError {
     OpponentConnected { by: Color },
     /// The opponent has not been gone long enough yet.
     ClaimTooEarly { by: Color, remaining_ms: u64 },
+    /// A rematch before the game is over.
+    NotOver,
+    /// The rematch was agreed already.
+    RematchAgreed,
+    /// There is no rematch offer from the opponent to accept or decline.
+    NoRematchOffer { by: Color },
+    /// `by` has already offered a rematch.
+    RematchAlreadyOffered { by: Color },
     /// Something that should not happen (a clock in an unexpected state); the game is unchanged.
     Internal(String),
 }
@@ -89,6 +97,10 @@ impl CommandError {
             CommandError::NotStarted => "not_started",
             CommandError::OpponentConnected { .. } => "opponent_connected",
             CommandError::ClaimTooEarly { .. } => "claim_too_early",
+            CommandError::NotOver => "not_over",
+            CommandError::RematchAgreed => "rematch_done",
+            CommandError::NoRematchOffer { .. } => "no_rematch_offer",
+            CommandError::RematchAlreadyOffered { .. } => "rematch_offered",
             CommandError::Internal(_) => "internal",
         }
     }
@@ -128,6 +140,10 @@ impl CommandError {
                 "the opponent has not been gone long enough: you can claim in {:.1} s",
                 *remaining_ms as f64 / 1000.0
             ),
+            CommandError::NotOver => "the game is not over".into(),
+            CommandError::RematchAgreed => "the rematch has already started".into(),
+            CommandError::NoRematchOffer { by } => format!("there is no rematch offer to {} to answer", who(by)),
+            CommandError::RematchAlreadyOffered { by } => format!("{} has already offered a rematch", who(by)),
             CommandError::Internal(e) => format!("internal error: {e}"),
         }
     }
@@ -161,6 +177,10 @@ impl CommandError {
             CommandError::ClaimTooEarly { remaining_ms, .. } => {
                 format!("对手离开的时间还不够长：{:.1} 秒后可以要求判胜", *remaining_ms as f64 / 1000.0)
             }
+            CommandError::NotOver => "对局尚未结束".into(),
+            CommandError::RematchAgreed => "已经开始了再战".into(),
+            CommandError::NoRematchOffer { by } => format!("没有需要{}答复的再战邀请", who(by)),
+            CommandError::RematchAlreadyOffered { by } => format!("{}已经提出再战", who(by)),
             CommandError::Internal(e) => format!("内部错误：{e}"),
         }
     }

@@ -68,6 +68,18 @@ pub enum Event {
         #[serde(with = "color")]
         by: Color,
     },
+    /// After the game: `by` offered a rematch (colours swapped).
+    RematchOffered {
+        #[serde(with = "color")]
+        by: Color,
+    },
+    /// After the game: `by` declined the opponent's rematch offer.
+    RematchDeclined {
+        #[serde(with = "color")]
+        by: Color,
+    },
+    /// After the game: both players want a rematch; the server creates it and announces it to them.
+    RematchAgreed,
     /// A pending takeback request lapsed because a move was made.
     TakebackCancelled,
     /// `plies` moves were taken back; `fen` is the position now.

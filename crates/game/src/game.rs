@@ -6,6 +6,7 @@ use guoxiang_core::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::action::Action;
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
 use crate::serde_util::{color, outcome};
@@ -212,43 +213,31 @@ impl MoveInput {
 /// What a game is asked to do. Every command is validated; a refused one changes nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `by` plays a move, possibly offering a draw with it (Article 9.1.2.1). `lag_ms` is the network lag the
-    /// server measured for this move; it is credited from `by`'s [`LagReserve`].
-    Move { by: Color, mv: MoveInput, offer_draw: bool, lag_ms: u64 },
-    /// `by` resigns (Article 5.1.2).
-    Resign { by: Color },
-    /// `by` offers a draw on the opponent's turn (on one's own turn, offer with the move instead). If the opponent's
-    /// offer is pending, this accepts it.
-    OfferDraw { by: Color },
-    /// `by` accepts the opponent's draw offer (Article 9.1.2).
-    AcceptDraw { by: Color },
-    /// `by` declines the opponent's draw offer.
-    DeclineDraw { by: Color },
-    /// `by`, the player to move, claims a draw by threefold repetition (Article 9.2) or the fifty-move rule (9.3),
-    /// about the current position or with an intended move (written down, not yet played).
-    ClaimDraw { by: Color, kind: ClaimKind, intended: Option<MoveInput> },
-    /// `by` cancels the game; only before both players have moved.
-    Abort { by: Color },
-    /// `by` asks to take back moves so that it is `by`'s turn again (casual games only). If the opponent's request
-    /// is pending, this accepts it.
-    TakebackOffer { by: Color },
-    /// `by` accepts the opponent's takeback request.
-    TakebackAccept { by: Color },
-    /// `by` declines the opponent's takeback request.
-    TakebackDecline { by: Color },
+    /// The player `by` asks for `action` (see [`Action`]). `lag_ms` is the network lag the server measured for a
+    /// move; it is credited from `by`'s [`LagReserve`] (0 for other actions).
+    Player { by: Color, action: Action, lag_ms: u64 },
     /// The server reports that `who` lost the connection at `since`.
     Disconnected { who: Color, since: Timestamp },
     /// The server reports that `who` is back.
     Reconnected { who: Color },
-    /// `by` claims the game because the opponent has been disconnected for longer than
-    /// [`GameConfig::disconnect_timeout_ms`]: a win, or a draw if `by` cannot checkmate by any series of legal moves.
-    ClaimVictory { by: Color },
     /// Time passes: flags and first-move timeouts are detected.
     Tick,
     /// Stop the clocks (adjournment, planned server shutdown).
     Adjourn,
     /// Restart the clocks; the time in between is not charged.
     Resume,
+}
+
+impl Command {
+    /// `by`'s action, without lag.
+    pub fn by(by: Color, action: Action) -> Command {
+        Command::Player { by, action, lag_ms: 0 }
+    }
+
+    /// `by` plays `mv` (no draw offer, no lag).
+    pub fn play(by: Color, mv: MoveInput) -> Command {
+        Command::by(by, Action::Move { mv, offer_draw: false })
+    }
 }
 
 /// One move of the game, as recorded.
@@ -287,6 +276,9 @@ pub struct Game {
     /// `[white, black]`: whether the player may offer a draw (see the re-offer rule in `docs/game.md`).
     pub(crate) may_offer: [bool; 2],
     pub(crate) takeback_offer: Option<Color>,
+    /// Once the game is over: who offered a rematch, and whether one was agreed.
+    pub(crate) rematch_offer: Option<Color>,
+    pub(crate) rematch_agreed: bool,
     pub(crate) lag: [LagReserve; 2],
     pub(crate) created_at: Timestamp,
     /// Start of the current turn (for the first-move timeout).
@@ -322,6 +314,8 @@ impl Game {
             draw_offer: None,
             may_offer: [true, true],
             takeback_offer: None,
+            rematch_offer: None,
+            rematch_agreed: false,
             lag: [reserve, reserve],
             created_at: now,
             turn_started_at: now,
@@ -543,6 +537,11 @@ impl Game {
             self.presence(&cmd, &mut Vec::new());
             return Ok(());
         }
+        if let Command::Player { by, action, .. } = &cmd
+            && action.is_rematch()
+        {
+            return self.cmd_rematch(*by, action, out);
+        }
         match self.status {
             Status::Finished { outcome } => {
                 return if cmd == Command::Tick { Ok(()) } else { Err(CommandError::GameOver(outcome)) };
@@ -558,8 +557,7 @@ impl Game {
                 cmd,
                 Command::Resume
                     | Command::Adjourn
-                    | Command::Resign { .. }
-                    | Command::Abort { .. }
+                    | Command::Player { action: Action::Resign | Action::Abort, .. }
                     | Command::Tick
                     | Command::Disconnected { .. }
                     | Command::Reconnected { .. }
@@ -574,50 +572,7 @@ impl Game {
         self.presence(&cmd, out);
         match cmd {
             Command::Disconnected { .. } | Command::Reconnected { .. } | Command::Tick => Ok(()),
-            Command::Move { by, mv, offer_draw, lag_ms } => self.cmd_move(now, by, &mv, offer_draw, lag_ms, out),
-            Command::Resign { by } => {
-                self.finish(now, Outcome::win(!by, Termination::Resignation), out);
-                Ok(())
-            }
-            Command::OfferDraw { by } => self.cmd_offer_draw(now, by, out),
-            Command::AcceptDraw { by } => {
-                if self.draw_offer != Some(!by) {
-                    return Err(CommandError::NoDrawOffer { by });
-                }
-                self.finish(now, Outcome::draw(Termination::Agreement), out);
-                Ok(())
-            }
-            Command::DeclineDraw { by } => {
-                if self.draw_offer != Some(!by) {
-                    return Err(CommandError::NoDrawOffer { by });
-                }
-                self.decline_draw(by, out);
-                Ok(())
-            }
-            Command::ClaimDraw { by, kind, intended } => self.cmd_claim(now, by, kind, intended.as_ref(), out),
-            Command::Abort { by } => {
-                if self.status != Status::Created {
-                    return Err(CommandError::CannotAbort);
-                }
-                self.abort(AbortReason::Player { by }, out);
-                Ok(())
-            }
-            Command::TakebackOffer { by } => self.cmd_takeback_offer(now, by, out),
-            Command::TakebackAccept { by } => {
-                if self.takeback_offer != Some(!by) {
-                    return Err(CommandError::NoTakebackOffer { by });
-                }
-                self.takeback(now, !by, out)
-            }
-            Command::TakebackDecline { by } => {
-                if self.takeback_offer != Some(!by) {
-                    return Err(CommandError::NoTakebackOffer { by });
-                }
-                self.takeback_offer = None;
-                out.push(Event::TakebackDeclined { by });
-                Ok(())
-            }
-            Command::ClaimVictory { by } => self.cmd_claim_victory(now, by, out),
+            Command::Player { by, action, lag_ms } => self.cmd_player(now, by, action, lag_ms, out),
             Command::Adjourn => {
                 if adjourned {
                     return Err(CommandError::AlreadyAdjourned);
@@ -643,6 +598,112 @@ impl Game {
                 Ok(())
             }
         }
+    }
+
+    /// A player's action on a game in progress.
+    fn cmd_player(
+        &mut self,
+        now: Timestamp,
+        by: Color,
+        action: Action,
+        lag_ms: u64,
+        out: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        match action {
+            Action::Move { mv, offer_draw } => self.cmd_move(now, by, &mv, offer_draw, lag_ms, out),
+            Action::Resign => {
+                self.finish(now, Outcome::win(!by, Termination::Resignation), out);
+                Ok(())
+            }
+            Action::OfferDraw => self.cmd_offer_draw(now, by, out),
+            Action::AcceptDraw => {
+                if self.draw_offer != Some(!by) {
+                    return Err(CommandError::NoDrawOffer { by });
+                }
+                self.finish(now, Outcome::draw(Termination::Agreement), out);
+                Ok(())
+            }
+            Action::DeclineDraw => {
+                if self.draw_offer != Some(!by) {
+                    return Err(CommandError::NoDrawOffer { by });
+                }
+                self.decline_draw(by, out);
+                Ok(())
+            }
+            Action::ClaimDraw { kind, intended } => self.cmd_claim(now, by, kind, intended.as_ref(), out),
+            Action::Abort => {
+                if self.status != Status::Created {
+                    return Err(CommandError::CannotAbort);
+                }
+                self.abort(AbortReason::Player { by }, out);
+                Ok(())
+            }
+            Action::TakebackOffer => self.cmd_takeback_offer(now, by, out),
+            Action::TakebackAccept => {
+                if self.takeback_offer != Some(!by) {
+                    return Err(CommandError::NoTakebackOffer { by });
+                }
+                self.takeback(now, !by, out)
+            }
+            Action::TakebackDecline => {
+                if self.takeback_offer != Some(!by) {
+                    return Err(CommandError::NoTakebackOffer { by });
+                }
+                self.takeback_offer = None;
+                out.push(Event::TakebackDeclined { by });
+                Ok(())
+            }
+            Action::ClaimVictory => self.cmd_claim_victory(now, by, out),
+            Action::RematchOffer | Action::RematchAccept | Action::RematchDecline => self.cmd_rematch(by, &action, out),
+        }
+    }
+
+    /// A rematch offer, acceptance or refusal: only once the game is over (finished or aborted), and only until
+    /// the rematch is agreed. Offering when the opponent has offered accepts; a computer opponent accepts at once.
+    /// The new game itself is the server's to create, on [`Event::RematchAgreed`].
+    fn cmd_rematch(&mut self, by: Color, action: &Action, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if !self.is_over() {
+            return Err(CommandError::NotOver);
+        }
+        if self.rematch_agreed {
+            return Err(CommandError::RematchAgreed);
+        }
+        let offered_to_me = self.rematch_offer == Some(!by);
+        match action {
+            Action::RematchDecline => {
+                if !offered_to_me {
+                    return Err(CommandError::NoRematchOffer { by });
+                }
+                self.rematch_offer = None;
+                out.push(Event::RematchDeclined { by });
+            }
+            Action::RematchAccept if !offered_to_me && !self.player(!by).is_engine => {
+                return Err(CommandError::NoRematchOffer { by });
+            }
+            Action::RematchOffer if self.rematch_offer == Some(by) => {
+                return Err(CommandError::RematchAlreadyOffered { by });
+            }
+            Action::RematchOffer if !offered_to_me && !self.player(!by).is_engine => {
+                self.rematch_offer = Some(by);
+                out.push(Event::RematchOffered { by });
+            }
+            _ => {
+                self.rematch_offer = None;
+                self.rematch_agreed = true;
+                out.push(Event::RematchAgreed);
+            }
+        }
+        Ok(())
+    }
+
+    /// The pending rematch offer, once the game is over.
+    pub fn rematch_offer(&self) -> Option<Color> {
+        self.rematch_offer
+    }
+
+    /// Whether a rematch was agreed (the server then creates it; no further rematch actions are taken).
+    pub fn rematch_agreed(&self) -> bool {
+        self.rematch_agreed
     }
 
     /// Records a presence update (other commands are ignored).

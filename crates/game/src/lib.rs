@@ -10,7 +10,7 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`Game`], [`GameSetup`], [`GameConfig`], [`PlayerRef`], [`Variant`] | a game and what it is created from |
-//! | [`Command`], [`MoveInput`] | what players and the server ask of it |
+//! | [`Action`], [`Command`], [`MoveInput`] | what players ([`Action`], the same type from the wire on) and the server ask of it |
 //! | [`Event`], [`VersionedEvent`], [`Clocks`] | what happened, for the clients |
 //! | [`Status`], [`AbortReason`], [`MoveRecord`] | where the game is, and its moves with clock times |
 //! | [`Snapshot`] | full state for resync and persistence |
@@ -34,7 +34,7 @@
 //!     variant: Variant::Standard,
 //! };
 //! let mut game = Game::new(setup, Timestamp(0)).unwrap();
-//! let play = |by, uci: &str| Command::Move { by, mv: MoveInput::uci(uci), offer_draw: false, lag_ms: 0 };
+//! let play = |by, uci: &str| Command::play(by, MoveInput::uci(uci));
 //! game.apply(Timestamp(2_000), play(Color::White, "e2e4")).unwrap();
 //! game.apply(Timestamp(5_000), play(Color::Black, "e7e5")).unwrap(); // the clocks start now
 //! let events = game.apply(Timestamp(9_000), play(Color::White, "g1f3")).unwrap();
@@ -52,6 +52,7 @@
 
 #![forbid(unsafe_code)]
 
+mod action;
 mod error;
 mod event;
 mod game;
@@ -59,6 +60,7 @@ mod pgn;
 mod serde_util;
 mod snapshot;
 
+pub use action::Action;
 pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{AbortReason, Command, Game, GameConfig, GameSetup, MoveInput, MoveRecord, PlayerRef, Status, Variant};

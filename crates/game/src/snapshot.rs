@@ -36,6 +36,11 @@ pub struct Snapshot {
     pub may_offer: [bool; 2],
     #[serde(with = "opt_color")]
     pub takeback_offer: Option<Color>,
+    /// Once the game is over: who offered a rematch (absent in states stored before rematches were the game's).
+    #[serde(default, with = "opt_color", skip_serializing_if = "Option::is_none")]
+    pub rematch_offer: Option<Color>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rematch_agreed: bool,
     /// `[white, black]`.
     pub lag: [LagReserve; 2],
     pub created_at: Timestamp,
@@ -108,6 +113,8 @@ impl Game {
             draw_offer: self.draw_offer,
             may_offer: self.may_offer,
             takeback_offer: self.takeback_offer,
+            rematch_offer: self.rematch_offer,
+            rematch_agreed: self.rematch_agreed,
             lag: self.lag,
             created_at: self.created_at,
             turn_started_at: self.turn_started_at,
@@ -163,6 +170,8 @@ impl Game {
             draw_offer: s.draw_offer,
             may_offer: s.may_offer,
             takeback_offer: s.takeback_offer,
+            rematch_offer: s.rematch_offer,
+            rematch_agreed: s.rematch_agreed,
             lag: s.lag,
             created_at: shift(s.created_at),
             turn_started_at: shift(s.turn_started_at),

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use guoxiang_clock::{ClockState, Side};
-use guoxiang_game::{Clocks, Color, Command, CommandError, Event, MoveInput, Status, Termination};
+use guoxiang_game::{Action, Clocks, Color, Command, CommandError, Event, MoveInput, Status, Termination};
 
 /// A 1+0 game where both first moves were made at T0 + 1 s and T0 + 2 s: White's clock runs from T0 + 2 s.
 fn started() -> (guoxiang_game::Game, u64) {
@@ -42,7 +42,11 @@ fn a_press_charges_the_mover_and_credits_lag_from_the_reserve() {
     let ev = g
         .apply(
             t(s + 10_000),
-            Command::Move { by: Color::White, mv: MoveInput::uci("g1f3"), offer_draw: false, lag_ms: 300 },
+            Command::Player {
+                by: Color::White,
+                action: Action::Move { mv: MoveInput::uci("g1f3"), offer_draw: false },
+                lag_ms: 300,
+            },
         )
         .unwrap();
     match &ev[0].event {
@@ -79,7 +83,11 @@ fn a_late_move_within_the_lag_credit_is_played() {
     let ev = g
         .apply(
             t(s + 60_500),
-            Command::Move { by: Color::White, mv: MoveInput::uci("g1f3"), offer_draw: false, lag_ms: 800 },
+            Command::Player {
+                by: Color::White,
+                action: Action::Move { mv: MoveInput::uci("g1f3"), offer_draw: false },
+                lag_ms: 800,
+            },
         )
         .unwrap();
     assert_eq!(types(&ev), ["move_made"]);
@@ -92,7 +100,11 @@ fn lag_credit_is_capped_by_the_reserve() {
     // 5 s of claimed lag, only 1 200 ms in the reserve: used 59 800 ms of 60 000.
     g.apply(
         t(s + 61_000),
-        Command::Move { by: Color::White, mv: MoveInput::uci("g1f3"), offer_draw: false, lag_ms: 5_000 },
+        Command::Player {
+            by: Color::White,
+            action: Action::Move { mv: MoveInput::uci("g1f3"), offer_draw: false },
+            lag_ms: 5_000,
+        },
     )
     .unwrap();
     assert_eq!(g.moves()[2].clock_ms, Some(200));
@@ -105,7 +117,11 @@ fn a_move_after_the_flag_fell_loses_instead_of_being_played() {
     let ev = g
         .apply(
             t(s + 61_300),
-            Command::Move { by: Color::White, mv: MoveInput::uci("g1f3"), offer_draw: false, lag_ms: 5_000 },
+            Command::Player {
+                by: Color::White,
+                action: Action::Move { mv: MoveInput::uci("g1f3"), offer_draw: false },
+                lag_ms: 5_000,
+            },
         )
         .unwrap();
     assert_eq!(types(&ev), ["game_ended"]);
@@ -124,7 +140,7 @@ fn a_move_after_the_flag_without_lag_loses() {
 fn other_commands_see_the_flag_first() {
     let (mut g, s) = started();
     // Black offers a draw after White's flag fell for good: the game ended on time before the offer.
-    let ev = g.apply(t(s + 70_000), Command::OfferDraw { by: Color::Black }).unwrap();
+    let ev = g.apply(t(s + 70_000), Command::by(Color::Black, Action::OfferDraw)).unwrap();
     assert_eq!(types(&ev), ["game_ended"]);
     assert_eq!(g.outcome().unwrap().termination, Termination::TimeForfeit);
 }

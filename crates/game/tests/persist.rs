@@ -4,8 +4,8 @@ mod common;
 
 use common::*;
 use guoxiang_game::{
-    Clocks, Color, Command, Event, Game, GameConfig, MoveInput, PgnTags, Snapshot, StateRecord, Status, Variant,
-    format_clk,
+    Action, Clocks, Color, Command, Event, Game, GameConfig, MoveInput, PgnTags, Snapshot, StateRecord, Status,
+    Variant, format_clk,
 };
 use guoxiang_pgn::{GameResult, Reader};
 
@@ -16,7 +16,11 @@ fn versions_go_up_by_one_per_event() {
     let ev = g
         .apply(
             t(T0 + 1_000),
-            Command::Move { by: Color::White, mv: MoveInput::uci("e2e4"), offer_draw: true, lag_ms: 0 },
+            Command::Player {
+                by: Color::White,
+                action: Action::Move { mv: MoveInput::uci("e2e4"), offer_draw: true },
+                lag_ms: 0,
+            },
         )
         .unwrap();
     assert_eq!(ev.iter().map(|e| e.version).collect::<Vec<_>>(), [1, 2]);
@@ -64,7 +68,7 @@ fn events_serialize_with_a_type_and_version() {
     );
     let back: guoxiang_game::VersionedEvent = serde_json::from_value(json).unwrap();
     assert_eq!(back, ev[0]);
-    let ev = g.apply(t(T0 + 2_000), Command::Resign { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 2_000), Command::by(Color::Black, Action::Resign)).unwrap();
     let json = serde_json::to_value(&ev[0]).unwrap();
     assert_eq!(json["type"], "game_ended");
     assert_eq!(json["result"], "1-0");
@@ -156,8 +160,8 @@ fn a_restored_game_plays_on() {
 fn snapshot_keeps_offers_and_adjournment() {
     let mut g = game("300+3", false);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
-    g.apply(t(T0 + 3_000), Command::OfferDraw { by: Color::Black }).unwrap();
-    g.apply(t(T0 + 3_500), Command::TakebackOffer { by: Color::Black }).unwrap();
+    g.apply(t(T0 + 3_000), Command::by(Color::Black, Action::OfferDraw)).unwrap();
+    g.apply(t(T0 + 3_500), Command::by(Color::Black, Action::TakebackOffer)).unwrap();
     g.apply(t(T0 + 4_000), Command::Adjourn).unwrap();
     let snap = g.snapshot(t(T0 + 5_000));
     let mut r = Game::restore(serde_json::from_str(&serde_json::to_string(&snap).unwrap()).unwrap(), t(77)).unwrap();
@@ -167,7 +171,7 @@ fn snapshot_keeps_offers_and_adjournment() {
     assert_eq!(r.clocks(t(1_000_000)).unwrap().white_ms, 298_000);
     r.apply(t(2_000_000), Command::Resume).unwrap();
     assert_eq!(r.clocks(t(2_001_000)).unwrap().white_ms, 297_000);
-    let ev = r.apply(t(2_001_000), Command::AcceptDraw { by: Color::White }).unwrap();
+    let ev = r.apply(t(2_001_000), Command::by(Color::White, Action::AcceptDraw)).unwrap();
     assert_eq!(ended(&ev), Some(("1/2-1/2".into(), "agreement".into(), None)));
 }
 
@@ -202,7 +206,7 @@ fn clk_format() {
 fn pgn_export_reads_back_with_clock_comments() {
     let mut g = game("180+2", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5 g1f3 b8c6 f1b5");
-    g.apply(t(T0 + 20_000), Command::Resign { by: Color::Black }).unwrap();
+    g.apply(t(T0 + 20_000), Command::by(Color::Black, Action::Resign)).unwrap();
     let tags = PgnTags {
         site: Some("https://guoxiang.example/g1".into()),
         date: Some("2026.11.30".into()),

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use guoxiang_game::{ClaimKind, Color, Command, Game, MoveInput, Variant};
+use guoxiang_game::{Action, ClaimKind, Color, Command, Game, MoveInput, Variant};
 use proptest::prelude::*;
 
 const CONTROLS: [&str; 6] = ["60+0", "180+2", "-", "1d", "40/60:30+1", "10+d2"];
@@ -35,32 +35,45 @@ fn command(g: &Game, kind: u8, x: u16, now: u64) -> Command {
         }
     };
     match kind % 24 {
-        0..=9 => Command::Move {
+        0..=9 => Command::Player {
             by: g.turn(),
-            mv: random_move(),
-            offer_draw: x.is_multiple_of(11),
+            action: Action::Move { mv: random_move(), offer_draw: x.is_multiple_of(11) },
             lag_ms: u64::from(x % 1_500),
         },
-        10 => Command::Move { by: !g.turn(), mv: MoveInput::uci("a1a1"), offer_draw: false, lag_ms: 0 },
-        11 if x.is_multiple_of(8) => Command::Resign { by: color(x) },
-        12 => Command::OfferDraw { by: color(x) },
-        13 => Command::AcceptDraw { by: color(x) },
-        14 => Command::DeclineDraw { by: color(x) },
-        15 => Command::ClaimDraw {
-            by: color(x / 2),
-            kind: if x.is_multiple_of(2) { ClaimKind::ThreefoldRepetition } else { ClaimKind::FiftyMoves },
-            intended: x.is_multiple_of(3).then(random_move),
+        10 => Command::Player {
+            by: !g.turn(),
+            action: Action::Move { mv: MoveInput::uci("a1a1"), offer_draw: false },
+            lag_ms: 0,
         },
-        16 if x.is_multiple_of(8) => Command::Abort { by: color(x) },
-        17 => Command::TakebackOffer { by: color(x) },
+        11 if x.is_multiple_of(8) => Command::by(color(x), Action::Resign),
+        12 => Command::by(color(x), Action::OfferDraw),
+        13 => Command::by(color(x), Action::AcceptDraw),
+        14 => Command::by(color(x), Action::DeclineDraw),
+        15 => Command::by(
+            color(x / 2),
+            Action::ClaimDraw {
+                kind: if x.is_multiple_of(2) { ClaimKind::ThreefoldRepetition } else { ClaimKind::FiftyMoves },
+                intended: x.is_multiple_of(3).then(random_move),
+            },
+        ),
+        16 if x.is_multiple_of(8) => Command::by(color(x), Action::Abort),
+        17 => Command::by(color(x), Action::TakebackOffer),
         18 => match x % 2 {
-            0 => Command::TakebackAccept { by: color(x / 2) },
-            _ => Command::TakebackDecline { by: color(x / 2) },
+            0 => Command::by(color(x / 2), Action::TakebackAccept),
+            _ => Command::by(color(x / 2), Action::TakebackDecline),
         },
         19 => Command::Disconnected { who: color(x), since: t(now.saturating_sub(u64::from(x) * 10)) },
         20 => Command::Reconnected { who: color(x) },
-        21 => Command::ClaimVictory { by: color(x) },
-        11 | 16 | 22 => Command::Tick,
+        21 => Command::by(color(x), Action::ClaimVictory),
+        22 => Command::by(
+            color(x),
+            match x % 3 {
+                0 => Action::RematchOffer,
+                1 => Action::RematchAccept,
+                _ => Action::RematchDecline,
+            },
+        ),
+        11 | 16 => Command::Tick,
         _ => {
             if x.is_multiple_of(2) {
                 Command::Adjourn

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use guoxiang_game::{
-    AbortReason, ClaimKind, Color, Command, CommandError, Event, MoveInput, Outcome, Status, Termination,
+    AbortReason, Action, ClaimKind, Color, Command, CommandError, Event, MoveInput, Outcome, Status, Termination,
 };
 
 #[test]
@@ -57,7 +57,11 @@ fn moves_are_validated() {
     assert!(e.message(guoxiang_core::Lang::Zh).contains("不合规则"));
     let e = g.apply(t(T0), mv_cmd(Color::White, "e2")).unwrap_err();
     assert_eq!(e.code(), "bad_move_text");
-    let by_san = Command::Move { by: Color::White, mv: MoveInput::san("Nf3"), offer_draw: false, lag_ms: 0 };
+    let by_san = Command::Player {
+        by: Color::White,
+        action: Action::Move { mv: MoveInput::san("Nf3"), offer_draw: false },
+        lag_ms: 0,
+    };
     assert_eq!(g.version(), v);
     let ev = g.apply(t(T0 + 1), by_san).unwrap();
     assert!(matches!(&ev[0].event, Event::MoveMade { uci, .. } if uci == "g1f3"));
@@ -69,7 +73,11 @@ fn draw_offer_with_a_move_then_accepted() {
     let ev = g
         .apply(
             t(T0 + 1_000),
-            Command::Move { by: Color::White, mv: MoveInput::uci("e2e4"), offer_draw: true, lag_ms: 0 },
+            Command::Player {
+                by: Color::White,
+                action: Action::Move { mv: MoveInput::uci("e2e4"), offer_draw: true },
+                lag_ms: 0,
+            },
         )
         .unwrap();
     assert_eq!(types(&ev), ["move_made", "draw_offered"]);
@@ -77,10 +85,10 @@ fn draw_offer_with_a_move_then_accepted() {
     assert_eq!(g.draw_offer(), Some(Color::White));
     // The offerer cannot accept their own offer.
     assert_eq!(
-        g.apply(t(T0 + 1_500), Command::AcceptDraw { by: Color::White }).unwrap_err(),
+        g.apply(t(T0 + 1_500), Command::by(Color::White, Action::AcceptDraw)).unwrap_err(),
         CommandError::NoDrawOffer { by: Color::White }
     );
-    let ev = g.apply(t(T0 + 2_000), Command::AcceptDraw { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 2_000), Command::by(Color::Black, Action::AcceptDraw)).unwrap();
     assert_eq!(ended(&ev), Some(("1/2-1/2".into(), "agreement".into(), None)));
     assert_eq!(g.outcome(), Some(Outcome::draw(Termination::Agreement)));
 }
@@ -90,9 +98,9 @@ fn draw_offer_on_the_opponents_turn_and_explicit_decline() {
     let mut g = game("180+2", true);
     mv(&mut g, T0 + 1_000, "e2e4");
     // Black to move: White may offer now (it is as if made right after the move).
-    let ev = g.apply(t(T0 + 1_500), Command::OfferDraw { by: Color::White }).unwrap();
+    let ev = g.apply(t(T0 + 1_500), Command::by(Color::White, Action::OfferDraw)).unwrap();
     assert_eq!(events(&ev), [Event::DrawOffered { by: Color::White }]);
-    let ev = g.apply(t(T0 + 2_000), Command::DeclineDraw { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 2_000), Command::by(Color::Black, Action::DeclineDraw)).unwrap();
     assert_eq!(events(&ev), [Event::DrawDeclined { by: Color::Black }]);
     assert_eq!(g.draw_offer(), None);
     assert!(!g.may_offer_draw(Color::White));
@@ -103,11 +111,11 @@ fn draw_offer_on_the_opponents_turn_and_explicit_decline() {
 fn draw_offer_on_ones_own_turn_must_come_with_a_move() {
     let mut g = game("180+2", true);
     assert_eq!(
-        g.apply(t(T0 + 1_000), Command::OfferDraw { by: Color::White }).unwrap_err(),
+        g.apply(t(T0 + 1_000), Command::by(Color::White, Action::OfferDraw)).unwrap_err(),
         CommandError::OfferWithMove { by: Color::White }
     );
     assert_eq!(
-        g.apply(t(T0 + 1_000), Command::DeclineDraw { by: Color::Black }).unwrap_err(),
+        g.apply(t(T0 + 1_000), Command::by(Color::Black, Action::DeclineDraw)).unwrap_err(),
         CommandError::NoDrawOffer { by: Color::Black }
     );
     assert_eq!(g.version(), 0);
@@ -116,8 +124,15 @@ fn draw_offer_on_ones_own_turn_must_come_with_a_move() {
 #[test]
 fn a_move_declines_the_pending_offer() {
     let mut g = game("180+2", true);
-    g.apply(t(T0 + 1_000), Command::Move { by: Color::White, mv: MoveInput::uci("e2e4"), offer_draw: true, lag_ms: 0 })
-        .unwrap();
+    g.apply(
+        t(T0 + 1_000),
+        Command::Player {
+            by: Color::White,
+            action: Action::Move { mv: MoveInput::uci("e2e4"), offer_draw: true },
+            lag_ms: 0,
+        },
+    )
+    .unwrap();
     let ev = mv(&mut g, T0 + 2_000, "e7e5");
     assert_eq!(types(&ev), ["move_made", "draw_declined"]);
     assert_eq!(ev[1].event, Event::DrawDeclined { by: Color::Black });
@@ -128,7 +143,11 @@ fn a_move_declines_the_pending_offer() {
     assert_eq!(
         g.apply(
             t(T0 + 3_000),
-            Command::Move { by: Color::White, mv: MoveInput::uci("g1f3"), offer_draw: true, lag_ms: 0 }
+            Command::Player {
+                by: Color::White,
+                action: Action::Move { mv: MoveInput::uci("g1f3"), offer_draw: true },
+                lag_ms: 0
+            }
         )
         .unwrap_err(),
         CommandError::ReofferNotAllowed { by: Color::White }
@@ -139,25 +158,39 @@ fn a_move_declines_the_pending_offer() {
 #[test]
 fn reoffer_allowed_only_after_the_opponent_has_offered() {
     let mut g = game("180+2", true);
-    g.apply(t(T0 + 1_000), Command::Move { by: Color::White, mv: MoveInput::uci("e2e4"), offer_draw: true, lag_ms: 0 })
-        .unwrap();
-    g.apply(t(T0 + 1_500), Command::DeclineDraw { by: Color::Black }).unwrap();
+    g.apply(
+        t(T0 + 1_000),
+        Command::Player {
+            by: Color::White,
+            action: Action::Move { mv: MoveInput::uci("e2e4"), offer_draw: true },
+            lag_ms: 0,
+        },
+    )
+    .unwrap();
+    g.apply(t(T0 + 1_500), Command::by(Color::Black, Action::DeclineDraw)).unwrap();
     mv(&mut g, T0 + 2_000, "e7e5");
     mv(&mut g, T0 + 3_000, "g1f3");
     assert_eq!(
-        g.apply(t(T0 + 3_500), Command::OfferDraw { by: Color::White }).unwrap_err(),
+        g.apply(t(T0 + 3_500), Command::by(Color::White, Action::OfferDraw)).unwrap_err(),
         CommandError::ReofferNotAllowed { by: Color::White }
     );
     // Black offers with a move; White declines by moving.
-    g.apply(t(T0 + 4_000), Command::Move { by: Color::Black, mv: MoveInput::uci("b8c6"), offer_draw: true, lag_ms: 0 })
-        .unwrap();
+    g.apply(
+        t(T0 + 4_000),
+        Command::Player {
+            by: Color::Black,
+            action: Action::Move { mv: MoveInput::uci("b8c6"), offer_draw: true },
+            lag_ms: 0,
+        },
+    )
+    .unwrap();
     assert!(g.may_offer_draw(Color::White), "the opponent has offered: White may offer again");
     mv(&mut g, T0 + 5_000, "f1c4");
     assert!(!g.may_offer_draw(Color::Black));
-    let ev = g.apply(t(T0 + 5_500), Command::OfferDraw { by: Color::White }).unwrap();
+    let ev = g.apply(t(T0 + 5_500), Command::by(Color::White, Action::OfferDraw)).unwrap();
     assert_eq!(events(&ev), [Event::DrawOffered { by: Color::White }]);
     // Black's own offer while White's is pending is an acceptance.
-    let ev = g.apply(t(T0 + 6_000), Command::OfferDraw { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 6_000), Command::by(Color::Black, Action::OfferDraw)).unwrap();
     assert_eq!(ended(&ev), Some(("1/2-1/2".into(), "agreement".into(), None)));
 }
 
@@ -165,7 +198,7 @@ fn reoffer_allowed_only_after_the_opponent_has_offered() {
 fn resign() {
     let mut g = game("180+2", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
-    let ev = g.apply(t(T0 + 5_000), Command::Resign { by: Color::White }).unwrap();
+    let ev = g.apply(t(T0 + 5_000), Command::by(Color::White, Action::Resign)).unwrap();
     assert_eq!(ended(&ev), Some(("0-1".into(), "resignation".into(), Some(Color::Black))));
     match &ev[0].event {
         Event::GameEnded { message_en, message_zh, clocks, .. } => {
@@ -182,7 +215,7 @@ fn resign() {
 fn abort_before_both_have_moved() {
     let mut g = game("180+2", true);
     mv(&mut g, T0 + 1_000, "e2e4");
-    let ev = g.apply(t(T0 + 2_000), Command::Abort { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 2_000), Command::by(Color::Black, Action::Abort)).unwrap();
     assert_eq!(types(&ev), ["aborted"]);
     match &ev[0].event {
         Event::Aborted { reason, by, .. } => assert_eq!((reason.as_str(), *by), ("player", Color::Black)),
@@ -198,7 +231,10 @@ fn no_abort_after_both_have_moved() {
     let mut g = game("180+2", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
     assert_eq!(g.status(), Status::Started);
-    assert_eq!(g.apply(t(T0 + 3_000), Command::Abort { by: Color::White }).unwrap_err(), CommandError::CannotAbort);
+    assert_eq!(
+        g.apply(t(T0 + 3_000), Command::by(Color::White, Action::Abort)).unwrap_err(),
+        CommandError::CannotAbort
+    );
 }
 
 #[test]
@@ -231,11 +267,10 @@ fn threefold_claim_with_intended_move() {
     let ev = g
         .apply(
             t(T0 + 9_000),
-            Command::ClaimDraw {
-                by: Color::Black,
-                kind: ClaimKind::ThreefoldRepetition,
-                intended: Some(MoveInput::uci("f6g8")),
-            },
+            Command::by(
+                Color::Black,
+                Action::ClaimDraw { kind: ClaimKind::ThreefoldRepetition, intended: Some(MoveInput::uci("f6g8")) },
+            ),
         )
         .unwrap();
     assert_eq!(types(&ev), ["game_ended"]);
@@ -249,7 +284,7 @@ fn threefold_claim_with_intended_move() {
 fn threefold_claim_of_the_current_position() {
     let mut g = game("300+0", true);
     line(&mut g, T0 + 1_000, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
-    let cmd = |by| Command::ClaimDraw { by, kind: ClaimKind::ThreefoldRepetition, intended: None };
+    let cmd = |by| Command::by(by, Action::ClaimDraw { kind: ClaimKind::ThreefoldRepetition, intended: None });
     assert_eq!(g.apply(t(T0 + 9_500), cmd(Color::Black)).unwrap_err(), CommandError::NotYourTurn { by: Color::Black });
     let ev = g.apply(t(T0 + 10_000), cmd(Color::White)).unwrap();
     assert_eq!(ended(&ev), Some(("1/2-1/2".into(), "threefold_repetition".into(), None)));
@@ -262,11 +297,10 @@ fn incorrect_claim_gives_the_opponent_two_minutes_and_plays_the_intended_move() 
     let ev = g
         .apply(
             t(T0 + 5_000),
-            Command::ClaimDraw {
-                by: Color::Black,
-                kind: ClaimKind::ThreefoldRepetition,
-                intended: Some(MoveInput::uci("f6g8")),
-            },
+            Command::by(
+                Color::Black,
+                Action::ClaimDraw { kind: ClaimKind::ThreefoldRepetition, intended: Some(MoveInput::uci("f6g8")) },
+            ),
         )
         .unwrap();
     assert_eq!(types(&ev), ["draw_claim_rejected", "clock_update", "move_made"]);
@@ -298,7 +332,10 @@ fn incorrect_claim_without_a_move_lets_the_game_go_on() {
     let mut g = game("300+0", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
     let ev = g
-        .apply(t(T0 + 3_000), Command::ClaimDraw { by: Color::White, kind: ClaimKind::FiftyMoves, intended: None })
+        .apply(
+            t(T0 + 3_000),
+            Command::by(Color::White, Action::ClaimDraw { kind: ClaimKind::FiftyMoves, intended: None }),
+        )
         .unwrap();
     assert_eq!(types(&ev), ["draw_claim_rejected", "clock_update"]);
     assert_eq!(
@@ -316,18 +353,20 @@ fn fifty_move_claim() {
     let ev = g
         .apply(
             t(T0 + 1_000),
-            Command::ClaimDraw {
-                by: Color::White,
-                kind: ClaimKind::FiftyMoves,
-                intended: Some(MoveInput::uci("a1a2")),
-            },
+            Command::by(
+                Color::White,
+                Action::ClaimDraw { kind: ClaimKind::FiftyMoves, intended: Some(MoveInput::uci("a1a2")) },
+            ),
         )
         .unwrap();
     assert_eq!(ended(&ev), Some(("1/2-1/2".into(), "fifty_moves".into(), None)));
     // And the claim of the current position.
     let mut g = from_fen("300+0", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
     let ev = g
-        .apply(t(T0 + 1_000), Command::ClaimDraw { by: Color::White, kind: ClaimKind::FiftyMoves, intended: None })
+        .apply(
+            t(T0 + 1_000),
+            Command::by(Color::White, Action::ClaimDraw { kind: ClaimKind::FiftyMoves, intended: None }),
+        )
         .unwrap();
     assert_eq!(g.outcome().unwrap().termination, Termination::FiftyMoves { claimant: Color::White });
     assert_eq!(types(&ev), ["game_ended"]);
@@ -360,10 +399,10 @@ fn takeback_accepted_in_a_casual_game() {
     let mut g = game("300+0", false);
     line(&mut g, T0 + 1_000, "e2e4 e7e5 g1f3"); // clocks from T0 + 2 s; White used 1 s
     // White asks on Black's turn: one ply back.
-    let ev = g.apply(t(T0 + 4_000), Command::TakebackOffer { by: Color::White }).unwrap();
+    let ev = g.apply(t(T0 + 4_000), Command::by(Color::White, Action::TakebackOffer)).unwrap();
     assert_eq!(events(&ev), [Event::TakebackOffered { by: Color::White }]);
     let before = g.clocks(t(T0 + 5_000)).unwrap();
-    let ev = g.apply(t(T0 + 5_000), Command::TakebackAccept { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 5_000), Command::by(Color::Black, Action::TakebackAccept)).unwrap();
     match &ev[0].event {
         Event::TakebackDone { plies, fen, clocks } => {
             assert_eq!(*plies, 1);
@@ -384,8 +423,8 @@ fn takeback_on_ones_own_turn_undoes_two_plies() {
     let mut g = game("300+0", false);
     line(&mut g, T0 + 1_000, "e2e4 e7e5 g1f3 b8c6");
     // White to move asks: Nc6 and Nf3 go.
-    g.apply(t(T0 + 5_000), Command::TakebackOffer { by: Color::White }).unwrap();
-    let ev = g.apply(t(T0 + 6_000), Command::TakebackAccept { by: Color::Black }).unwrap();
+    g.apply(t(T0 + 5_000), Command::by(Color::White, Action::TakebackOffer)).unwrap();
+    let ev = g.apply(t(T0 + 6_000), Command::by(Color::Black, Action::TakebackAccept)).unwrap();
     assert!(matches!(ev[0].event, Event::TakebackDone { plies: 2, .. }));
     assert_eq!(g.moves().iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(), ["e2e4", "e7e5"]);
     assert_eq!(g.turn(), Color::White);
@@ -395,8 +434,8 @@ fn takeback_on_ones_own_turn_undoes_two_plies() {
 fn takeback_to_before_both_first_moves_stops_the_clock() {
     let mut g = game("300+0", false);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
-    g.apply(t(T0 + 3_000), Command::TakebackOffer { by: Color::Black }).unwrap();
-    g.apply(t(T0 + 4_000), Command::TakebackAccept { by: Color::White }).unwrap();
+    g.apply(t(T0 + 3_000), Command::by(Color::Black, Action::TakebackOffer)).unwrap();
+    g.apply(t(T0 + 4_000), Command::by(Color::White, Action::TakebackAccept)).unwrap();
     assert_eq!(g.status(), guoxiang_game::Status::Created);
     assert_eq!(g.clock().state(), guoxiang_clock::ClockState::NotStarted);
     assert_eq!(g.turn(), Color::Black);
@@ -408,14 +447,14 @@ fn takeback_to_before_both_first_moves_stops_the_clock() {
 fn takeback_declined_and_cancelled_by_a_move() {
     let mut g = game("300+0", false);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
-    g.apply(t(T0 + 3_000), Command::TakebackOffer { by: Color::Black }).unwrap();
+    g.apply(t(T0 + 3_000), Command::by(Color::Black, Action::TakebackOffer)).unwrap();
     assert_eq!(
-        g.apply(t(T0 + 3_100), Command::TakebackOffer { by: Color::Black }).unwrap_err(),
+        g.apply(t(T0 + 3_100), Command::by(Color::Black, Action::TakebackOffer)).unwrap_err(),
         CommandError::TakebackAlreadyOffered { by: Color::Black }
     );
-    let ev = g.apply(t(T0 + 3_500), Command::TakebackDecline { by: Color::White }).unwrap();
+    let ev = g.apply(t(T0 + 3_500), Command::by(Color::White, Action::TakebackDecline)).unwrap();
     assert_eq!(events(&ev), [Event::TakebackDeclined { by: Color::White }]);
-    g.apply(t(T0 + 3_600), Command::TakebackOffer { by: Color::Black }).unwrap();
+    g.apply(t(T0 + 3_600), Command::by(Color::Black, Action::TakebackOffer)).unwrap();
     let ev = mv(&mut g, T0 + 4_000, "g1f3");
     assert_eq!(types(&ev), ["move_made", "takeback_cancelled"]);
     assert_eq!(g.takeback_offer(), None);
@@ -426,7 +465,7 @@ fn takeback_refused_in_a_rated_game() {
     let mut g = game("300+0", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
     assert_eq!(
-        g.apply(t(T0 + 3_000), Command::TakebackOffer { by: Color::White }).unwrap_err(),
+        g.apply(t(T0 + 3_000), Command::by(Color::White, Action::TakebackOffer)).unwrap_err(),
         CommandError::TakebackInRated
     );
 }
@@ -436,7 +475,7 @@ fn takeback_needs_a_move_of_ones_own() {
     let mut g = game("300+0", false);
     mv(&mut g, T0 + 1_000, "e2e4");
     assert_eq!(
-        g.apply(t(T0 + 2_000), Command::TakebackOffer { by: Color::Black }).unwrap_err(),
+        g.apply(t(T0 + 2_000), Command::by(Color::Black, Action::TakebackOffer)).unwrap_err(),
         CommandError::NothingToTakeBack { by: Color::Black }
     );
 }
@@ -445,7 +484,7 @@ fn takeback_needs_a_move_of_ones_own() {
 fn victory_claim_against_a_disconnected_opponent() {
     let mut g = game("300+0", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
-    let claim = Command::ClaimVictory { by: Color::White };
+    let claim = Command::by(Color::White, Action::ClaimVictory);
     assert_eq!(
         g.apply(t(T0 + 3_000), claim.clone()).unwrap_err(),
         CommandError::OpponentConnected { by: Color::White }
@@ -468,7 +507,7 @@ fn reconnection_withdraws_the_right_to_claim() {
     let ev = g.apply(t(T0 + 4_000), Command::Reconnected { who: Color::Black }).unwrap();
     assert_eq!(events(&ev), [Event::PlayerReconnected { who: Color::Black }]);
     assert_eq!(
-        g.apply(t(T0 + 70_000), Command::ClaimVictory { by: Color::White }).unwrap_err(),
+        g.apply(t(T0 + 70_000), Command::by(Color::White, Action::ClaimVictory)).unwrap_err(),
         CommandError::OpponentConnected { by: Color::White }
     );
 }
@@ -478,7 +517,7 @@ fn victory_claim_is_a_draw_when_the_claimant_cannot_mate() {
     let mut g = from_fen("300+0", "q3k3/8/8/8/8/8/8/4K3 w - - 0 1");
     line(&mut g, T0 + 1_000, "e1d2 e8d7");
     g.apply(t(T0 + 3_000), Command::Disconnected { who: Color::Black, since: t(T0 + 3_000) }).unwrap();
-    let ev = g.apply(t(T0 + 63_000), Command::ClaimVictory { by: Color::White }).unwrap();
+    let ev = g.apply(t(T0 + 63_000), Command::by(Color::White, Action::ClaimVictory)).unwrap();
     assert_eq!(ended(&ev), Some(("1/2-1/2".into(), "abandoned".into(), None)));
     match &ev[0].event {
         Event::GameEnded { message_en, .. } => assert!(message_en.contains("cannot checkmate"), "{message_en}"),
@@ -491,7 +530,7 @@ fn victory_claim_before_both_moved_is_refused() {
     let mut g = game("300+0", true);
     g.apply(t(T0), Command::Disconnected { who: Color::Black, since: t(T0) }).unwrap();
     assert_eq!(
-        g.apply(t(T0 + 1_000), Command::ClaimVictory { by: Color::White }).unwrap_err(),
+        g.apply(t(T0 + 1_000), Command::by(Color::White, Action::ClaimVictory)).unwrap_err(),
         CommandError::NotStarted
     );
 }
@@ -516,15 +555,22 @@ fn chess960_castling_is_king_takes_rook() {
 fn a_takeback_clears_a_pending_draw_offer() {
     let mut g = game("300+0", false);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
-    g.apply(t(T0 + 3_000), Command::Move { by: Color::White, mv: MoveInput::uci("g1f3"), offer_draw: true, lag_ms: 0 })
-        .unwrap();
-    g.apply(t(T0 + 3_500), Command::TakebackOffer { by: Color::White }).unwrap();
+    g.apply(
+        t(T0 + 3_000),
+        Command::Player {
+            by: Color::White,
+            action: Action::Move { mv: MoveInput::uci("g1f3"), offer_draw: true },
+            lag_ms: 0,
+        },
+    )
+    .unwrap();
+    g.apply(t(T0 + 3_500), Command::by(Color::White, Action::TakebackOffer)).unwrap();
     // Black's takeback request while White's is pending accepts it.
-    let ev = g.apply(t(T0 + 4_000), Command::TakebackOffer { by: Color::Black }).unwrap();
+    let ev = g.apply(t(T0 + 4_000), Command::by(Color::Black, Action::TakebackOffer)).unwrap();
     assert!(matches!(ev[0].event, Event::TakebackDone { plies: 1, .. }));
     assert_eq!(g.draw_offer(), None);
     assert_eq!(
-        g.apply(t(T0 + 4_500), Command::AcceptDraw { by: Color::Black }).unwrap_err(),
+        g.apply(t(T0 + 4_500), Command::by(Color::Black, Action::AcceptDraw)).unwrap_err(),
         CommandError::NoDrawOffer { by: Color::Black }
     );
 }
@@ -534,8 +580,11 @@ fn resigning_is_possible_during_an_adjournment() {
     let mut g = game("300+0", true);
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
     g.apply(t(T0 + 3_000), Command::Adjourn).unwrap();
-    assert_eq!(g.apply(t(T0 + 4_000), Command::OfferDraw { by: Color::Black }).unwrap_err(), CommandError::Adjourned);
-    let ev = g.apply(t(T0 + 5_000), Command::Resign { by: Color::Black }).unwrap();
+    assert_eq!(
+        g.apply(t(T0 + 4_000), Command::by(Color::Black, Action::OfferDraw)).unwrap_err(),
+        CommandError::Adjourned
+    );
+    let ev = g.apply(t(T0 + 5_000), Command::by(Color::Black, Action::Resign)).unwrap();
     assert_eq!(ended(&ev), Some(("1-0".into(), "resignation".into(), Some(Color::White))));
     assert!(!g.is_adjourned());
 }
@@ -565,4 +614,47 @@ fn claimable_draws_and_victory_claim_time() {
     g.apply(t(T0 + 9_500), Command::Disconnected { who: Color::Black, since: t(T0 + 9_400) }).unwrap();
     assert_eq!(g.victory_claimable_at(Color::White), Some(t(T0 + 69_400)));
     assert_eq!(g.victory_claimable_at(Color::Black), None);
+}
+
+#[test]
+fn a_rematch_is_offered_answered_and_agreed_only_after_the_game() {
+    let mut g = game("180+2", false);
+    let offer = |by| Command::by(by, Action::RematchOffer);
+    assert_eq!(g.apply(t(T0), offer(Color::White)).unwrap_err(), CommandError::NotOver);
+    line(&mut g, T0 + 1_000, "f2f3 e7e5 g2g4 d8h4");
+    assert!(g.is_over());
+    let v = g.version();
+    assert_eq!(
+        g.apply(t(T0 + 9_000), Command::by(Color::Black, Action::RematchAccept)).unwrap_err(),
+        CommandError::NoRematchOffer { by: Color::Black }
+    );
+    assert_eq!(types(&g.apply(t(T0 + 9_000), offer(Color::White)).unwrap()), ["rematch_offered"]);
+    assert_eq!(g.rematch_offer(), Some(Color::White));
+    assert_eq!(
+        g.apply(t(T0 + 9_000), offer(Color::White)).unwrap_err(),
+        CommandError::RematchAlreadyOffered { by: Color::White }
+    );
+    // Declined, then offered by the other side and accepted by offering back.
+    let ev = g.apply(t(T0 + 9_500), Command::by(Color::Black, Action::RematchDecline)).unwrap();
+    assert_eq!(types(&ev), ["rematch_declined"]);
+    assert_eq!(g.rematch_offer(), None);
+    g.apply(t(T0 + 10_000), offer(Color::Black)).unwrap();
+    let ev = g.apply(t(T0 + 10_500), offer(Color::White)).unwrap();
+    assert_eq!(types(&ev), ["rematch_agreed"]);
+    assert!(g.rematch_agreed());
+    assert_eq!(g.version(), v + 4);
+    assert_eq!(g.apply(t(T0 + 11_000), offer(Color::Black)).unwrap_err().code(), "rematch_done");
+    // The state survives a restore.
+    let r = guoxiang_game::Game::restore(g.snapshot(t(T0 + 12_000)), t(T0 + 12_000)).unwrap();
+    assert!(r.rematch_agreed());
+}
+
+#[test]
+fn a_computer_opponent_accepts_a_rematch_at_once() {
+    let mut s = setup("180+2", false, guoxiang_game::Variant::Standard);
+    s.black = guoxiang_game::PlayerRef { is_engine: true, engine_level: Some(3), ..s.black };
+    let mut g = guoxiang_game::Game::new(s, t(T0)).unwrap();
+    g.apply(t(T0 + 500), Command::by(Color::White, Action::Abort)).unwrap();
+    let ev = g.apply(t(T0 + 1_000), Command::by(Color::White, Action::RematchOffer)).unwrap();
+    assert_eq!(types(&ev), ["rematch_agreed"]);
 }

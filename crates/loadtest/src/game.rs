@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use guoxiang_core::Position;
 use guoxiang_protocol::{
-    ClientMessage, Color, ColorChoice, GameEvent, GameSnapshot, GameStatus, Lang, PROTOCOL_VERSION, ServerMessage,
-    VersionedGameEvent,
+    Action, ClientMessage, Color, ColorChoice, GameEvent, GameSnapshot, GameStatus, Lang, PROTOCOL_VERSION,
+    ServerMessage, VersionedGameEvent,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -329,13 +329,20 @@ impl Game {
         if self.ply >= PLY_CAP {
             self.resigned = true;
             let game_id = self.id.clone();
-            return self.send_request(pair, c, "resign", |id| ClientMessage::Resign { id, game_id }).await;
+            return self
+                .send_request(pair, c, "resign", |id| ClientMessage::Game {
+                    id,
+                    game_id,
+                    action: Action::Resign,
+                    lag_ms: 0,
+                })
+                .await;
         }
         // No legal move: the game is over, its `game_ended` event is on the way (or the watchdog fires).
         let Some(uci) = random_move(&self.pos, rng) else { return Ok(()) };
         let conn = &mut pair.conns[c];
         let id = conn.next_id();
-        let msg = ClientMessage::Move { id, game_id: self.id.clone(), uci, offer_draw: false, lag_ms: 0 };
+        let msg = ClientMessage::Game { id, game_id: self.id.clone(), action: Action::uci(uci), lag_ms: 0 };
         let sent = Instant::now();
         conn.send(&msg).await?;
         self.pending = Some(Pending { conn: c, id, sent });
@@ -446,7 +453,7 @@ impl Game {
             if !over {
                 let conn = &mut pair.conns[0];
                 let id = conn.next_id();
-                let _ = conn.send(&ClientMessage::Resign { id, game_id }).await;
+                let _ = conn.send(&ClientMessage::Game { id, game_id, action: Action::Resign, lag_ms: 0 }).await;
             }
             pair.close().await;
         };
@@ -561,6 +568,7 @@ mod tests {
             draw_offer: None,
             may_offer_draw: [true, true],
             takeback_offer: None,
+            rematch_offer: None,
             disconnected: [false, false],
             version,
         }

@@ -9,9 +9,10 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use guoxiang_core::{Color as CoreColor, Position};
 use guoxiang_loadtest::{Options, run};
+
 use guoxiang_protocol::{
-    ClientMessage, Color, GameEvent, GameSnapshot, GameStatus, MoveInfo, Player, ServerMessage, Variant,
-    VersionedGameEvent, parse_client_frame,
+    Action, ClientMessage, Color, GameEvent, GameSnapshot, GameStatus, MoveInfo, MoveInput, Player, ServerMessage,
+    Variant, VersionedGameEvent, parse_client_frame,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -249,6 +250,7 @@ fn handle(state: &Shared, user: Option<&str>, tx: &Tx, conn: u64, msg: ClientMes
                     draw_offer: None,
                     may_offer_draw: [true, true],
                     takeback_offer: None,
+                    rematch_offer: None,
                     disconnected: [false, false],
                     version: g.version,
                 };
@@ -262,8 +264,9 @@ fn handle(state: &Shared, user: Option<&str>, tx: &Tx, conn: u64, msg: ClientMes
             }
             send(tx, &ServerMessage::Ack { id });
         }
-        ClientMessage::Move { id, game_id, uci, offer_draw, lag_ms } => {
+        ClientMessage::Game { id, game_id, action: Action::Move { mv, offer_draw }, lag_ms } => {
             assert!(!offer_draw && lag_ms == 0);
+            let MoveInput::Uci(uci) = mv else { panic!("the load test sends UCI moves") };
             let Some(g) = st.games.get_mut(&game_id) else {
                 refuse(&mut st, id, "unknown_game");
                 return true;
@@ -334,7 +337,7 @@ fn handle(state: &Shared, user: Option<&str>, tx: &Tx, conn: u64, msg: ClientMes
                 return false;
             }
         }
-        ClientMessage::Resign { id, game_id } => {
+        ClientMessage::Game { id, game_id, action: Action::Resign, .. } => {
             let Some(g) = st.games.get_mut(&game_id) else {
                 refuse(&mut st, id, "unknown_game");
                 return true;

@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::wire::{ClaimKind, ColorChoice, Lang, PromotionRole};
+use guoxiang_game::Action;
+
+use crate::wire::{ColorChoice, Lang, PromotionRole};
 
 /// A message from the browser. Every message carries an `id` the client chooses (a counter is fine); the server
 /// answers each one exactly once with that `id`: `ack`, `error`, or a typed reply (`hello`, `pong`, `explanation`,
@@ -37,51 +39,21 @@ pub enum ClientMessage {
     },
     /// Stop following a game.
     Unsubscribe { id: u32, game_id: String },
-    /// Play a move in UCI (`e2e4`, `e7e8q`; castling `e1g1` or king takes rook). `offer_draw` offers a draw with
-    /// the move; `lag_ms` is the client's estimate of its network lag (from `ping`/`pong`), credited within the
-    /// player's lag reserve.
-    Move {
+    /// A player's action in a game (`move`, `resign`, `offer_draw`, `claim_draw`, `rematch_offer`, …; see
+    /// [`Action`]): the same type goes from here to the game's rules. `lag_ms` is the client's estimate of its
+    /// network lag (from `ping`/`pong`), credited to a move within the player's lag reserve.
+    ///
+    /// ```json
+    /// {"t": "game", "id": 7, "game_id": "Xy12Ab34", "action": {"t": "move", "uci": "e2e4"}, "lag_ms": 40}
+    /// ```
+    Game {
         id: u32,
         game_id: String,
-        uci: String,
+        action: Action,
         #[serde(default)]
-        offer_draw: bool,
-        #[serde(default)]
+        #[ts(as = "Option<u32>", optional)]
         lag_ms: u32,
     },
-    /// Resign the game.
-    Resign { id: u32, game_id: String },
-    /// Offer a draw (on the opponent's turn; with one's own move, use `move` with `offer_draw`).
-    OfferDraw { id: u32, game_id: String },
-    /// Accept the opponent's draw offer.
-    AcceptDraw { id: u32, game_id: String },
-    /// Decline the opponent's draw offer.
-    DeclineDraw { id: u32, game_id: String },
-    /// Claim a draw (Article 9.2 / 9.3), on the current position or with the move one intends to play (UCI).
-    ClaimDraw {
-        id: u32,
-        game_id: String,
-        kind: ClaimKind,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
-        intended: Option<String>,
-    },
-    /// Cancel the game (only before both players have moved).
-    Abort { id: u32, game_id: String },
-    /// Ask to take back moves (casual games).
-    TakebackOffer { id: u32, game_id: String },
-    /// Accept the opponent's takeback request.
-    TakebackAccept { id: u32, game_id: String },
-    /// Decline the opponent's takeback request.
-    TakebackDecline { id: u32, game_id: String },
-    /// Claim the game because the opponent has been disconnected for too long.
-    ClaimVictory { id: u32, game_id: String },
-    /// Offer a rematch of a finished game (colours swapped).
-    RematchOffer { id: u32, game_id: String },
-    /// Accept the opponent's rematch offer; the new game is announced with `game_started`.
-    RematchAccept { id: u32, game_id: String },
-    /// Decline the opponent's rematch offer.
-    RematchDecline { id: u32, game_id: String },
     /// Measure the round trip: the server answers `pong` with `client_time_ms` echoed (the client's own clock, e.g.
     /// `performance.now()` rounded) and its own time.
     Ping { id: u32, client_time_ms: u64 },
@@ -140,20 +112,7 @@ impl ClientMessage {
             Hello { id, .. }
             | Subscribe { id, .. }
             | Unsubscribe { id, .. }
-            | Move { id, .. }
-            | Resign { id, .. }
-            | OfferDraw { id, .. }
-            | AcceptDraw { id, .. }
-            | DeclineDraw { id, .. }
-            | ClaimDraw { id, .. }
-            | Abort { id, .. }
-            | TakebackOffer { id, .. }
-            | TakebackAccept { id, .. }
-            | TakebackDecline { id, .. }
-            | ClaimVictory { id, .. }
-            | RematchOffer { id, .. }
-            | RematchAccept { id, .. }
-            | RematchDecline { id, .. }
+            | Game { id, .. }
             | Ping { id, .. }
             | Explain { id, .. }
             | LobbySubscribe { id }
@@ -177,20 +136,7 @@ impl ClientMessage {
         match self {
             Subscribe { game_id, .. }
             | Unsubscribe { game_id, .. }
-            | Move { game_id, .. }
-            | Resign { game_id, .. }
-            | OfferDraw { game_id, .. }
-            | AcceptDraw { game_id, .. }
-            | DeclineDraw { game_id, .. }
-            | ClaimDraw { game_id, .. }
-            | Abort { game_id, .. }
-            | TakebackOffer { game_id, .. }
-            | TakebackAccept { game_id, .. }
-            | TakebackDecline { game_id, .. }
-            | ClaimVictory { game_id, .. }
-            | RematchOffer { game_id, .. }
-            | RematchAccept { game_id, .. }
-            | RematchDecline { game_id, .. }
+            | Game { game_id, .. }
             | Explain { game_id, .. } => Some(game_id),
             _ => None,
         }

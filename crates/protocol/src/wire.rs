@@ -154,6 +154,12 @@ pub enum GameEvent {
     TakebackOffered { by: Color },
     /// `by` refused the opponent's takeback request.
     TakebackDeclined { by: Color },
+    /// After the game: `by` offered a rematch (colours swapped).
+    RematchOffered { by: Color },
+    /// After the game: `by` declined the opponent's rematch offer.
+    RematchDeclined { by: Color },
+    /// After the game: both players want a rematch; the new game is announced to them with `game_started`.
+    RematchAgreed,
     /// A pending takeback request lapsed because a move was made.
     TakebackCancelled,
     /// `plies` moves were taken back; `fen` is the position now.
@@ -204,6 +210,9 @@ impl From<Event> for GameEvent {
             Event::TakebackOffered { by } => GameEvent::TakebackOffered { by: by.into() },
             Event::TakebackDeclined { by } => GameEvent::TakebackDeclined { by: by.into() },
             Event::TakebackCancelled => GameEvent::TakebackCancelled,
+            Event::RematchOffered { by } => GameEvent::RematchOffered { by: by.into() },
+            Event::RematchDeclined { by } => GameEvent::RematchDeclined { by: by.into() },
+            Event::RematchAgreed => GameEvent::RematchAgreed,
             Event::TakebackDone { plies, fen, clocks } => GameEvent::TakebackDone { plies, fen, clocks: clk(clocks) },
             Event::PlayerDisconnected { who } => GameEvent::PlayerDisconnected { who: who.into() },
             Event::PlayerReconnected { who } => GameEvent::PlayerReconnected { who: who.into() },
@@ -359,6 +368,8 @@ pub struct GameSnapshot {
     pub may_offer_draw: [bool; 2],
     /// Whose takeback request is pending.
     pub takeback_offer: Option<Color>,
+    /// After the game: who offered a rematch (`null`: nobody, or it was answered).
+    pub rematch_offer: Option<Color>,
     /// `[white, black]`: whether each player is disconnected.
     pub disconnected: [bool; 2],
     /// The game's version: the number of events so far. Events after it come as `game_events`.
@@ -394,6 +405,7 @@ impl From<&Snapshot> for GameSnapshot {
             draw_offer: s.draw_offer.map(Color::from),
             may_offer_draw: s.may_offer,
             takeback_offer: s.takeback_offer.map(Color::from),
+            rematch_offer: s.rematch_offer.map(Color::from),
             disconnected: s.disconnected.map(|d| d.is_some()),
             version: s.version,
         }

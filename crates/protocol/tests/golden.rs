@@ -30,17 +30,24 @@ fn golden_client_messages() {
         ClientMessage::Subscribe { id: 3, game_id: "abcd1234".into(), since_version: None },
     );
     client(
-        r#"{"t":"move","id":5,"game_id":"abcd1234","uci":"e7e8q","offer_draw":false,"lag_ms":40}"#,
-        ClientMessage::Move { id: 5, game_id: "abcd1234".into(), uci: "e7e8q".into(), offer_draw: false, lag_ms: 40 },
+        r#"{"t":"game","id":5,"game_id":"abcd1234","action":{"t":"move","uci":"e7e8q","offer_draw":false},"lag_ms":40}"#,
+        ClientMessage::Game { id: 5, game_id: "abcd1234".into(), action: Action::uci("e7e8q"), lag_ms: 40 },
     );
     client(
-        r#"{"t":"claim_draw","id":9,"game_id":"abcd1234","kind":"threefold_repetition","intended":"g1f3"}"#,
-        ClientMessage::ClaimDraw {
+        r#"{"t":"game","id":9,"game_id":"abcd1234","action":{"t":"claim_draw","kind":"threefold_repetition","intended":"g1f3"},"lag_ms":0}"#,
+        ClientMessage::Game {
             id: 9,
             game_id: "abcd1234".into(),
-            kind: ClaimKind::ThreefoldRepetition,
-            intended: Some("g1f3".into()),
+            action: Action::ClaimDraw {
+                kind: guoxiang_game::ClaimKind::ThreefoldRepetition,
+                intended: Some(guoxiang_game::MoveInput::uci("g1f3")),
+            },
+            lag_ms: 0,
         },
+    );
+    client(
+        r#"{"t":"game","id":6,"game_id":"abcd1234","action":{"t":"rematch_offer"},"lag_ms":0}"#,
+        ClientMessage::Game { id: 6, game_id: "abcd1234".into(), action: Action::RematchOffer, lag_ms: 0 },
     );
     client(
         r#"{"t":"explain","id":10,"game_id":"abcd1234","from":"e2","to":"e5"}"#,
@@ -76,8 +83,8 @@ fn defaults_of_optional_client_fields() {
         ClientMessage::Hello { id: 1, protocol: 1, lang: Lang::Zh }
     );
     assert_eq!(
-        parse_client_frame(r#"{"id":5,"uci":"e2e4","game_id":"g","t":"move"}"#).unwrap(),
-        ClientMessage::Move { id: 5, game_id: "g".into(), uci: "e2e4".into(), offer_draw: false, lag_ms: 0 }
+        parse_client_frame(r#"{"id":5,"action":{"uci":"e2e4","t":"move"},"game_id":"g","t":"game"}"#).unwrap(),
+        ClientMessage::Game { id: 5, game_id: "g".into(), action: Action::uci("e2e4"), lag_ms: 0 }
     );
     assert_eq!(
         parse_client_frame(r#"{"t":"subscribe","id":3,"game_id":"g","since_version":null}"#).unwrap(),

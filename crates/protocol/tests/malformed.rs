@@ -14,7 +14,7 @@ fn unknown_message_type_names_it_and_the_expected_ones() {
     let (id, detail) = bad(r#"{"t":"teleport","id":3}"#);
     assert_eq!(id, Some(3));
     assert!(detail.contains("unknown variant `teleport`"), "{detail}");
-    assert!(detail.contains("`move`"), "{detail}");
+    assert!(detail.contains("`game`"), "{detail}");
 }
 
 #[test]
@@ -23,11 +23,20 @@ fn missing_tag_field_and_type_errors() {
     assert_eq!(id, Some(4));
     assert!(detail.contains("missing field `t`"), "{detail}");
 
-    let (_, detail) = bad(r#"{"t":"move","id":5,"game_id":"g"}"#);
+    let (_, detail) = bad(r#"{"t":"game","id":5,"game_id":"g","action":{"t":"move"}}"#);
     assert!(detail.contains("missing field `uci`"), "{detail}");
 
-    let (_, detail) = bad(r#"{"t":"move","id":5,"game_id":"g","uci":"e2e4","ofer_draw":true}"#);
+    let (_, detail) = bad(r#"{"t":"game","id":5,"game_id":"g","action":{"t":"move","uci":"e2e4","ofer_draw":true}}"#);
     assert!(detail.contains("unknown field `ofer_draw`"), "{detail}");
+
+    // The action's own tag and fields are checked as strictly, unit actions included.
+    let (id, detail) = bad(r#"{"t":"game","id":8,"game_id":"g","action":{"t":"resign","now":true}}"#);
+    assert_eq!(id, Some(8));
+    assert!(detail.contains("unknown field `now`"), "{detail}");
+    let (_, detail) = bad(r#"{"t":"game","id":8,"game_id":"g","action":{"t":"castle"}}"#);
+    assert!(detail.contains("unknown variant `castle`") && detail.contains("`rematch_offer`"), "{detail}");
+    let (_, detail) = bad(r#"{"t":"game","id":8,"game_id":"g"}"#);
+    assert!(detail.contains("missing field `action`"), "{detail}");
 
     let (_, detail) = bad(r#"{"t":"ping","id":6,"client_time_ms":"soon"}"#);
     assert!(detail.contains("invalid type: string \"soon\""), "{detail}");
@@ -58,7 +67,7 @@ fn not_json_at_all() {
 
 #[test]
 fn error_answer_carries_the_id_and_the_detail() {
-    let e = parse_client_frame(r#"{"t":"resign","id":9}"#).unwrap_err();
+    let e = parse_client_frame(r#"{"t":"game","id":9,"action":{"t":"resign"}}"#).unwrap_err();
     let ServerMessage::Error { id, code, message_zh, message_en } = ServerMessage::protocol_error(None, &e) else {
         panic!()
     };
@@ -79,7 +88,10 @@ fn frame_size_limit() {
     assert_eq!(check_frame_size(&big), Err(ProtocolError::FrameTooLarge { len: MAX_CLIENT_FRAME_BYTES + 1 }));
     assert_eq!(parse_client_frame(&big), Err(ProtocolError::FrameTooLarge { len: MAX_CLIENT_FRAME_BYTES + 1 }));
     // Multi-byte characters count as bytes.
-    let zh = format!(r#"{{"t":"resign","id":1,"game_id":"{}"}}"#, "象".repeat(MAX_CLIENT_FRAME_BYTES / 3));
+    let zh = format!(
+        r#"{{"t":"game","id":1,"game_id":"{}","action":{{"t":"resign"}}}}"#,
+        "象".repeat(MAX_CLIENT_FRAME_BYTES / 3)
+    );
     assert!(matches!(parse_client_frame(&zh), Err(ProtocolError::FrameTooLarge { .. })));
     let e = ServerMessage::protocol_error(Some(1), &ProtocolError::FrameTooLarge { len: 70_000 });
     assert_eq!(

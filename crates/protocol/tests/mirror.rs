@@ -3,8 +3,8 @@
 mod common;
 
 use guoxiang_game::{
-    ClaimKind, Color, Command, Game, GameConfig, GameSetup, MoveInput, PlayerRef, TimeControl, Timestamp, Variant,
-    VersionedEvent,
+    Action, ClaimKind, Color, Command, Game, GameConfig, GameSetup, MoveInput, PlayerRef, TimeControl, Timestamp,
+    Variant, VersionedEvent,
 };
 use guoxiang_protocol::{GameEvent, GameStatus, ServerMessage, VersionedGameEvent};
 
@@ -43,7 +43,11 @@ fn new_game(rated: bool) -> Game {
 }
 
 fn play(g: &mut Game, at: u64, by: Color, uci: &str) -> Vec<VersionedEvent> {
-    g.apply(Timestamp(at), Command::Move { by, mv: MoveInput::uci(uci), offer_draw: false, lag_ms: 0 }).unwrap()
+    g.apply(
+        Timestamp(at),
+        Command::Player { by, action: Action::Move { mv: MoveInput::uci(uci), offer_draw: false }, lag_ms: 0 },
+    )
+    .unwrap()
 }
 
 #[test]
@@ -53,7 +57,7 @@ fn real_game_events_and_snapshot() {
     let json = ServerMessage::game_events("abcd1234", ev).to_json();
     assert!(json.starts_with(r#"{"t":"game_events","game_id":"abcd1234","events":[{"version":1,"type":"move_made""#));
     play(&mut g, 3_000, Color::Black, "e7e5");
-    g.apply(Timestamp(4_000), Command::OfferDraw { by: Color::Black }).unwrap();
+    g.apply(Timestamp(4_000), Command::by(Color::Black, Action::OfferDraw)).unwrap();
     let ServerMessage::GameSnapshot { game_id, snapshot } = ServerMessage::game_snapshot(&g.snapshot(Timestamp(5_000)))
     else {
         panic!()
@@ -69,7 +73,7 @@ fn real_game_events_and_snapshot() {
     assert_eq!(snapshot.draw_offer, Some(guoxiang_protocol::Color::Black));
     assert_eq!(snapshot.disconnected, [false, false]);
 
-    g.apply(Timestamp(6_000), Command::Resign { by: Color::White }).unwrap();
+    g.apply(Timestamp(6_000), Command::by(Color::White, Action::Resign)).unwrap();
     let s: guoxiang_protocol::GameSnapshot = (&g.snapshot(Timestamp(7_000))).into();
     let GameStatus::Finished { result, termination, winner, .. } = &s.status else { panic!("{:?}", s.status) };
     assert_eq!((result.as_str(), termination.as_str()), ("0-1", "resignation"));
@@ -80,7 +84,7 @@ fn real_game_events_and_snapshot() {
 #[test]
 fn aborted_status() {
     let mut g = new_game(false);
-    g.apply(Timestamp(2_000), Command::Abort { by: Color::Black }).unwrap();
+    g.apply(Timestamp(2_000), Command::by(Color::Black, Action::Abort)).unwrap();
     let s: guoxiang_protocol::GameSnapshot = (&g.snapshot(Timestamp(2_000))).into();
     assert_eq!(s.status, GameStatus::Aborted { reason: "player".into(), by: guoxiang_protocol::Color::Black });
     assert_eq!(serde_json::to_string(&s.status).unwrap(), r#"{"status":"aborted","reason":"player","by":"black"}"#);
@@ -115,8 +119,11 @@ fn resync_sends_missed_events_or_a_snapshot() {
 #[test]
 fn command_errors_become_error_answers() {
     let mut g = new_game(true);
-    let e = g.apply(Timestamp(2_000), Command::Resign { by: Color::White }).and_then(|_| {
-        g.apply(Timestamp(3_000), Command::ClaimDraw { by: Color::Black, kind: ClaimKind::FiftyMoves, intended: None })
+    let e = g.apply(Timestamp(2_000), Command::by(Color::White, Action::Resign)).and_then(|_| {
+        g.apply(
+            Timestamp(3_000),
+            Command::by(Color::Black, Action::ClaimDraw { kind: ClaimKind::FiftyMoves, intended: None }),
+        )
     });
     let e = e.unwrap_err();
     let ServerMessage::Error { id, code, message_zh, message_en } = ServerMessage::command_error(7, &e) else {
@@ -150,7 +157,7 @@ fn snapshot_example_of_the_docs() {
     let mut g = new_game(true);
     play(&mut g, 2_000, Color::White, "e2e4");
     play(&mut g, 3_000, Color::Black, "e7e5");
-    g.apply(Timestamp(4_000), Command::OfferDraw { by: Color::Black }).unwrap();
+    g.apply(Timestamp(4_000), Command::by(Color::Black, Action::OfferDraw)).unwrap();
     let json = ServerMessage::game_snapshot(&g.snapshot(Timestamp(5_000))).to_json();
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md")).unwrap();
     assert!(doc.contains(&json), "docs/api.md should show\n{json}");

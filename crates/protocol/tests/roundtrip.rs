@@ -43,13 +43,23 @@ fn samples_cover_every_variant() {
     let cfg = Config::new();
     let client = sample_tags(common::client_samples().iter().map(|m| serde_json::to_string(m).unwrap()), "t");
     assert_eq!(client, declared_tags(&ClientMessage::decl(&cfg), "t"));
-    assert_eq!(client.len(), 31);
+    assert_eq!(client.len(), 18);
+    // Every player action, inside `game` messages.
+    let actions: BTreeSet<String> = common::client_samples()
+        .iter()
+        .filter_map(|m| match m {
+            ClientMessage::Game { action, .. } => Some(serde_json::to_value(action).unwrap()["t"].as_str()?.to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(actions, declared_tags(&guoxiang_protocol::Action::decl(&cfg), "t"));
+    assert_eq!(actions.len(), 14);
     let server = sample_tags(common::server_samples().iter().map(ServerMessage::to_json), "t");
     assert_eq!(server, declared_tags(&ServerMessage::decl(&cfg), "t"));
     assert_eq!(server.len(), 19);
     let events = sample_tags(common::events().iter().map(|e| serde_json::to_string(e).unwrap()), "type");
     assert_eq!(events, declared_tags(&guoxiang_protocol::GameEvent::decl(&cfg), "type"));
-    assert_eq!(events.len(), 15);
+    assert_eq!(events.len(), 18);
 }
 
 #[test]

@@ -69,10 +69,9 @@ fn typescript_has_no_any_and_declares_every_type() {
     ] {
         assert!(ts.contains(typed), "{typed}");
     }
-    assert!(ts.contains("export const PROTOCOL_VERSION = 1;"));
-    assert!(ts.contains(
-        r#"{ "t": "move", id: number, game_id: string, uci: string, offer_draw: boolean, lag_ms: number, }"#
-    ));
+    assert!(ts.contains("export const PROTOCOL_VERSION = 2;"));
+    assert!(ts.contains(r#"{ "t": "game", id: number, game_id: string, action: Action, lag_ms?: number, }"#));
+    assert!(ts.contains(r#"export type Action = { "t": "move", uci: string, offer_draw?: boolean, }"#));
     assert!(ts.contains(r#"{ "t": "subscribe", id: number, game_id: string, since_version?: number, }"#));
 }
 
@@ -80,6 +79,21 @@ fn typescript_has_no_any_and_declares_every_type() {
 fn committed_review_typescript_is_up_to_date() {
     let fresh = guoxiang_protocol::review_typescript();
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(guoxiang_protocol::TS_REVIEW_OUTPUT_PATH);
+    if std::env::var_os("GUOXIANG_BLESS").is_some() {
+        std::fs::write(&path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{} is stale: regenerate it with `cargo run -p guoxiang-protocol --bin gen-ts`",
+        path.display()
+    );
+}
+
+#[test]
+fn committed_http_typescript_is_up_to_date() {
+    let fresh = guoxiang_protocol::http_typescript();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(guoxiang_protocol::TS_HTTP_OUTPUT_PATH);
     if std::env::var_os("GUOXIANG_BLESS").is_some() {
         std::fs::write(&path, &fresh).unwrap();
     }

@@ -149,9 +149,9 @@ async fn rated_game_changes_glicko_and_points() {
     play(&mut wa, &gid, "e2e4").await;
     play(&mut wb, &gid, "e7e5").await;
     // Takebacks are for casual games only.
-    let r = wa.request(json!({"t": "takeback_offer", "game_id": gid})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "takeback_offer"}})).await;
     assert_eq!(r["code"], "takeback_in_rated", "{r}");
-    wb.ok(json!({"t": "resign", "game_id": gid})).await;
+    wb.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     wa.event(&gid, "game_ended").await;
     let w: Value = reqwest::get(server.url("/api/user/winner")).await.unwrap().json().await.unwrap();
     let l: Value = reqwest::get(server.url("/api/user/loser")).await.unwrap().json().await.unwrap();
@@ -372,7 +372,9 @@ async fn two_rated_results_of_one_player_at_once_both_count() {
     // Both opponents resign at the same moment: A's blitz rating counts both games.
     let resigns: Vec<_> = games
         .into_iter()
-        .map(|(gid, mut wo)| tokio::spawn(async move { wo.ok(json!({"t": "resign", "game_id": gid})).await }))
+        .map(|(gid, mut wo)| {
+            tokio::spawn(async move { wo.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await })
+        })
         .collect();
     for r in resigns {
         r.await.unwrap();

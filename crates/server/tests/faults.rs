@@ -45,7 +45,7 @@ async fn a_failed_commit_refuses_the_move_and_changes_nothing() {
 
     let faults = server.state.store.faults();
     faults.add(FaultRule::on(WriteKind::AppendMoves, Fault::Fail).for_game(&gid));
-    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "d1h5"})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "d1h5"}})).await;
     assert_eq!(r["t"], "error", "{r}");
     assert_eq!(r["code"], "not_saved", "{r}");
     assert!(r["message_en"].as_str().unwrap().contains("try again"), "{r}");
@@ -55,7 +55,7 @@ async fn a_failed_commit_refuses_the_move_and_changes_nothing() {
     let (_, c) = server.guest().await;
     let mut wc = server.ws(&c).await;
     assert_eq!(live_moves(&mut wc, &gid).await, v(&["e2e4", "e7e5"]));
-    let r = wb.request(json!({"t": "move", "game_id": gid, "uci": "b8c6"})).await;
+    let r = wb.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "b8c6"}})).await;
     assert_eq!(r["code"], "not_your_turn", "{r}");
 
     // The store recovers: the same move again, and the game goes on to the end with every ply in its place.
@@ -90,7 +90,7 @@ async fn a_failed_result_commit_keeps_the_game_going_and_a_rated_result_is_writt
 
     let faults = server.state.store.faults();
     faults.add(FaultRule::on(WriteKind::UpsertRating, Fault::Fail));
-    let r = wb.request(json!({"t": "resign", "game_id": gid})).await;
+    let r = wb.request(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     assert_eq!(r["code"], "not_saved", "{r}");
     assert_eq!(stored_status(&server, &gid).await, "live");
     assert!(server.state.store.ratings(&ua).await.unwrap().is_empty(), "no rating written for a refused result");
@@ -98,7 +98,7 @@ async fn a_failed_result_commit_keeps_the_game_going_and_a_rated_result_is_writt
     play(&mut wa, &gid, "g1f3").await;
 
     faults.clear();
-    wb.ok(json!({"t": "resign", "game_id": gid})).await;
+    wb.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     let end = wa.event(&gid, "game_ended").await;
     assert_eq!(end["result"], "1-0", "{end}");
     let (row, moves) = server.state.store.game(&gid).await.unwrap().unwrap();
@@ -149,7 +149,8 @@ async fn the_computers_move_is_committed_again_after_a_failure() {
     // move commits, and the computer's reply is refused by the store for a while: it must not be lost.
     let faults = server.state.store.faults();
     faults.add(FaultRule::on(WriteKind::AppendMoves, Fault::Hold).for_game(&gid).times(1));
-    ws.send_raw(&json!({"t": "move", "game_id": gid, "uci": "e2e4", "id": 900}).to_string()).await;
+    ws.send_raw(&json!({"t": "game", "game_id": gid, "id": 900, "action": {"t": "move", "uci": "e2e4"}}).to_string())
+        .await;
     let t = std::time::Instant::now();
     while faults.holding() == 0 {
         assert!(t.elapsed() < Duration::from_secs(20), "White's move never reached the store");
@@ -187,7 +188,8 @@ async fn a_stalled_store_holds_the_ack_until_the_commit() {
     play(&mut wa, &gid, "e2e4").await;
     let faults = server.state.store.faults();
     faults.add(FaultRule::on(WriteKind::AppendMoves, Fault::Hold).for_game(&gid).times(1));
-    wb.send_raw(&json!({"t": "move", "game_id": gid, "uci": "c7c5", "id": 900}).to_string()).await;
+    wb.send_raw(&json!({"t": "game", "game_id": gid, "id": 900, "action": {"t": "move", "uci": "c7c5"}}).to_string())
+        .await;
     // While the write is held, neither player hears of the move, and the database does not have it.
     let quiet = tokio::time::timeout(Duration::from_millis(500), wb.wait(|v| v["id"] == 900)).await;
     assert!(quiet.is_err(), "acknowledged before the commit: {quiet:?}");
@@ -236,7 +238,8 @@ async fn many_games_on_a_slow_and_failing_store_lose_nothing() {
                     store.faults().add(FaultRule::on(WriteKind::AppendMoves, Fault::Fail).for_game(&gid).times(2));
                 }
                 let ws = if i.is_multiple_of(2) { &mut wa } else { &mut wb };
-                let r: Value = ws.request(json!({"t": "move", "game_id": gid, "uci": LINE[i]})).await;
+                let r: Value =
+                    ws.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": LINE[i]}})).await;
                 if r["t"] == "ack" {
                     acked.push(LINE[i].to_owned());
                     i += 1;

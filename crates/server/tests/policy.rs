@@ -128,7 +128,7 @@ async fn games_against_the_computer_in_progress_are_capped_per_user() {
     assert!(r["message_en"].as_str().unwrap().contains("in progress"), "{r}");
     // Resigning one frees a place.
     let gid = ws.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
-    ws.ok(json!({"t": "resign", "game_id": gid})).await;
+    ws.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     ws.ok(ai).await;
 }
 

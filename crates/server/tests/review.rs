@@ -70,7 +70,7 @@ async fn blunder_game(server: &TestServer, white: &str, black: &str) -> String {
     for (i, m) in ["e2e4", "e7e5", "f1a6", "b7a6"].iter().enumerate() {
         play(if i % 2 == 0 { &mut wa } else { &mut wb }, &gid, m).await;
     }
-    wa.ok(json!({"t": "resign", "game_id": gid})).await;
+    wa.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     wa.event(&gid, "game_ended").await;
     gid
 }
@@ -158,7 +158,7 @@ async fn a_game_against_the_computer_is_reviewed_when_it_ends() {
             break;
         }
     }
-    ws.ok(json!({"t": "resign", "game_id": gid})).await;
+    ws.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     ws.event(&gid, "game_ended").await;
     let v = until_done(&server, &gid).await;
     assert_eq!(v["review"]["moves"].as_array().unwrap().len(), 2, "{v}");

@@ -49,7 +49,7 @@ async fn a_game_everyone_left_is_not_listed_and_an_ended_one_stays_off() {
     let l = live_until(&server, "the game again", |l| l.len() == 1).await;
     assert_eq!(l[0]["game_id"], gid);
     // It ends; the player leaves, comes back to look at it: it is over, and not listed.
-    wa.ok(json!({"t": "resign", "game_id": gid})).await;
+    wa.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     wa.event(&gid, "game_ended").await;
     assert!(live(&server).await.is_empty(), "a finished game is not listed");
     drop(wa);
@@ -64,7 +64,7 @@ async fn a_game_everyone_left_is_not_listed_and_an_ended_one_stays_off() {
     let (gid2, mut wa2, wb2) = friend_game(&server, "-", &a, &b).await;
     live_until(&server, "the second game", |l| l.iter().any(|g| g["game_id"] == gid2)).await;
     drop(wb2);
-    wa2.ok(json!({"t": "abort", "game_id": gid2})).await;
+    wa2.ok(json!({"t": "game", "game_id": gid2, "action": {"t": "abort"}})).await;
     wa2.event(&gid2, "aborted").await;
     drop(wa2);
     let mut wb2 = server.ws(&b).await;

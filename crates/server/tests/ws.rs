@@ -23,7 +23,7 @@ async fn friend_game_to_checkmate_and_pgn_export() {
     let end_b = wb.event(&gid, "game_ended").await;
     assert_eq!(end_b["winner"], "black");
     // A move after the end is refused with the game's own code.
-    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "e2e4"})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "e2e4"}})).await;
     assert_eq!(r["t"], "error");
     assert_eq!(r["code"], "game_over", "{r}");
     let pgn = reqwest::get(server.url(&format!("/game/export/{gid}"))).await.unwrap().text().await.unwrap();
@@ -46,14 +46,14 @@ async fn only_players_move_and_illegal_moves_are_explained() {
     let mut wc = server.ws(&c).await;
     // A spectator may watch but not move.
     wc.ok(json!({"t": "subscribe", "game_id": gid})).await;
-    let r = wc.request(json!({"t": "move", "game_id": gid, "uci": "e2e4"})).await;
+    let r = wc.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "e2e4"}})).await;
     assert_eq!(r["code"], "not_a_player", "{r}");
     // Black may not move for White.
-    let r = wb.request(json!({"t": "move", "game_id": gid, "uci": "e2e4"})).await;
+    let r = wb.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "e2e4"}})).await;
     assert_eq!(r["code"], "not_your_turn", "{r}");
-    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "e2e5"})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "e2e5"}})).await;
     assert_eq!(r["code"], "illegal_move", "{r}");
-    let r = wa.request(json!({"t": "move", "game_id": gid, "uci": "zz"})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "zz"}})).await;
     assert_eq!(r["code"], "bad_move_text", "{r}");
     let r = wa.request(json!({"t": "explain", "game_id": gid, "from": "e1", "to": "e2"})).await;
     assert_eq!(r["t"], "explanation");
@@ -63,10 +63,10 @@ async fn only_players_move_and_illegal_moves_are_explained() {
     let mv = wc.event(&gid, "move_made").await;
     assert_eq!(mv["san"], "e4");
     // Unknown games and anonymous players.
-    let r = wa.request(json!({"t": "resign", "game_id": "nosuchgm"})).await;
+    let r = wa.request(json!({"t": "game", "game_id": "nosuchgm", "action": {"t": "resign"}})).await;
     assert_eq!(r["code"], "unknown_game", "{r}");
     let mut anon = common::Ws::connect(server.addr, None).await;
-    let r = anon.request(json!({"t": "move", "game_id": gid, "uci": "e7e5"})).await;
+    let r = anon.request(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "e7e5"}})).await;
     assert_eq!(r["code"], "login_required", "{r}");
 }
 
@@ -78,7 +78,7 @@ async fn malformed_frames_get_clear_errors() {
     ws.send_raw("this is not json").await;
     let r = ws.wait(|v| v["t"] == "error").await;
     assert_eq!(r["code"], "bad_message");
-    ws.send_raw(r#"{"t":"move","id":9,"game_id":"x","uci":"e2e4","ofer_draw":true}"#).await;
+    ws.send_raw(r#"{"t":"game","id":9,"game_id":"x","action":{"t":"move","uci":"e2e4","ofer_draw":true}}"#).await;
     let r = ws.wait(|v| v["t"] == "error").await;
     assert_eq!(r["id"], 9);
     assert!(r["message_en"].as_str().unwrap().contains("ofer_draw"), "{r}");
@@ -102,18 +102,18 @@ async fn draw_offer_declined_by_moving_then_accepted() {
     let (_, a) = server.guest().await;
     let (_, b) = server.guest().await;
     let (gid, mut wa, mut wb) = friend_game(&server, "600+0", &a, &b).await;
-    wa.ok(json!({"t": "move", "game_id": gid, "uci": "e2e4", "offer_draw": true})).await;
+    wa.ok(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "e2e4", "offer_draw": true}})).await;
     wb.event(&gid, "draw_offered").await;
     play(&mut wb, &gid, "e7e5").await; // declines by moving
     wa.event(&gid, "draw_declined").await;
     // On one's own turn a draw is offered with the move; and White may not offer again before Black has offered.
-    let r = wa.request(json!({"t": "offer_draw", "game_id": gid})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "offer_draw"}})).await;
     assert_eq!(r["code"], "offer_with_move", "{r}");
     play(&mut wa, &gid, "g1f3").await;
-    let r = wa.request(json!({"t": "offer_draw", "game_id": gid})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "offer_draw"}})).await;
     assert_eq!(r["code"], "reoffer_not_allowed", "{r}");
-    wb.ok(json!({"t": "move", "game_id": gid, "uci": "b8c6", "offer_draw": true})).await;
-    wa.ok(json!({"t": "accept_draw", "game_id": gid})).await;
+    wb.ok(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "b8c6", "offer_draw": true}})).await;
+    wa.ok(json!({"t": "game", "game_id": gid, "action": {"t": "accept_draw"}})).await;
     let end = wb.event(&gid, "game_ended").await;
     assert_eq!(end["result"], "1/2-1/2");
     assert_eq!(end["termination"], "agreement");
@@ -137,7 +137,7 @@ async fn computer_answers_moves() {
     };
     assert_eq!(reply["ply"], 2);
     // Takebacks against the computer are granted at once (casual game).
-    ws.ok(json!({"t": "takeback_offer", "game_id": gid})).await;
+    ws.ok(json!({"t": "game", "game_id": gid, "action": {"t": "takeback_offer"}})).await;
     let done = ws.event(&gid, "takeback_done").await;
     assert_eq!(done["plies"], 2, "{done}");
 }
@@ -193,10 +193,10 @@ async fn disconnected_opponent_can_be_claimed_against_and_first_moves_time_out()
     drop(wb); // Black's only connection closes
     let gone = wa.event(&gid, "player_disconnected").await;
     assert_eq!(gone["who"], "black");
-    let r = wa.request(json!({"t": "claim_victory", "game_id": gid})).await;
+    let r = wa.request(json!({"t": "game", "game_id": gid, "action": {"t": "claim_victory"}})).await;
     assert_eq!(r["code"], "claim_too_early", "{r}");
     tokio::time::sleep(std::time::Duration::from_millis(400)).await;
-    wa.ok(json!({"t": "claim_victory", "game_id": gid})).await;
+    wa.ok(json!({"t": "game", "game_id": gid, "action": {"t": "claim_victory"}})).await;
     let end = wa.event(&gid, "game_ended").await;
     assert_eq!(end["winner"], "white");
     assert_eq!(end["termination"], "abandoned");
@@ -232,7 +232,7 @@ async fn every_kind_of_clock_plays() {
         } else {
             assert!(mv["clocks"]["white_ms"].as_u64().unwrap() > 0, "{tc}: {mv}");
         }
-        wb.ok(json!({"t": "resign", "game_id": gid})).await;
+        wb.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
         let end = wa.event(&gid, "game_ended").await;
         assert_eq!(end["result"], "1-0", "{tc}");
         let pgn = reqwest::get(server.url(&format!("/game/export/{gid}"))).await.unwrap().text().await.unwrap();
@@ -258,7 +258,48 @@ async fn the_live_list_shows_the_games_being_played() {
     assert_eq!(list[0]["game_id"], gid);
     assert_eq!(list[0]["last_move"], "e7e5");
     assert!(list[0]["fen"].as_str().unwrap().starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/"), "{list:?}");
-    wa.ok(json!({"t": "resign", "game_id": gid})).await;
+    wa.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
     wb.event(&gid, "game_ended").await;
     assert!(live().await.is_empty(), "a finished game is not listed as being played");
+}
+
+#[tokio::test]
+async fn a_rematch_is_offered_declined_then_agreed_with_colours_swapped() {
+    let server = TestServer::start(&temp_db("rematch")).await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&server, "300+3", &a, &b).await;
+    let rematch = |t: &str| json!({"t": "game", "game_id": gid, "action": {"t": t}});
+    // Not before the game is over.
+    assert_eq!(wa.request(rematch("rematch_offer")).await["code"], "not_over");
+    play(&mut wa, &gid, "e2e4").await;
+    play(&mut wb, &gid, "e7e5").await;
+    wb.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
+    wa.event(&gid, "game_ended").await;
+    // Offered: the opponent hears it as a game event and as a message of its own.
+    wa.ok(rematch("rematch_offer")).await;
+    let e = wb.event(&gid, "rematch_offered").await;
+    assert_eq!(e["by"], "white");
+    let m = wb.wait(|v| v["t"] == "rematch_offered").await;
+    assert_eq!((m["game_id"].as_str(), m["by"].as_str()), (Some(gid.as_str()), Some("white")));
+    assert_eq!(wa.request(rematch("rematch_offer")).await["code"], "rematch_offered");
+    // A reloaded page sees the offer in the snapshot.
+    let mut wb2 = server.ws(&b).await;
+    wb2.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    let snap = wb2.wait(|v| v["t"] == "game_snapshot").await;
+    assert_eq!(snap["snapshot"]["rematch_offer"], "white", "{snap}");
+    // Declined.
+    wb.ok(rematch("rematch_decline")).await;
+    assert_eq!(wa.event(&gid, "rematch_declined").await["by"], "black");
+    assert_eq!(wa.request(rematch("rematch_accept")).await["code"], "no_rematch_offer");
+    // Offered again, and accepted: a new game, colours swapped.
+    wb.ok(rematch("rematch_offer")).await;
+    wa.ok(rematch("rematch_accept")).await;
+    wb.event(&gid, "rematch_agreed").await;
+    let started_a = wa.wait(|v| v["t"] == "game_started").await;
+    let started_b = wb.wait(|v| v["t"] == "game_started").await;
+    assert_eq!(started_a["game_id"], started_b["game_id"]);
+    assert_ne!(started_a["game_id"], gid);
+    assert_eq!((started_a["color"].as_str(), started_b["color"].as_str()), (Some("black"), Some("white")));
+    assert_eq!(wb.request(rematch("rematch_offer")).await["code"], "rematch_done");
 }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use guoxiang_game::{
-    Color, Command, Event, Game, GameConfig, GameSetup, MoveInput, PlayerRef, TimeControl, Timestamp, Variant,
+    Action, Color, Command, Event, Game, GameConfig, GameSetup, MoveInput, PlayerRef, TimeControl, Timestamp, Variant,
     VersionedEvent,
 };
 
@@ -36,7 +36,7 @@ pub fn from_fen(tc: &str, fen: &str) -> Game {
 }
 
 pub fn mv_cmd(by: Color, uci: &str) -> Command {
-    Command::Move { by, mv: MoveInput::uci(uci), offer_draw: false, lag_ms: 0 }
+    Command::Player { by, action: Action::Move { mv: MoveInput::uci(uci), offer_draw: false }, lag_ms: 0 }
 }
 
 /// Plays `uci` for the side to move at `now`; panics if refused.

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use guoxiang_game::MoveInput;
 use guoxiang_protocol::*;
 
 pub fn player(id: &str, name: &str) -> Player {
@@ -20,21 +21,34 @@ pub fn client_samples() -> Vec<ClientMessage> {
         Subscribe { id: 2, game_id: g(), since_version: Some(12) },
         Subscribe { id: 3, game_id: g(), since_version: None },
         Unsubscribe { id: 4, game_id: g() },
-        Move { id: 5, game_id: g(), uci: "e2e4".into(), offer_draw: true, lag_ms: 87 },
-        Resign { id: 6, game_id: g() },
-        OfferDraw { id: 7, game_id: g() },
-        AcceptDraw { id: 8, game_id: g() },
-        DeclineDraw { id: 9, game_id: g() },
-        ClaimDraw { id: 10, game_id: g(), kind: ClaimKind::ThreefoldRepetition, intended: Some("g1f3".into()) },
-        ClaimDraw { id: 11, game_id: g(), kind: ClaimKind::FiftyMoves, intended: None },
-        Abort { id: 12, game_id: g() },
-        TakebackOffer { id: 13, game_id: g() },
-        TakebackAccept { id: 14, game_id: g() },
-        TakebackDecline { id: 15, game_id: g() },
-        ClaimVictory { id: 16, game_id: g() },
-        RematchOffer { id: 17, game_id: g() },
-        RematchAccept { id: 18, game_id: g() },
-        RematchDecline { id: 19, game_id: g() },
+        Game { id: 5, game_id: g(), action: Action::Move { mv: MoveInput::uci("e2e4"), offer_draw: true }, lag_ms: 87 },
+        Game { id: 6, game_id: g(), action: Action::Resign, lag_ms: 0 },
+        Game { id: 7, game_id: g(), action: Action::OfferDraw, lag_ms: 0 },
+        Game { id: 8, game_id: g(), action: Action::AcceptDraw, lag_ms: 0 },
+        Game { id: 9, game_id: g(), action: Action::DeclineDraw, lag_ms: 0 },
+        Game {
+            id: 10,
+            game_id: g(),
+            action: Action::ClaimDraw {
+                kind: guoxiang_game::ClaimKind::ThreefoldRepetition,
+                intended: Some(MoveInput::uci("g1f3")),
+            },
+            lag_ms: 0,
+        },
+        Game {
+            id: 11,
+            game_id: g(),
+            action: Action::ClaimDraw { kind: guoxiang_game::ClaimKind::FiftyMoves, intended: None },
+            lag_ms: 0,
+        },
+        Game { id: 12, game_id: g(), action: Action::Abort, lag_ms: 0 },
+        Game { id: 13, game_id: g(), action: Action::TakebackOffer, lag_ms: 0 },
+        Game { id: 14, game_id: g(), action: Action::TakebackAccept, lag_ms: 0 },
+        Game { id: 15, game_id: g(), action: Action::TakebackDecline, lag_ms: 0 },
+        Game { id: 16, game_id: g(), action: Action::ClaimVictory, lag_ms: 0 },
+        Game { id: 17, game_id: g(), action: Action::RematchOffer, lag_ms: 0 },
+        Game { id: 18, game_id: g(), action: Action::RematchAccept, lag_ms: 0 },
+        Game { id: 19, game_id: g(), action: Action::RematchDecline, lag_ms: 0 },
         Ping { id: 20, client_time_ms: 1_764_500_000_123 },
         Explain { id: 21, game_id: g(), from: "e7".into(), to: "e8".into(), promotion: Some(PromotionRole::King) },
         Explain { id: 22, game_id: g(), from: "e1".into(), to: "g1".into(), promotion: None },
@@ -88,6 +102,9 @@ pub fn game_events() -> Vec<guoxiang_game::Event> {
         TakebackOffered { by: b },
         TakebackDeclined { by: w },
         TakebackCancelled,
+        RematchOffered { by: w },
+        RematchDeclined { by: Color::Black },
+        RematchAgreed,
         TakebackDone { plies: 2, fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(), clocks },
         PlayerDisconnected { who: w },
         PlayerReconnected { who: w },
@@ -138,6 +155,7 @@ pub fn snapshot() -> GameSnapshot {
         draw_offer: Some(Color::Black),
         may_offer_draw: [true, false],
         takeback_offer: None,
+        rematch_offer: None,
         disconnected: [false, true],
         version: 42,
     }

@@ -123,7 +123,8 @@ impl Ws {
         }
         let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         let mut ws = Ws { stream, next_id: 1, inbox: Vec::new() };
-        let hello = ws.request(json!({"t": "hello", "protocol": 1, "lang": "en"})).await;
+        let hello =
+            ws.request(json!({"t": "hello", "protocol": guoxiang_protocol::PROTOCOL_VERSION, "lang": "en"})).await;
         assert_eq!(hello["t"], "hello", "{hello}");
         ws
     }
@@ -236,5 +237,5 @@ pub async fn friend_game(server: &TestServer, tc: &str, a: &str, b: &str) -> (St
 }
 
 pub async fn play(ws: &mut Ws, gid: &str, uci: &str) {
-    ws.ok(json!({"t": "move", "game_id": gid, "uci": uci})).await;
+    ws.ok(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": uci}})).await;
 }

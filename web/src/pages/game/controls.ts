@@ -39,8 +39,8 @@ export function makeControls(ctx: Ctx) {
       items.push(
         offer(
           t('game.drawOffered'),
-          ['accept-draw', t('game.acceptDraw'), () => ctx.cmd({ t: 'accept_draw', game_id: id })],
-          ['decline-draw', t('game.declineDraw'), () => ctx.cmd({ t: 'decline_draw', game_id: id })],
+          ['accept-draw', t('game.acceptDraw'), () => ctx.cmd({ t: 'accept_draw' })],
+          ['decline-draw', t('game.declineDraw'), () => ctx.cmd({ t: 'decline_draw' })],
         ),
       );
     }
@@ -49,8 +49,8 @@ export function makeControls(ctx: Ctx) {
       items.push(
         offer(
           t('game.takebackOffered'),
-          ['accept-takeback', t('common.accept'), () => ctx.cmd({ t: 'takeback_accept', game_id: id })],
-          ['decline-takeback', t('common.decline'), () => ctx.cmd({ t: 'takeback_decline', game_id: id })],
+          ['accept-takeback', t('common.accept'), () => ctx.cmd({ t: 'takeback_accept' })],
+          ['decline-takeback', t('common.decline'), () => ctx.cmd({ t: 'takeback_decline' })],
         ),
       );
     }
@@ -59,8 +59,8 @@ export function makeControls(ctx: Ctx) {
       items.push(
         offer(
           t('game.rematchOffered'),
-          ['accept-rematch', t('common.accept'), () => ctx.cmd({ t: 'rematch_accept', game_id: id })],
-          ['decline-rematch', t('common.decline'), () => ctx.cmd({ t: 'rematch_decline', game_id: id })],
+          ['accept-rematch', t('common.accept'), () => ctx.cmd({ t: 'rematch_accept' })],
+          ['decline-rematch', t('common.decline'), () => ctx.cmd({ t: 'rematch_decline' })],
         ),
       );
     }
@@ -81,7 +81,7 @@ export function makeControls(ctx: Ctx) {
               testid: 'claim-draw-move',
               onclick: () => {
                 cancel();
-                ctx.cmd({ t: 'claim_draw', game_id: id, kind: pc.kind, intended: pc.uci });
+                ctx.cmd({ t: 'claim_draw', kind: pc.kind, intended: pc.uci });
               },
             },
             t('game.claimWithMove'),
@@ -99,7 +99,7 @@ export function makeControls(ctx: Ctx) {
           'div',
           { class: 'offer warn' },
           goneEl,
-          h('button', { class: 'btn', testid: 'claim-victory', onclick: () => ctx.cmd({ t: 'claim_victory', game_id: id }) }, t('game.claimVictory')),
+          h('button', { class: 'btn', testid: 'claim-victory', onclick: () => ctx.cmd({ t: 'claim_victory' }) }, t('game.claimVictory')),
         ),
       );
       updateGone(st, performance.now());
@@ -125,7 +125,7 @@ export function makeControls(ctx: Ctx) {
     const offerDisabled = !st.mayOfferDraw[me === 'white' ? 0 : 1] || st.drawOffer === me;
     const buttons: HTMLElement[] = [];
     if (ply(st) < 2) {
-      buttons.push(h('button', { class: 'btn', testid: 'abort', onclick: () => ctx.cmd({ t: 'abort', game_id: id }) }, t('game.abort')));
+      buttons.push(h('button', { class: 'btn', testid: 'abort', onclick: () => ctx.cmd({ t: 'abort' }) }, t('game.abort')));
     }
     if (!st.snap.rated) {
       buttons.push(
@@ -135,7 +135,7 @@ export function makeControls(ctx: Ctx) {
             class: 'btn',
             testid: 'takeback',
             disabled: ply(st) === 0 || st.takebackOffer === me,
-            onclick: () => ctx.cmd({ t: 'takeback_offer', game_id: id }),
+            onclick: () => ctx.cmd({ t: 'takeback_offer' }),
           },
           t('game.takeback'),
         ),
@@ -153,13 +153,13 @@ export function makeControls(ctx: Ctx) {
           onclick: () => {
             const now = ctx.get();
             if (now.drawOffer && now.drawOffer !== me) {
-              ctx.cmd({ t: 'accept_draw', game_id: id });
+              ctx.cmd({ t: 'accept_draw' });
             } else if (me === turn(now)) {
               // An offer goes with one's own move (FIDE 9.1.2): arm it for the next move.
               ctx.dispatch({ kind: 'toggle_offer' });
               toast(ctx.get().offerWithMove ? t('game.offerArmed') : t('game.offerDisarmed'));
             } else {
-              ctx.cmd({ t: 'offer_draw', game_id: id });
+              ctx.cmd({ t: 'offer_draw' });
             }
           },
         },
@@ -170,7 +170,7 @@ export function makeControls(ctx: Ctx) {
       buttons.push(
         h(
           'button',
-          { class: 'btn good', testid: 'claim-draw', onclick: () => ctx.cmd({ t: 'claim_draw', game_id: id, kind: claim }) },
+          { class: 'btn good', testid: 'claim-draw', onclick: () => ctx.cmd({ t: 'claim_draw', kind: claim }) },
           claim === 'threefold_repetition' ? t('game.claimThreefold') : t('game.claimFifty'),
         ),
       );
@@ -188,7 +188,7 @@ export function makeControls(ctx: Ctx) {
               testid: 'resign-confirm',
               onclick: () => {
                 ctx.dispatch({ kind: 'resign_confirm', on: false });
-                ctx.cmd({ t: 'resign', game_id: id });
+                ctx.cmd({ t: 'resign' });
               },
             },
             t('common.yes'),
@@ -208,7 +208,7 @@ export function makeControls(ctx: Ctx) {
     const me = myColor(st);
     const items: HTMLElement[] = [];
     if (isOver(st) && me && !st.rematchBy) {
-      items.push(h('button', { class: 'btn primary', testid: 'rematch', onclick: () => ctx.cmd({ t: 'rematch_offer', game_id: id }) }, t('game.rematch')));
+      items.push(h('button', { class: 'btn primary', testid: 'rematch', onclick: () => ctx.cmd({ t: 'rematch_offer' }) }, t('game.rematch')));
     }
     if (isOver(st)) {
       items.push(h('a', { class: 'btn', testid: 'download-pgn', href: pgnUrl(id), download: `guoxiang_${id}.pgn` }, t('game.downloadPgn')));

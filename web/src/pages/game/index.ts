@@ -39,14 +39,19 @@ export function gamePage(gameId: string): Page {
     gameId,
     get: () => st,
     dispatch,
-    cmd: (body) => {
-      socket.send(body).catch(toastError);
+    cmd: (action) => {
+      socket.send({ t: 'game', game_id: gameId, action }).catch(toastError);
     },
     sendMove(uci) {
       const offer = st.offerWithMove;
       dispatch({ kind: 'move_sent' });
       socket
-        .send({ t: 'move', game_id: gameId, uci, offer_draw: offer, lag_ms: Math.round(socket.rtt / 2) })
+        .send({
+          t: 'game',
+          game_id: gameId,
+          action: { t: 'move', uci, offer_draw: offer },
+          lag_ms: Math.round(socket.rtt / 2),
+        })
         .catch((e: unknown) => {
           toastError(e);
           view.drawBoard(st);
@@ -156,6 +161,7 @@ export function gamePage(gameId: string): Page {
           draw_offer: null,
           may_offer_draw: [false, false],
           takeback_offer: null,
+          rematch_offer: null,
           disconnected: [false, false],
           version: 0,
         };

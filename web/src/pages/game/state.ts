@@ -210,6 +210,7 @@ function applySnapshot(st: GameState, snap: GameSnapshot, now: number, rtt: numb
     status: snap.status,
     drawOffer: snap.draw_offer,
     takebackOffer: snap.takeback_offer,
+    rematchBy: snap.rematch_offer,
     mayOfferDraw: [...snap.may_offer_draw],
     disconnected: [...snap.disconnected],
     goneSince: [snap.disconnected[0] ? now : 0, snap.disconnected[1] ? now : 0],
@@ -323,6 +324,13 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
         },
         clock: s.clock ? { ...s.clock, ...(e.clocks ?? {}), running: null, at: now } : null,
       });
+    // The rematch, after the game (the offer also comes as a `rematch_offered` message, wherever the player is).
+    case 'rematch_offered':
+      return { ...s, rematchBy: e.by, rematchDeclined: false };
+    case 'rematch_declined':
+      return { ...s, rematchBy: null, rematchDeclined: true };
+    case 'rematch_agreed':
+      return { ...s, rematchBy: null, rematchDeclined: false };
     case 'aborted':
       return ended({
         ...s,

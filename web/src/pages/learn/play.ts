@@ -5,7 +5,7 @@
 
 import type { Key } from '@lichess-org/chessground/types';
 import { api } from '../../api';
-import type { LearnStep } from '../../api';
+import type { LearnStep } from '../../protocol_http';
 import { claimGameStarts, errorText, socket } from '../../app';
 import { checkColor, chineseSan, destsOf, fenOf, isPromotion, lastMoveKeys, legalMove, positionFromFen, replay, standardUci } from '../../chess';
 import type { Line } from '../../chess';
@@ -139,7 +139,7 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
   function endGame(): void {
     if (gameId && !over()) {
       const id = gameId;
-      socket.send(ply() < 2 ? { t: 'abort', game_id: id } : { t: 'resign', game_id: id }).catch(() => undefined);
+      socket.send({ t: 'game', game_id: id, action: ply() < 2 ? { t: 'abort' } : { t: 'resign' } }).catch(() => undefined);
     }
   }
 
@@ -169,7 +169,7 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
   function send(uci: string): void {
     note = suggestion = '';
     board.setAutoShapes([]);
-    socket.send({ t: 'move', game_id: gameId!, uci, offer_draw: false, lag_ms: 0 }).catch((e: unknown) => {
+    socket.send({ t: 'game', game_id: gameId!, action: { t: 'move', uci } }).catch((e: unknown) => {
       note = errorText(e);
       render();
     });
