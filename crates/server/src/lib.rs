@@ -238,7 +238,11 @@ pub async fn serve(config: Config) -> Result<(), String> {
 
 async fn shutdown_signal() {
     let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            // Without the handler, Ctrl-C cannot be waited for: wait for the other signal only, rather than stop now.
+            tracing::warn!("cannot listen for Ctrl-C: {e}");
+            std::future::pending::<()>().await;
+        }
     };
     #[cfg(unix)]
     let term = async {

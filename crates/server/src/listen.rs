@@ -132,7 +132,9 @@ pub async fn serve(
             continue;
         };
         // Without TCP_NODELAY a move's events and its ack, written back to back, wait for the client's delayed ACK.
-        let _ = tcp.set_nodelay(true);
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
         let app = app.clone();
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
@@ -168,6 +170,7 @@ pub async fn serve(
         });
     }
     drop(listener);
+    // Fails only when no connection task is left to tell.
     let _ = stop_tx.send(true);
     // Requests in flight finish; idle connections close at once.
     let deadline = tokio::time::Instant::now() + grace;

@@ -137,6 +137,7 @@ impl Lobby {
                 }
                 let games = state.live.live_games(50);
                 if games != last {
+                    // No lobby follower is fine.
                     let _ = updates.send(ServerMessage::LiveGames { games: games.clone() }.to_json().into());
                     last = games;
                 }
@@ -153,6 +154,7 @@ impl Lobby {
     }
 
     fn publish(&self, msg: ServerMessage) {
+        // Fails only when nobody follows the lobby.
         let _ = self.updates.send(msg.to_json().into());
     }
 

@@ -129,11 +129,15 @@ impl Worker {
                 Ok(Some(id)) => {
                     if let Err(e) = self.review(&id).await {
                         tracing::warn!("review of game {id}: {e}");
-                        let _ = self.store.fail_review(&id, &e, crate::time::now_ms() as i64).await;
+                        if let Err(e2) = self.store.fail_review(&id, &e, crate::time::now_ms() as i64).await {
+                            // It stays "running" until the next start queues it again.
+                            tracing::error!("review of game {id}: its failure was not recorded: {e2}");
+                        }
                     }
                 }
                 Ok(None) => {
                     // Asleep until a request (or a minute, in case a wake-up was lost to a store error).
+                    // A timeout is the periodic look; either way the queue is read again.
                     let _ = tokio::time::timeout(Duration::from_secs(60), wake.notified()).await;
                 }
                 Err(e) => {
@@ -180,7 +184,10 @@ impl Worker {
                 }
                 if last.elapsed() >= PROGRESS_EVERY {
                     last = Instant::now();
-                    let _ = handle.block_on(store.review_progress(&game_id, done as i64));
+                    // Progress is for display only; the review goes on without it.
+                    if let Err(e) = handle.block_on(store.review_progress(&game_id, done as i64)) {
+                        tracing::warn!("review of game {game_id}: progress not written: {e}");
+                    }
                 }
             })?;
             drop(ticket);

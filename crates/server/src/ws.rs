@@ -16,7 +16,9 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
 use guoxiang_game::{PlayerRef, Variant};
-use guoxiang_protocol::{ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, parse_client_frame};
+use guoxiang_protocol::{
+    Action, ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, parse_client_frame,
+};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -24,7 +26,7 @@ use crate::AppState;
 use crate::auth::Auth;
 use crate::error::ApiError;
 use crate::hub::UserEvent;
-use crate::live::{GameHandle, PlayerCommand};
+use crate::live::GameHandle;
 use crate::policy::Entrant;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
@@ -265,10 +267,10 @@ impl Conn {
         })
     }
 
-    async fn game_command(&mut self, id: u32, game_id: &str, cmd: PlayerCommand, lag_ms: u32) -> Result<(), ApiError> {
+    async fn game_command(&mut self, id: u32, game_id: &str, action: Action, lag_ms: u32) -> Result<(), ApiError> {
         let (p, _) = self.need_user()?;
         let g = self.game(game_id)?;
-        g.command(&p.id, cmd, u64::from(lag_ms)).await?;
+        g.command(&p.id, action, u64::from(lag_ms)).await?;
         self.ack(id);
         Ok(())
     }
@@ -318,30 +320,7 @@ impl Conn {
                 self.ack(id);
                 Ok(())
             }
-            C::Move { id, game_id, uci, offer_draw, lag_ms } => {
-                self.game_command(id, &game_id, PlayerCommand::Move { uci, offer_draw }, lag_ms).await
-            }
-            C::Resign { id, game_id } => self.game_command(id, &game_id, PlayerCommand::Resign, 0).await,
-            C::OfferDraw { id, game_id } => self.game_command(id, &game_id, PlayerCommand::OfferDraw, 0).await,
-            C::AcceptDraw { id, game_id } => self.game_command(id, &game_id, PlayerCommand::AcceptDraw, 0).await,
-            C::DeclineDraw { id, game_id } => self.game_command(id, &game_id, PlayerCommand::DeclineDraw, 0).await,
-            C::ClaimDraw { id, game_id, kind, intended } => {
-                self.game_command(id, &game_id, PlayerCommand::ClaimDraw { kind: kind.into(), intended }, 0).await
-            }
-            C::Abort { id, game_id } => self.game_command(id, &game_id, PlayerCommand::Abort, 0).await,
-            C::TakebackOffer { id, game_id } => self.game_command(id, &game_id, PlayerCommand::TakebackOffer, 0).await,
-            C::TakebackAccept { id, game_id } => {
-                self.game_command(id, &game_id, PlayerCommand::TakebackAccept, 0).await
-            }
-            C::TakebackDecline { id, game_id } => {
-                self.game_command(id, &game_id, PlayerCommand::TakebackDecline, 0).await
-            }
-            C::ClaimVictory { id, game_id } => self.game_command(id, &game_id, PlayerCommand::ClaimVictory, 0).await,
-            C::RematchOffer { id, game_id } => self.game_command(id, &game_id, PlayerCommand::RematchOffer, 0).await,
-            C::RematchAccept { id, game_id } => self.game_command(id, &game_id, PlayerCommand::RematchAccept, 0).await,
-            C::RematchDecline { id, game_id } => {
-                self.game_command(id, &game_id, PlayerCommand::RematchDecline, 0).await
-            }
+            C::Game { id, game_id, action, lag_ms } => self.game_command(id, &game_id, action, lag_ms).await,
             C::Explain { id, game_id, from, to, promotion } => {
                 let g = self.game(&game_id)?;
                 let e = g.explain(from, to, promotion.map(guoxiang_core::Role::from)).await?;

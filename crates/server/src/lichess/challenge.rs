@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use guoxiang_game::Action;
 use serde_json::{Value, json};
 
 use super::json::{self as lj, challenge_json, challenge_user_json};
@@ -12,7 +13,6 @@ use super::{Params, ok, player_of, rating, require_any};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
-use crate::live::PlayerCommand;
 use crate::lobby::ChallengeInfo;
 use crate::policy::Entrant;
 
@@ -184,7 +184,7 @@ pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<St
     let c = state.lobby.challenge(&id).ok_or_else(|| not_found(&id))?;
     if let Some(game_id) = c.game_id.as_deref() {
         state.limiters.api_move(&auth.user.id)?;
-        state.live.require(game_id)?.command(&auth.user.id, PlayerCommand::Abort, 0).await?;
+        state.live.require(game_id)?.command(&auth.user.id, Action::Abort, 0).await?;
         return Ok(ok());
     }
     if c.challenger.id != auth.user.id {

@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::{IntoResponse, Response};
 use guoxiang_core::Color;
-use guoxiang_game::{ClaimKind, Event, Game};
+use guoxiang_game::{Action, ClaimKind, Event, Game, MoveInput};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -18,7 +18,7 @@ use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
-use crate::live::{GameHandle, PlayerCommand, game_row_view};
+use crate::live::{GameHandle, game_row_view};
 
 fn game_not_found(id: &str) -> ApiError {
     ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
@@ -180,11 +180,11 @@ pub async fn stream(
 }
 
 /// Runs a player's command on a live game.
-async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, cmd: PlayerCommand) -> ApiResult<Json<Value>> {
+async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, action: Action) -> ApiResult<Json<Value>> {
     auth.require(Api::of_path(uri.path()).scope())?;
     state.limiters.api_move(&auth.user.id)?;
     let h = state.live.require(lj::game_id(id))?;
-    h.command(&auth.user.id, cmd, 0).await?;
+    h.command(&auth.user.id, action, 0).await?;
     Ok(ok())
 }
 
@@ -200,7 +200,7 @@ pub async fn make_move(
         return Err(ApiError::bad_request("illegal_move", "着法格式错误", format!("{uci:?} is not a UCI move")));
     }
     let offer_draw = p.bool("offeringDraw")?.unwrap_or(false);
-    command(&state, &auth, &uri, &id, PlayerCommand::Move { uci, offer_draw }).await
+    command(&state, &auth, &uri, &id, Action::Move { mv: MoveInput::Uci(uci), offer_draw }).await
 }
 
 pub async fn abort(
@@ -209,7 +209,7 @@ pub async fn abort(
     uri: Uri,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    command(&state, &auth, &uri, &id, PlayerCommand::Abort).await
+    command(&state, &auth, &uri, &id, Action::Abort).await
 }
 
 pub async fn resign(
@@ -218,7 +218,7 @@ pub async fn resign(
     uri: Uri,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    command(&state, &auth, &uri, &id, PlayerCommand::Resign).await
+    command(&state, &auth, &uri, &id, Action::Resign).await
 }
 
 fn yes_no(answer: &str) -> ApiResult<bool> {
@@ -236,7 +236,7 @@ pub async fn draw(
     uri: Uri,
     Path((id, answer)): Path<(String, String)>,
 ) -> ApiResult<Json<Value>> {
-    let cmd = if yes_no(&answer)? { PlayerCommand::OfferDraw } else { PlayerCommand::DeclineDraw };
+    let cmd = if yes_no(&answer)? { Action::OfferDraw } else { Action::DeclineDraw };
     command(&state, &auth, &uri, &id, cmd).await
 }
 
@@ -247,7 +247,7 @@ pub async fn takeback(
     uri: Uri,
     Path((id, answer)): Path<(String, String)>,
 ) -> ApiResult<Json<Value>> {
-    let cmd = if yes_no(&answer)? { PlayerCommand::TakebackOffer } else { PlayerCommand::TakebackDecline };
+    let cmd = if yes_no(&answer)? { Action::TakebackOffer } else { Action::TakebackDecline };
     command(&state, &auth, &uri, &id, cmd).await
 }
 
@@ -257,7 +257,7 @@ pub async fn claim_victory(
     uri: Uri,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    command(&state, &auth, &uri, &id, PlayerCommand::ClaimVictory).await
+    command(&state, &auth, &uri, &id, Action::ClaimVictory).await
 }
 
 /// Reads the `kind` of a draw claim: `threefold` or `fifty` (also the long codes).
@@ -305,7 +305,7 @@ pub async fn claim_draw(
             })?
         }
     };
-    command(&state, &auth, &uri, &id, PlayerCommand::ClaimDraw { kind, intended }).await
+    command(&state, &auth, &uri, &id, Action::ClaimDraw { kind, intended: intended.map(MoveInput::Uci) }).await
 }
 
 /// Game chat is not kept: messages are accepted and dropped.

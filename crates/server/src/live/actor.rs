@@ -11,13 +11,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use guoxiang_core::{Color, Role, Square};
-use guoxiang_game::{Command, Event, Game, MoveInput, MoveRecord, StateRecord, Status, Timestamp};
+use guoxiang_game::{Action, Command, Event, Game, MoveInput, MoveRecord, StateRecord, Status, Timestamp};
 use guoxiang_protocol::ServerMessage;
 use guoxiang_store::{GameRow, MoveRow, WriteOp};
 use tokio::sync::{broadcast, mpsc};
 
-use super::{ActorMsg, GameHandle, GameView, Live, PlayerCommand, Subscription, Update, engine_player, finish};
-use crate::error::ApiError;
+use super::GameError;
+use super::{ActorMsg, GameHandle, GameView, Live, Services, Subscription, Update, engine_player};
 use crate::hub::UserEvent;
 use crate::time;
 
@@ -113,7 +113,7 @@ fn write_ops(before: &Game, after: &Game, events: &[guoxiang_game::VersionedEven
         ops.push(WriteOp::AppendMoves { game_id: id.clone(), moves: new });
     }
     let state = state_json(after, now);
-    if after.is_over() {
+    if after.is_over() && !before.is_over() {
         let status = after.status();
         let (result, termination, winner) = match status {
             Status::Finished { outcome } => (
@@ -156,16 +156,16 @@ const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
 struct Actor {
     live: Live,
+    /// Everything else the actor asks of the server: notifications, game creation, ratings, the aftermath.
+    services: Services,
     handle: GameHandle,
     game: Game,
     tx: broadcast::Sender<Arc<Update>>,
     /// Open connections of each player (`[white, black]`) following the game.
     presence: [u32; 2],
     engine_thinking_at: Option<u64>,
-    rematch_offer: Option<Color>,
-    rematch_done: bool,
     finished_at: Option<tokio::time::Instant>,
-    self_tx: mpsc::WeakSender<ActorMsg>,
+    self_tx: mpsc::WeakSender<Box<ActorMsg>>,
     /// Cloned by the followers that want a [`GameView`] with every update; more than one holder: build views.
     view_interest: Arc<()>,
     /// Changes whose commit failed, to be tried again in order.
@@ -179,21 +179,20 @@ fn idx(c: Color) -> usize {
     c.fold(0, 1)
 }
 
-pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc::Receiver<ActorMsg>) {
+pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc::Receiver<Box<ActorMsg>>) {
     // A follower more than 16 updates behind resyncs from a snapshot; every slot holds its last update, so the ring
     // is kept short.
     let (tx, _) = broadcast::channel(16);
     let finished_at = game.is_over().then(tokio::time::Instant::now);
     let self_tx = handle.tx.downgrade();
     let mut a = Actor {
+        services: live.services().clone(),
         live,
         handle,
         game,
         tx,
         presence: [0, 0],
         engine_thinking_at: None,
-        rematch_offer: None,
-        rematch_done: false,
         finished_at,
         self_tx,
         view_interest: Arc::new(()),
@@ -220,11 +219,12 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
             }
         };
         let Some(msg) = msg else { break };
-        match msg {
-            ActorMsg::Command { user_id, cmd, lag_ms, reply } => {
+        // Every `reply.send` below fails only when the asker stopped waiting (a closed connection): nothing to do.
+        match *msg {
+            ActorMsg::Command { user_id, action, lag_ms, reply } => {
                 // Boxed, as the other changes below: the commit's futures are large, and inline they would be part
                 // of every idle game's task.
-                let r = Box::pin(a.command(&user_id, cmd, lag_ms)).await;
+                let r = Box::pin(a.command(&user_id, action, lag_ms)).await;
                 let _ = reply.send(r);
             }
             ActorMsg::Subscribe { since, with_view, reply } => {
@@ -270,46 +270,24 @@ async fn sleep_opt(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-fn parse_square(s: &str) -> Result<Square, ApiError> {
-    Square::parse(s).ok_or_else(|| {
-        ApiError::bad_request("bad_request", format!("{s:?} 不是一个格子"), format!("{s:?} is not a square (e.g. e4)"))
-    })
+fn parse_square(s: &str) -> Result<Square, GameError> {
+    Square::parse(s).ok_or_else(|| GameError::BadSquare { text: s.to_owned() })
 }
 
 impl Actor {
-    fn color_of(&self, user_id: &str) -> Result<Color, ApiError> {
-        self.handle.color_of(user_id).ok_or_else(|| {
-            ApiError::forbidden("not_a_player", "你不是这盘棋的对局者", "you are not a player in this game")
-        })
+    fn color_of(&self, user_id: &str) -> Result<Color, GameError> {
+        self.handle.color_of(user_id).ok_or(GameError::NotAPlayer)
     }
 
-    async fn command(&mut self, user_id: &str, cmd: PlayerCommand, lag_ms: u64) -> Result<(), ApiError> {
+    async fn command(&mut self, user_id: &str, action: Action, lag_ms: u64) -> Result<(), GameError> {
         let by = self.color_of(user_id)?;
-        let c = match cmd {
-            PlayerCommand::Move { uci, offer_draw } => {
-                Command::Move { by, mv: MoveInput::Uci(uci), offer_draw, lag_ms: lag_ms.min(10_000) }
-            }
-            PlayerCommand::Resign => Command::Resign { by },
-            PlayerCommand::OfferDraw => Command::OfferDraw { by },
-            PlayerCommand::AcceptDraw => Command::AcceptDraw { by },
-            PlayerCommand::DeclineDraw => Command::DeclineDraw { by },
-            PlayerCommand::ClaimDraw { kind, intended } => {
-                Command::ClaimDraw { by, kind, intended: intended.map(MoveInput::Uci) }
-            }
-            PlayerCommand::Abort => Command::Abort { by },
-            PlayerCommand::TakebackOffer => Command::TakebackOffer { by },
-            PlayerCommand::TakebackAccept => Command::TakebackAccept { by },
-            PlayerCommand::TakebackDecline => Command::TakebackDecline { by },
-            PlayerCommand::ClaimVictory => Command::ClaimVictory { by },
-            PlayerCommand::RematchOffer | PlayerCommand::RematchAccept => return self.rematch(by, true).await,
-            PlayerCommand::RematchDecline => return self.rematch(by, false).await,
-        };
-        self.apply(c).await?;
+        let lag_ms = if matches!(action, Action::Move { .. }) { lag_ms.min(10_000) } else { 0 };
+        let takeback = matches!(action, Action::TakebackOffer);
+        self.apply(Command::Player { by, action, lag_ms }).await?;
         // The computer agrees to take back at once.
-        let opponent = self.game.player(!by).clone();
-        if opponent.is_engine && self.game.takeback_offer() == Some(by) {
+        if takeback && self.game.player(!by).is_engine && self.game.takeback_offer() == Some(by) {
             self.engine_thinking_at = None;
-            self.apply_internal(Retry::Command(Command::TakebackAccept { by: !by })).await;
+            self.apply_internal(Retry::Command(Command::by(!by, Action::TakebackAccept))).await;
         }
         Ok(())
     }
@@ -317,32 +295,35 @@ impl Actor {
     /// Applies a command to a copy of the game, commits what changed, and only then takes the copy as the game,
     /// broadcasts and answers. A refused command, or one whose commit fails, leaves the game exactly as it was: a
     /// failed commit is refused with `not_saved` (503), and the client may send the command again.
-    async fn apply(&mut self, cmd: Command) -> Result<(), ApiError> {
+    async fn apply(&mut self, cmd: Command) -> Result<(), GameError> {
         let now = time::now();
         let mut next = self.game.clone();
-        let events = next.apply(now, cmd).map_err(|e| ApiError::from_command(&e))?;
+        let events = next.apply(now, cmd).map_err(GameError::Refused)?;
         if events.is_empty() {
             return Ok(());
         }
         let id = next.id().to_owned();
         let mut ops = write_ops(&self.game, &next, &events, now);
         let over = next.is_over();
+        // Only the command that ends the game has a result to rate (after it, rematch offers still change it).
+        let ends = over && !self.game.is_over();
         // Rated results are read-modify-write on two players' ratings: one result per player at a time, from reading
         // the ratings to committing the new ones (per-player locks; other players' results go on).
-        let live = self.live.clone();
-        let ratings_guard =
-            if over && next.rated() { Some(live.lock_ratings(&next.white().id, &next.black().id).await) } else { None };
-        if ratings_guard.is_some()
+        let ratings = self.services.ratings.clone();
+        let ratings_lock =
+            if ends && next.rated() { Some(ratings.lock(&next.white().id, &next.black().id).await) } else { None };
+        if ratings_lock.is_some()
             && let Status::Finished { outcome } = next.status()
         {
-            let more = finish::rating_ops(&self.live, &next, &outcome, now)
+            let more = ratings
+                .result_writes(&next, &outcome, now)
                 .await
-                .map_err(|e| ApiError::not_committed(&format!("ratings of game {id}"), e))?;
+                .map_err(|e| GameError::not_saved(format!("ratings of game {id}"), e))?;
             ops.extend(more);
         }
         let written = self.live.inner.persist.write(ops).await;
-        drop(ratings_guard);
-        written.map_err(|e| ApiError::not_committed(&format!("commit of game {id}"), e))?;
+        drop(ratings_lock);
+        written.map_err(|e| GameError::not_saved(format!("commit of game {id}"), e))?;
         // Committed: from here on the change is the game's.
         self.game = next;
         self.hold_until = None;
@@ -353,22 +334,60 @@ impl Actor {
         if over && self.finished_at.is_none() {
             self.finished_at = Some(tokio::time::Instant::now());
             self.handle.set_over();
-            finish::record_in_explorer(&self.live, &self.game);
             for c in [Color::White, Color::Black] {
                 let p = self.game.player(c);
                 if !p.is_engine {
-                    self.live.inner.hub.send(&p.id, UserEvent::GameFinished { game_id: id.clone() });
+                    self.services.notifier.notify(&p.id, UserEvent::GameFinished { game_id: id.clone() });
                 }
             }
-            self.live.announce_finished(super::FinishedGame {
-                game_id: id.clone(),
-                players: [self.game.white().clone(), self.game.black().clone()],
-            });
+            self.services.aftermath.game_over(&self.game);
         }
+        self.rematch_follow_up(&events);
         self.broadcast(events, now);
         self.publish();
         self.maybe_engine();
         Ok(())
+    }
+
+    /// What the server does about a rematch the game agreed to or a player offered or declined: the opponent is
+    /// told wherever they are (not only on the game's page), and an agreed rematch is created with colours swapped.
+    fn rematch_follow_up(&self, events: &[guoxiang_game::VersionedEvent]) {
+        let game_id = self.game.id().to_owned();
+        for e in events {
+            match e.event {
+                Event::RematchOffered { by } | Event::RematchDeclined { by } => {
+                    let opponent = self.game.player(!by);
+                    if opponent.is_engine {
+                        continue;
+                    }
+                    let event = if matches!(e.event, Event::RematchOffered { .. }) {
+                        UserEvent::RematchOffered { game_id: game_id.clone(), by }
+                    } else {
+                        UserEvent::RematchDeclined { game_id: game_id.clone(), by }
+                    };
+                    self.services.notifier.notify(&opponent.id, event);
+                }
+                Event::RematchAgreed => {
+                    let fresh = |p: &guoxiang_game::PlayerRef| {
+                        if p.is_engine { engine_player(p.engine_level.unwrap_or(1)) } else { p.clone() }
+                    };
+                    let (white, black) = (fresh(self.game.black()), fresh(self.game.white()));
+                    let tc = self.game.time_control().clone();
+                    let variant = self.game.variant().clone();
+                    let rated = self.game.rated();
+                    let games = self.services.games.clone();
+                    let of = game_id.clone();
+                    // Creating the game goes through the writer; do it outside this actor's turn so no lock is held.
+                    tokio::spawn(async move {
+                        let new = super::NewGame { white, black, rated, time_control: tc, variant };
+                        if let Err(e) = games.create_game(new).await {
+                            tracing::error!("rematch of game {of}: {e}");
+                        }
+                    });
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The game's entry in the live list: there while it is being played, that is not over and with at least one of
@@ -413,7 +432,7 @@ impl Actor {
         }
     }
 
-    async fn apply_retry(&mut self, r: &Retry) -> Result<(), ApiError> {
+    async fn apply_retry(&mut self, r: &Retry) -> Result<(), GameError> {
         match r {
             Retry::Command(c) => self.apply(c.clone()).await,
             Retry::EngineMove { version, uci } => {
@@ -421,7 +440,7 @@ impl Actor {
                     return Ok(()); // stale: the game went on without it
                 }
                 let by = self.game.turn();
-                self.apply(Command::Move { by, mv: MoveInput::Uci(uci.clone()), offer_draw: false, lag_ms: 0 }).await
+                self.apply(Command::play(by, MoveInput::Uci(uci.clone()))).await
             }
         }
     }
@@ -501,6 +520,7 @@ impl Actor {
         // A view (every move) only for followers that asked for one.
         let view = (Arc::strong_count(&self.view_interest) > 1).then(|| Arc::new(GameView::of(&self.game, now)));
         let update = Update { events, ws_json, clocks_json: self.clocks_json(now), view };
+        // Fails only when nobody follows the game; the change is committed either way.
         let _ = self.tx.send(Arc::new(update));
     }
 
@@ -545,7 +565,7 @@ impl Actor {
         }
     }
 
-    fn explain(&self, from: &str, to: &str, promotion: Option<Role>) -> Result<guoxiang_core::Explanation, ApiError> {
+    fn explain(&self, from: &str, to: &str, promotion: Option<Role>) -> Result<guoxiang_core::Explanation, GameError> {
         let from = parse_square(from)?;
         let to = parse_square(to)?;
         Ok(self.game.position().explain(from, to, promotion))
@@ -591,7 +611,8 @@ impl Actor {
             let uci = pool.think(job).await;
             tokio::time::sleep_until(start + pace).await;
             if let Some(tx) = tx.upgrade() {
-                let _ = tx.send(ActorMsg::EngineMove { version, uci }).await;
+                // A game that ended meanwhile takes no move.
+                let _ = tx.send(Box::new(ActorMsg::EngineMove { version, uci })).await;
             }
         });
     }
@@ -603,55 +624,5 @@ impl Actor {
         self.engine_thinking_at = None;
         let Some(uci) = uci else { return };
         self.apply_internal(Retry::EngineMove { version, uci }).await;
-    }
-
-    async fn rematch(&mut self, by: Color, yes: bool) -> Result<(), ApiError> {
-        if !self.game.is_over() {
-            return Err(ApiError::bad_request("not_over", "对局尚未结束", "the game is not over"));
-        }
-        if self.rematch_done {
-            return Err(ApiError::bad_request("rematch_done", "已经开始了再战", "the rematch has already started"));
-        }
-        let opponent = self.game.player(!by).clone();
-        if !yes {
-            if self.rematch_offer == Some(!by) {
-                self.rematch_offer = None;
-                self.live
-                    .inner
-                    .hub
-                    .send(&opponent.id, UserEvent::RematchDeclined { game_id: self.game.id().to_owned(), by });
-                return Ok(());
-            }
-            return Err(ApiError::bad_request("no_rematch_offer", "没有待回应的再战邀请", "there is no rematch offer"));
-        }
-        if self.rematch_offer == Some(!by) || opponent.is_engine {
-            // Accepted: colours swap.
-            self.rematch_done = true;
-            self.rematch_offer = None;
-            let (white, black) = (self.game.black().clone(), self.game.white().clone());
-            let white = if white.is_engine { engine_player(white.engine_level.unwrap_or(1)) } else { white };
-            let black = if black.is_engine { engine_player(black.engine_level.unwrap_or(1)) } else { black };
-            let tc = self.game.time_control().clone();
-            let variant = self.game.variant().clone();
-            let rated = self.game.rated();
-            let live = self.live.clone();
-            // Creating the game goes through the writer; do it outside this actor's turn so no lock is held.
-            tokio::spawn(async move {
-                if let Err(e) = live.create_game(white, black, rated, tc, variant).await {
-                    tracing::error!("rematch: {e}");
-                }
-            });
-            return Ok(());
-        }
-        if self.rematch_offer == Some(by) {
-            return Err(ApiError::bad_request(
-                "rematch_offered",
-                "你已经提出再战",
-                "you have already offered a rematch",
-            ));
-        }
-        self.rematch_offer = Some(by);
-        self.live.inner.hub.send(&opponent.id, UserEvent::RematchOffered { game_id: self.game.id().to_owned(), by });
-        Ok(())
     }
 }

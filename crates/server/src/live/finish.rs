@@ -1,22 +1,19 @@
 //! What a rated result changes: both players' Glicko-2 rating for the game's speed, and their 积分 (points, and so
-//! their 级别). Computed under the registry's ratings lock and committed in the same transaction as the result.
+//! their 级别). Computed under the ratings service's lock (`services::StoreRatings`) and committed in the same transaction as the result.
 //! After the commit, [`record_in_explorer`] adds a finished game to the opening explorer's `server` source.
 
 use guoxiang_core::{Color, Outcome};
 use guoxiang_game::{Game, Timestamp};
 use guoxiang_ratings::{GameResult, Glicko, RatingSpeed, points_after, rate_game};
-use guoxiang_store::{RatingRow, WriteOp};
-
-use super::Live;
+use guoxiang_store::{RatingRow, Store, WriteOp};
 
 pub(super) async fn rating_ops(
-    live: &Live,
+    store: &Store,
     game: &Game,
     outcome: &Outcome,
     now: Timestamp,
 ) -> Result<Vec<WriteOp>, String> {
     let Some(speed) = RatingSpeed::of(game.time_control().speed()) else { return Ok(Vec::new()) };
-    let store = live.store();
     let (w, b) = (&game.white().id, &game.black().id);
     let (Some(wu), Some(bu)) =
         (store.user(w).await.map_err(|e| e.to_string())?, store.user(b).await.map_err(|e| e.to_string())?)
@@ -76,7 +73,7 @@ pub(super) async fn rating_ops(
 /// Adds a game that has just finished (and been committed) to the opening explorer, in a task of its own: the
 /// explorer is statistics, so a failure is logged and the game is not retried. Aborted games, games without moves
 /// and Chess960 games are not added; a rated game counts the ratings stored with its result.
-pub(super) fn record_in_explorer(live: &Live, game: &Game) {
+pub(super) fn record_in_explorer(store: &Store, game: &Game) {
     let guoxiang_game::Status::Finished { outcome } = game.status() else { return };
     if game.moves().is_empty() || matches!(game.variant(), guoxiang_game::Variant::Chess960 { .. }) {
         return;
@@ -89,7 +86,7 @@ pub(super) fn record_in_explorer(live: &Live, game: &Game) {
     };
     let speed = guoxiang_explorer::SpeedBucket::of_speed(game.time_control().speed());
     let moves: Vec<String> = game.moves().iter().take(guoxiang_explorer::MAX_PLIES).map(|m| m.uci.clone()).collect();
-    let (store, id) = (live.store().clone(), game.id().to_owned());
+    let (store, id) = (store.clone(), game.id().to_owned());
     tokio::spawn(async move {
         let rating = |r: Option<i64>| r.and_then(|r| u32::try_from(r).ok());
         let ratings = match store.game(&id).await {

@@ -8,49 +8,34 @@
 //! | `engine` | the bounded worker pool the computer opponent thinks in |
 //! | `finish` | what happens when a game ends: ratings and points |
 //! | `view` | [`GameView`], a game's public state as the HTTP APIs show it |
+//! | `services` | [`Services`]: the narrow interfaces the actors work through (notifications, game creation, ratings, the aftermath of a game) |
+//! | `error` | [`GameError`], why a live game refused a request (the transports map it to their errors) |
 
 mod actor;
 pub mod engine;
+mod error;
 mod finish;
 pub mod persist;
+pub mod services;
 mod view;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use guoxiang_core::Color;
-use guoxiang_game::{
-    ClaimKind, Game, GameConfig, GameSetup, PlayerRef, Snapshot, TimeControl, Variant, VersionedEvent,
-};
+use guoxiang_game::{Action, Game, GameConfig, GameSetup, PlayerRef, Snapshot, TimeControl, Variant, VersionedEvent};
 use guoxiang_protocol::{ColorChoice, LiveGame};
 use guoxiang_store::{GameRow, Store, WriteOp};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+pub use error::GameError;
+pub use services::{NewGame, Services};
 pub use view::{GameView, game_row_view};
 
 use crate::error::ApiError;
 use crate::hub::{Hub, UserEvent};
 use engine::EnginePool;
 use persist::Persist;
-
-/// What a player asks of a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayerCommand {
-    Move { uci: String, offer_draw: bool },
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    ClaimDraw { kind: ClaimKind, intended: Option<String> },
-    Abort,
-    TakebackOffer,
-    TakebackAccept,
-    TakebackDecline,
-    ClaimVictory,
-    RematchOffer,
-    RematchAccept,
-    RematchDecline,
-}
 
 /// One change of a game as broadcast to its followers: the events, the same as a ready-made WebSocket frame, and
 /// the state after them — the whole [`GameView`] (every move) only while a follower asked for views (the Lichess
@@ -80,9 +65,9 @@ pub struct Subscription {
 pub(crate) enum ActorMsg {
     Command {
         user_id: String,
-        cmd: PlayerCommand,
+        action: Action,
         lag_ms: u64,
-        reply: oneshot::Sender<Result<(), ApiError>>,
+        reply: oneshot::Sender<Result<(), GameError>>,
     },
     Subscribe {
         since: Option<u64>,
@@ -98,7 +83,7 @@ pub(crate) enum ActorMsg {
         from: String,
         to: String,
         promotion: Option<guoxiang_core::Role>,
-        reply: oneshot::Sender<Result<guoxiang_core::Explanation, ApiError>>,
+        reply: oneshot::Sender<Result<guoxiang_core::Explanation, GameError>>,
     },
     View {
         reply: oneshot::Sender<Arc<GameView>>,
@@ -122,7 +107,9 @@ pub struct GameHandle(Arc<HandleData>);
 /// What a handle knows without asking the actor.
 #[derive(Debug)]
 pub struct HandleData {
-    tx: mpsc::Sender<ActorMsg>,
+    /// Messages are boxed: a channel's first block of slots is allocated with it, so an idle game holds 32 slots
+    /// of a pointer rather than of the largest message.
+    tx: mpsc::Sender<Box<ActorMsg>>,
     pub id: String,
     pub white: PlayerRef,
     pub black: PlayerRef,
@@ -161,26 +148,27 @@ impl HandleData {
         }
     }
 
-    async fn ask<T>(&self, msg: impl FnOnce(oneshot::Sender<T>) -> ActorMsg) -> Result<T, ApiError> {
+    async fn ask<T>(&self, msg: impl FnOnce(oneshot::Sender<T>) -> ActorMsg) -> Result<T, GameError> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send(msg(reply)).await.map_err(|_| gone(&self.id))?;
+        self.tx.send(Box::new(msg(reply))).await.map_err(|_| gone(&self.id))?;
         rx.await.map_err(|_| gone(&self.id))
     }
 
     /// Carries out a player's command; returns once it is durable (or refused).
-    pub async fn command(&self, user_id: &str, cmd: PlayerCommand, lag_ms: u64) -> Result<(), ApiError> {
-        self.ask(|reply| ActorMsg::Command { user_id: user_id.to_owned(), cmd, lag_ms, reply }).await?
+    pub async fn command(&self, user_id: &str, action: Action, lag_ms: u64) -> Result<(), GameError> {
+        self.ask(|reply| ActorMsg::Command { user_id: user_id.to_owned(), action, lag_ms, reply }).await?
     }
 
     /// Follows the game from `since` (a version the follower has) or from scratch; with `with_view`, every update
     /// carries the whole [`GameView`].
-    pub async fn subscribe(&self, since: Option<u64>, with_view: bool) -> Result<Subscription, ApiError> {
+    pub async fn subscribe(&self, since: Option<u64>, with_view: bool) -> Result<Subscription, GameError> {
         self.ask(|reply| ActorMsg::Subscribe { since, with_view, reply }).await
     }
 
     /// Reports a connection of a player opening or closing (for disconnection claims).
     pub async fn presence(&self, user_id: &str, delta: i32) {
-        let _ = self.tx.send(ActorMsg::Presence { user_id: user_id.to_owned(), delta }).await;
+        // An actor that is gone has a finished game, which has nothing to say about presence.
+        let _ = self.tx.send(Box::new(ActorMsg::Presence { user_id: user_id.to_owned(), delta })).await;
     }
 
     pub async fn explain(
@@ -188,21 +176,21 @@ impl HandleData {
         from: String,
         to: String,
         promotion: Option<guoxiang_core::Role>,
-    ) -> Result<guoxiang_core::Explanation, ApiError> {
+    ) -> Result<guoxiang_core::Explanation, GameError> {
         self.ask(|reply| ActorMsg::Explain { from, to, promotion, reply }).await?
     }
 
-    pub async fn view(&self) -> Result<Arc<GameView>, ApiError> {
+    pub async fn view(&self) -> Result<Arc<GameView>, GameError> {
         self.ask(|reply| ActorMsg::View { reply }).await
     }
 
-    pub async fn snapshot(&self) -> Result<Snapshot, ApiError> {
+    pub async fn snapshot(&self) -> Result<Snapshot, GameError> {
         self.ask(|reply| ActorMsg::Snapshot { reply }).await
     }
 }
 
-fn gone(id: &str) -> ApiError {
-    ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
+fn gone(id: &str) -> GameError {
+    GameError::Gone { game_id: id.to_owned() }
 }
 
 /// The registry of live games, and what their actors share.
@@ -218,9 +206,8 @@ struct Inner {
     persist: Persist,
     hub: Hub,
     engines: EnginePool,
-    /// Rated results are read-modify-write on two players' ratings: one result at a time per player, from reading
-    /// the ratings to committing the new ones (results of other players go on meanwhile).
-    rating_locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// What the actors ask of the rest of the server (notifications, game creation, ratings, the aftermath).
+    services: Services,
     /// What each game in progress shows in the live list, published by its actor on every change (the list never
     /// asks the actors).
     summaries: Mutex<HashMap<String, (u64, LiveGame)>>,
@@ -293,19 +280,24 @@ pub fn engine_player(level: u8) -> PlayerRef {
 
 impl Live {
     pub fn new(store: Store, persist: Persist, hub: Hub, engines: EnginePool, timeouts: Timeouts) -> Live {
-        Live {
-            inner: Arc::new(Inner {
-                games: Mutex::new(HashMap::new()),
-                store,
-                persist,
-                hub,
-                engines,
-                rating_locks: Mutex::new(HashMap::new()),
-                summaries: Mutex::new(HashMap::new()),
-                timeouts,
-                finished: broadcast::channel(256).0,
-            }),
-        }
+        let finished = broadcast::channel(256).0;
+        let inner = Arc::new_cyclic(|me| Inner {
+            games: Mutex::new(HashMap::new()),
+            services: Services {
+                notifier: Arc::new(hub.clone()),
+                games: Arc::new(services::LocalCreator(me.clone())),
+                ratings: Arc::new(services::StoreRatings::new(store.clone())),
+                aftermath: Arc::new(services::LocalAftermath { store: store.clone(), finished: finished.clone() }),
+            },
+            store,
+            persist,
+            hub,
+            engines,
+            summaries: Mutex::new(HashMap::new()),
+            timeouts,
+            finished,
+        });
+        Live { inner }
     }
 
     /// Games as they end (a receiver that falls more than 256 games behind misses some: `Lagged`).
@@ -313,13 +305,13 @@ impl Live {
         self.inner.finished.subscribe()
     }
 
-    pub(crate) fn announce_finished(&self, game: FinishedGame) {
-        // Nobody listening is fine: the result is stored either way.
-        let _ = self.inner.finished.send(game);
-    }
-
     pub fn store(&self) -> &Store {
         &self.inner.store
+    }
+
+    /// What the actors ask of the rest of the server.
+    pub fn services(&self) -> &Services {
+        &self.inner.services
     }
 
     pub fn hub(&self) -> &Hub {
@@ -331,8 +323,8 @@ impl Live {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
     }
 
-    /// The live game `id`, or a 404.
-    pub fn require(&self, id: &str) -> Result<GameHandle, ApiError> {
+    /// The live game `id`, or [`GameError::Gone`] (a 404).
+    pub fn require(&self, id: &str) -> Result<GameHandle, GameError> {
         self.get(id).ok_or_else(|| gone(id))
     }
 
@@ -354,24 +346,6 @@ impl Live {
     fn unregister(&self, id: &str) {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
         self.publish(id, None);
-    }
-
-    /// Locks the ratings of two players (in a fixed order, so two results cannot wait for each other), for a rated
-    /// result's read-modify-write; released when the guards drop.
-    pub(crate) async fn lock_ratings(&self, a: &str, b: &str) -> Vec<tokio::sync::OwnedMutexGuard<()>> {
-        let mut ids = [a, b];
-        ids.sort_unstable();
-        let locks: Vec<Arc<tokio::sync::Mutex<()>>> = {
-            let mut map = self.inner.rating_locks.lock().unwrap_or_else(|e| e.into_inner());
-            // Forget the locks nobody holds or waits for.
-            map.retain(|_, l| Arc::strong_count(l) > 1);
-            ids.iter().map(|id| map.entry((*id).to_owned()).or_default().clone()).collect()
-        };
-        let mut guards = Vec::with_capacity(2);
-        for l in locks {
-            guards.push(l.lock_owned().await);
-        }
-        guards
     }
 
     /// A game's entry in the live list (`None`: not in it), with its creation time for the order.
@@ -531,7 +505,8 @@ impl Live {
     pub async fn shutdown(&self) {
         for h in self.all() {
             let (reply, rx) = oneshot::channel();
-            if h.tx.send(ActorMsg::Shutdown { reply }).await.is_ok() {
+            if h.tx.send(Box::new(ActorMsg::Shutdown { reply })).await.is_ok() {
+                // An actor that ended meanwhile has nothing left to persist.
                 let _ = rx.await;
             }
         }

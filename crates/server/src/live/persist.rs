@@ -30,6 +30,7 @@ impl Persist {
                         Err(_) => break,
                     }
                 }
+                // A `reply.send` fails only when the writer's caller stopped waiting; the result is logged here.
                 if jobs.len() == 1 {
                     let (ops, reply) = jobs.pop().expect("one job");
                     let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
