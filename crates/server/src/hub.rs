@@ -43,7 +43,24 @@ pub enum UserEvent {
 /// How many events a connection may have waiting before it counts as not reading.
 pub const QUEUE: usize = 256;
 
-type Senders = HashMap<String, Vec<(u64, mpsc::Sender<UserEvent>)>>;
+// Events are boxed in the queues: a channel's first block of slots is allocated with it, so an idle connection
+// holds 32 slots of a pointer rather than of an event.
+type Senders = HashMap<String, Vec<(u64, mpsc::Sender<Box<UserEvent>>)>>;
+
+/// One connection's queue of events.
+#[derive(Debug)]
+pub struct HubReceiver(mpsc::Receiver<Box<UserEvent>>);
+
+impl HubReceiver {
+    /// The next event; `None` once the hub dropped the connection (or the hub is gone).
+    pub async fn recv(&mut self) -> Option<UserEvent> {
+        self.0.recv().await.map(|e| *e)
+    }
+
+    pub fn try_recv(&mut self) -> Result<UserEvent, mpsc::error::TryRecvError> {
+        self.0.try_recv().map(|e| *e)
+    }
+}
 
 /// The user → connections map.
 #[derive(Clone, Debug, Default)]
@@ -76,11 +93,11 @@ impl Drop for HubGuard {
 
 impl Hub {
     /// Registers a connection of `user_id`. The receiver ends when the connection is dropped for not reading.
-    pub fn register(&self, user_id: &str) -> (HubGuard, mpsc::Receiver<UserEvent>) {
+    pub fn register(&self, user_id: &str) -> (HubGuard, HubReceiver) {
         let (tx, rx) = mpsc::channel(QUEUE);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         self.users.lock().unwrap_or_else(|e| e.into_inner()).entry(user_id.to_owned()).or_default().push((id, tx));
-        (HubGuard { hub: self.clone(), user_id: user_id.to_owned(), id }, rx)
+        (HubGuard { hub: self.clone(), user_id: user_id.to_owned(), id }, HubReceiver(rx))
     }
 
     /// Sends `event` to every connection of `user_id` (none: dropped). Never waits: a connection whose queue is
@@ -88,7 +105,7 @@ impl Hub {
     pub fn send(&self, user_id: &str, event: UserEvent) {
         let mut users = self.users.lock().unwrap_or_else(|e| e.into_inner());
         let Some(v) = users.get_mut(user_id) else { return };
-        v.retain(|(id, tx)| match tx.try_send(event.clone()) {
+        v.retain(|(id, tx)| match tx.try_send(Box::new(event.clone())) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 tracing::info!("user {user_id}: connection {id} does not read its events; dropped");

@@ -50,8 +50,9 @@ pub async fn upgrade(
     // Frames up to 1 MiB reach our own size check, which answers `frame_too_large` instead of dropping the line.
     // The connection's slot stays taken while the WebSocket is open (it counts against the client's address).
     // Small buffers: a game's frames are a few hundred bytes, and each connection would otherwise hold 128 KiB for
-    // reading (and grow one as large for writing), which is most of a live game's memory.
-    ws.max_message_size(1 << 20).read_buffer_size(4096).write_buffer_size(4096).on_upgrade(move |socket| async move {
+    // reading (and grow one as large for writing), which is most of a live game's memory. Reads come in 1 KiB
+    // chunks (a larger frame takes several), and every frame is written at once (a send flushes anyway).
+    ws.max_message_size(1 << 20).read_buffer_size(1024).write_buffer_size(0).on_upgrade(move |socket| async move {
         let _slot = slot;
         connection(state, auth, socket).await;
     })
