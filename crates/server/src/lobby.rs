@@ -11,7 +11,7 @@ use tokio::sync::broadcast;
 
 use crate::error::ApiError;
 use crate::hub::UserEvent;
-use crate::live::Live;
+use crate::live::{GameError, Live};
 
 /// The quick-pairing pools: time controls (PGN tags) offered as buttons.
 pub const POOLS: &[&str] = &["60+0", "180+2", "300+3", "600+5", "900+10", "1800+20", "40/5400+30:1800+30"];
@@ -97,17 +97,11 @@ pub struct Lobby {
 }
 
 /// Reads a time control tag, with a clear error.
-pub fn parse_time_control(tc: &str) -> Result<TimeControl, ApiError> {
+pub fn parse_time_control(tc: &str) -> Result<TimeControl, GameError> {
     if tc.len() > 64 {
-        return Err(ApiError::bad_request("bad_time_control", "时限太长", "time control too long"));
+        return Err(GameError::TimeControlTooLong);
     }
-    TimeControl::from_pgn(tc).map_err(|e| {
-        ApiError::bad_request(
-            "bad_time_control",
-            format!("时限 {tc:?} 无法识别：{e}"),
-            format!("time control {tc:?}: {e}"),
-        )
-    })
+    TimeControl::from_pgn(tc).map_err(|e| GameError::BadTimeControl { text: tc.to_owned(), problem: e.to_string() })
 }
 
 fn colors(choice: ColorChoice, a: PlayerRef, b: PlayerRef) -> (PlayerRef, PlayerRef) {
@@ -317,7 +311,7 @@ impl Lobby {
             Err(e) => {
                 c.status = ChallengeStatus::Pending;
                 self.lock().challenges.insert(c.id.clone(), c);
-                Err(e)
+                Err(e.into())
             }
         }
     }
@@ -400,7 +394,7 @@ impl Lobby {
         self.publish(ServerMessage::SeekRemoved { seek_id: seek_id.to_owned() });
         let (white, black) = colors(entry.seek.color, entry.owner, by);
         let tc = parse_time_control(&entry.seek.time_control)?;
-        self.live.create_game(white, black, entry.seek.rated, tc, Variant::Standard).await
+        Ok(self.live.create_game(white, black, entry.seek.rated, tc, Variant::Standard).await?)
     }
 
     /// Joins a pool; pairs at once with the longest-waiting other player if there is one. Returns the game id
@@ -439,7 +433,7 @@ impl Lobby {
         self.publish_pools();
         let Some(opponent) = opponent else { return Ok(None) };
         let (white, black) = colors(ColorChoice::Random, opponent.player, player);
-        self.live.create_game(white, black, rated, tc, Variant::Standard).await.map(Some)
+        Ok(self.live.create_game(white, black, rated, tc, Variant::Standard).await.map(Some)?)
     }
 
     pub fn leave_pool(&self, user_id: &str) {

@@ -16,59 +16,84 @@ pub struct Entrant {
     pub guest: bool,
 }
 
+/// Why a game cannot be rated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// No time limit: no rating category.
+    NoTimeLimit,
+    /// `0+0`: lost on time at once.
+    NoTimeAtAll,
+    /// Against the computer.
+    AgainstComputer,
+    /// A guest (or the asker is one).
+    NeedsAccount,
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        match r {
+            Refusal::NoTimeLimit => ApiError::bad_request(
+                "not_ratable",
+                "不限时的对局不能计算等级分",
+                "games without a time limit cannot be rated",
+            ),
+            Refusal::NoTimeAtAll => ApiError::bad_request(
+                "not_ratable",
+                "0+0 的对局一开始就会超时，不能计算等级分",
+                "a 0+0 game is lost on time at once and cannot be rated",
+            ),
+            Refusal::AgainstComputer => {
+                ApiError::bad_request("not_ratable", "与电脑的对局不计等级分", "games against the computer are casual")
+            }
+            Refusal::NeedsAccount => {
+                ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account")
+            }
+        }
+    }
+}
+
 /// Checks what the person asking for a rated game can know alone: the time control and their own account.
 /// Called when a challenge, seek or pool entry is made, so the refusal comes at once and not when someone accepts.
-pub fn check_request(rated: bool, tc: &TimeControl, guest: bool) -> Result<(), ApiError> {
+pub fn check_request(rated: bool, tc: &TimeControl, guest: bool) -> Result<(), Refusal> {
     if !rated {
         return Ok(());
     }
     if guoxiang_ratings::RatingSpeed::of(tc.speed()).is_none() {
-        return Err(ApiError::bad_request(
-            "not_ratable",
-            "不限时的对局不能计算等级分",
-            "games without a time limit cannot be rated",
-        ));
+        return Err(Refusal::NoTimeLimit);
     }
     if no_time_at_all(tc) {
-        return Err(ApiError::bad_request(
-            "not_ratable",
-            "0+0 的对局一开始就会超时，不能计算等级分",
-            "a 0+0 game is lost on time at once and cannot be rated",
-        ));
+        return Err(Refusal::NoTimeAtAll);
     }
     if guest {
-        return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+        return Err(Refusal::NeedsAccount);
     }
     Ok(())
 }
 
 /// Checks a rated game about to be created: both players registered people. `guest_of` says whether a user id is
-/// a guest's (for the players that are not the computer).
-pub async fn check_game<F, Fut>(
+/// a guest's (for the players that are not the computer); its error is the caller's.
+pub async fn check_game<F, Fut, E>(
     rated: bool,
     tc: &TimeControl,
     white: &PlayerRef,
     black: &PlayerRef,
     guest_of: F,
-) -> Result<(), ApiError>
+) -> Result<(), E>
 where
     F: Fn(String) -> Fut,
-    Fut: Future<Output = Result<bool, ApiError>>,
+    Fut: Future<Output = Result<bool, E>>,
+    E: From<Refusal>,
 {
     if !rated {
         return Ok(());
     }
     check_request(rated, tc, false)?;
     if white.is_engine || black.is_engine {
-        return Err(ApiError::bad_request(
-            "not_ratable",
-            "与电脑的对局不计等级分",
-            "games against the computer are casual",
-        ));
+        return Err(Refusal::AgainstComputer.into());
     }
     for p in [white, black] {
         if guest_of(p.id.clone()).await? {
-            return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+            return Err(Refusal::NeedsAccount.into());
         }
     }
     Ok(())
@@ -98,16 +123,22 @@ mod tests {
     fn what_can_be_rated() {
         assert!(check_request(true, &tc("300+3"), false).is_ok());
         assert!(check_request(false, &tc("-"), true).is_ok(), "casual games need nothing");
-        assert_eq!(check_request(true, &tc("-"), false).unwrap_err().code, "not_ratable");
-        assert_eq!(check_request(true, &tc("0+0"), false).unwrap_err().code, "not_ratable");
+        assert_eq!(check_request(true, &tc("-"), false), Err(Refusal::NoTimeLimit));
+        assert_eq!(check_request(true, &tc("0+0"), false), Err(Refusal::NoTimeAtAll));
         assert!(check_request(true, &tc("0+2"), false).is_ok(), "an increment gives time");
-        assert_eq!(check_request(true, &tc("300+3"), true).unwrap_err().code, "login_required");
+        assert_eq!(check_request(true, &tc("300+3"), true), Err(Refusal::NeedsAccount));
+        // The codes on the wire.
+        let code = |r: Refusal| ApiError::from(r).code;
+        assert_eq!(
+            [Refusal::NoTimeLimit, Refusal::NoTimeAtAll, Refusal::AgainstComputer, Refusal::NeedsAccount].map(code),
+            ["not_ratable", "not_ratable", "not_ratable", "login_required"]
+        );
     }
 
     #[tokio::test]
     async fn rated_games_need_two_registered_people() {
         let human = |id: &str| PlayerRef::human(id.to_owned(), id.to_owned());
-        let registered = |id: String| async move { Ok(id.starts_with("guest")) };
+        let registered = |id: String| async move { Ok::<_, ApiError>(id.starts_with("guest")) };
         let t = tc("180+2");
         assert!(check_game(true, &t, &human("alice"), &human("bob"), registered).await.is_ok());
         let e = check_game(true, &t, &human("alice"), &human("guest-1"), registered).await.unwrap_err();

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! [`GameError`]: why a live game (its actor, through a [`GameHandle`](super::GameHandle)) refused something, as
+//! [`GameError`]: why a live game (its actor, through a [`GameHandle`](super::GameHandle)) or the creation of one
+//! refused something, as
 //! the game service's own type — the transports (WebSocket, HTTP, the Lichess API) turn it into their error with
 //! `From`, and a game owned by another node can send it back as it is.
 
-use guoxiang_game::CommandError;
+use guoxiang_core::Lang;
+use guoxiang_game::{CommandError, SetupError};
 
 use crate::error::ApiError;
+use crate::policy::Refusal;
 
 /// Why a live game refused a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +23,32 @@ pub enum GameError {
     NotSaved { what: String, detail: String },
     /// A square that is not a square (an `explain` request).
     BadSquare { text: String },
+    /// A new game: the computer has no such level.
+    BadLevel { level: u8 },
+    /// A new game: the time control cannot be read.
+    BadTimeControl { text: String, problem: String },
+    /// A new game: the time control is longer than anyone writes one (64 bytes).
+    TimeControlTooLong,
+    /// A new game: the start position cannot be read (`bad_fen`) or cannot start a game (`bad_setup`).
+    BadStart { fen_unreadable: bool, error: SetupError },
+    /// A new game: it cannot be rated ([`crate::policy`]).
+    NotRatable(Refusal),
+    /// A new game: `name` has as many games in progress as allowed (`limit`; `computer`: against the computer).
+    TooManyGames { name: String, limit: usize, computer: bool },
+    /// The store failed while creating a game (nothing was created).
+    Store { what: String, detail: String },
+}
+
+impl From<Refusal> for GameError {
+    fn from(r: Refusal) -> GameError {
+        GameError::NotRatable(r)
+    }
+}
+
+impl From<guoxiang_store::StoreError> for GameError {
+    fn from(e: guoxiang_store::StoreError) -> GameError {
+        GameError::Store { what: "the database".into(), detail: e.to_string() }
+    }
 }
 
 impl GameError {
@@ -41,6 +70,13 @@ impl std::fmt::Display for GameError {
             GameError::Gone { game_id } => write!(f, "game {game_id} is not live"),
             GameError::NotSaved { what, detail } => write!(f, "{what} not saved: {detail}"),
             GameError::BadSquare { text } => write!(f, "{text:?} is not a square"),
+            GameError::BadLevel { level } => write!(f, "no computer level {level}"),
+            GameError::BadTimeControl { text, problem } => write!(f, "time control {text:?}: {problem}"),
+            GameError::TimeControlTooLong => f.write_str("time control too long"),
+            GameError::BadStart { error, .. } => write!(f, "start position: {}", error.message(Lang::En)),
+            GameError::NotRatable(r) => write!(f, "cannot be rated: {r:?}"),
+            GameError::TooManyGames { name, limit, .. } => write!(f, "{name} has {limit} games in progress"),
+            GameError::Store { what, detail } => write!(f, "{what}: {detail}"),
         }
     }
 }
@@ -61,6 +97,39 @@ impl From<GameError> for ApiError {
                 format!("{text:?} 不是一个格子"),
                 format!("{text:?} is not a square (e.g. e4)"),
             ),
+            GameError::BadLevel { .. } => ApiError::bad_request(
+                "bad_request",
+                format!("电脑级别须为 1 到 {}", guoxiang_engine::LEVELS.len()),
+                format!("the computer's level must be 1 to {}", guoxiang_engine::LEVELS.len()),
+            ),
+            GameError::BadTimeControl { text, problem } => ApiError::bad_request(
+                "bad_time_control",
+                format!("时限 {text:?} 无法识别：{problem}"),
+                format!("time control {text:?}: {problem}"),
+            ),
+            GameError::TimeControlTooLong => {
+                ApiError::bad_request("bad_time_control", "时限太长", "time control too long")
+            }
+            GameError::BadStart { fen_unreadable, error } => ApiError::bad_request(
+                if fen_unreadable { "bad_fen" } else { "bad_setup" },
+                error.message(Lang::Zh),
+                error.message(Lang::En),
+            ),
+            GameError::NotRatable(r) => ApiError::from(r),
+            GameError::TooManyGames { name, limit, computer } => {
+                let (zh_what, en_what) = if computer {
+                    ("盘与电脑的对局", "games against the computer")
+                } else {
+                    ("盘对局", "games")
+                };
+                ApiError::new(
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_games",
+                    format!("{name} 已有 {limit} {zh_what}正在进行，请先下完或认输"),
+                    format!("{name} already has {limit} {en_what} in progress; finish or resign one first"),
+                )
+            }
+            GameError::Store { what, detail } => ApiError::internal(&what, detail),
         }
     }
 }
@@ -77,6 +146,11 @@ mod tests {
             (GameError::Gone { game_id: "abc".into() }, "not_found", 404),
             (GameError::not_saved("commit of game abc".into(), "disk full"), "not_saved", 503),
             (GameError::BadSquare { text: "z9".into() }, "bad_request", 400),
+            (GameError::BadLevel { level: 11 }, "bad_request", 400),
+            (GameError::BadTimeControl { text: "5 min".into(), problem: "?".into() }, "bad_time_control", 400),
+            (GameError::NotRatable(Refusal::NeedsAccount), "login_required", 403),
+            (GameError::TooManyGames { name: "Ann".into(), limit: 3, computer: true }, "too_many_games", 429),
+            (GameError::Store { what: "insert game".into(), detail: "disk".into() }, "internal", 500),
         ];
         for (e, code, status) in cases {
             let saved = e.is_not_saved();

@@ -377,20 +377,14 @@ impl Live {
         color: ColorChoice,
         time_control: &str,
         variant: Variant,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, GameError> {
         if guoxiang_engine::levels::level(level).is_none() {
-            return Err(ApiError::bad_request(
-                "bad_request",
-                format!("电脑级别须为 1 到 {}", guoxiang_engine::LEVELS.len()),
-                format!("the computer's level must be 1 to {}", guoxiang_engine::LEVELS.len()),
-            ));
+            return Err(GameError::BadLevel { level });
         }
         let tc = crate::lobby::parse_time_control(time_control)?;
         // A set-up start (the Learn course's play steps): an unreadable FEN is `bad_fen`, a finished position
         // `bad_setup` (from creating the game).
-        variant.start_position().map_err(|e| {
-            ApiError::bad_request("bad_fen", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
-        })?;
+        variant.start_position().map_err(|error| GameError::BadStart { fen_unreadable: true, error })?;
         let engine = engine_player(level);
         let human_white = match color {
             ColorChoice::White => true,
@@ -410,30 +404,22 @@ impl Live {
         rated: bool,
         time_control: TimeControl,
         variant: Variant,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, GameError> {
         for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
             let games = self.games_of(&p.id);
             let against_computer = white.is_engine || black.is_engine;
             let computer_games = games.iter().filter(|g| g.white.is_engine || g.black.is_engine).count();
             if games.len() >= MAX_GAMES_PER_USER || (against_computer && computer_games >= MAX_COMPUTER_GAMES_PER_USER)
             {
-                let (n, zh_what, en_what) = if games.len() >= MAX_GAMES_PER_USER {
-                    (MAX_GAMES_PER_USER, "盘对局", "games")
-                } else {
-                    (MAX_COMPUTER_GAMES_PER_USER, "盘与电脑的对局", "games against the computer")
-                };
-                return Err(ApiError::new(
-                    axum::http::StatusCode::TOO_MANY_REQUESTS,
-                    "too_many_games",
-                    format!("{} 已有 {n} {zh_what}正在进行，请先下完或认输", p.name),
-                    format!("{} already has {n} {en_what} in progress; finish or resign one first", p.name),
-                ));
+                let all = games.len() >= MAX_GAMES_PER_USER;
+                let limit = if all { MAX_GAMES_PER_USER } else { MAX_COMPUTER_GAMES_PER_USER };
+                return Err(GameError::TooManyGames { name: p.name.clone(), limit, computer: !all });
             }
         }
         // The last gate for every path to a rated game (challenges, seeks, pools, rematches, the APIs).
         let store = &self.inner.store;
         crate::policy::check_game(rated, &time_control, &white, &black, |id| async move {
-            Ok(store.user(&id).await?.is_none_or(|u| u.is_guest))
+            Ok::<_, GameError>(store.user(&id).await?.is_none_or(|u| u.is_guest))
         })
         .await?;
         let id = new_game_id();
@@ -451,15 +437,13 @@ impl Live {
         }
         let setup = GameSetup { id: id.clone(), white, black, rated, config, time_control, variant };
         let now = crate::time::now();
-        let game = Game::new(setup, now).map_err(|e| {
-            ApiError::bad_request("bad_setup", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
-        })?;
+        let game = Game::new(setup, now).map_err(|error| GameError::BadStart { fen_unreadable: false, error })?;
         let row = actor::game_row(&game, now);
         self.inner
             .persist
             .write(vec![WriteOp::InsertGame(row)])
             .await
-            .map_err(|e| ApiError::internal("insert game", e))?;
+            .map_err(|detail| GameError::Store { what: "insert game".into(), detail })?;
         let white_id = game.white().id.clone();
         let black_id = game.black().id.clone();
         self.spawn(game);

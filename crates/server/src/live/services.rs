@@ -16,8 +16,8 @@ use guoxiang_game::{Game, PlayerRef, TimeControl, Timestamp, Variant};
 use guoxiang_store::{Store, WriteOp};
 use tokio::sync::{OwnedMutexGuard, broadcast};
 
+use super::GameError;
 use super::{FinishedGame, Inner, Live, finish};
-use crate::error::ApiError;
 use crate::hub::{Hub, UserEvent};
 
 /// A boxed future, for the interfaces' asynchronous methods (they are used as trait objects).
@@ -46,7 +46,7 @@ pub struct NewGame {
 
 /// Creates a game, durably, and tells both players; answers its id.
 pub trait GameCreator: Send + Sync + Debug {
-    fn create_game(&self, game: NewGame) -> BoxFuture<'_, Result<String, ApiError>>;
+    fn create_game(&self, game: NewGame) -> BoxFuture<'_, Result<String, GameError>>;
 }
 
 /// Held while a rated result is computed and committed: nobody else changes these players' ratings meanwhile.
@@ -150,9 +150,12 @@ impl Aftermath for LocalAftermath {
 pub(super) struct LocalCreator(pub(super) Weak<Inner>);
 
 impl GameCreator for LocalCreator {
-    fn create_game(&self, g: NewGame) -> BoxFuture<'_, Result<String, ApiError>> {
+    fn create_game(&self, g: NewGame) -> BoxFuture<'_, Result<String, GameError>> {
         Box::pin(async move {
-            let inner = self.0.upgrade().ok_or_else(|| ApiError::internal("create game", "the server is stopping"))?;
+            let inner = self.0.upgrade().ok_or_else(|| GameError::Store {
+                what: "create game".into(),
+                detail: "the server is stopping".into(),
+            })?;
             Live { inner }.create_game(g.white, g.black, g.rated, g.time_control, g.variant).await
         })
     }
