@@ -12,6 +12,7 @@ use tokio::sync::broadcast;
 use crate::error::ApiError;
 use crate::hub::UserEvent;
 use crate::live::{GameError, Live};
+use crate::policy::Refusal;
 
 /// The quick-pairing pools: time controls (PGN tags) offered as buttons.
 pub const POOLS: &[&str] = &["60+0", "180+2", "300+3", "600+5", "900+10", "1800+20", "40/5400+30:1800+30"];
@@ -96,6 +97,98 @@ pub struct Lobby {
     base_url: String,
 }
 
+/// Seeks one user may have posted at a time.
+pub const MAX_SEEKS: usize = 5;
+
+/// Why the lobby refused a request (a challenge, a seek, the pool), apart from how a transport shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LobbyError {
+    /// The game the request would create was refused (its time control, start, rating, the players' limits).
+    Game(GameError),
+    SelfChallenge,
+    /// Accepting one's own challenge.
+    OwnChallenge,
+    /// The sender has `waiting` challenges pending already ([`MAX_CHALLENGES_FROM`]).
+    TooManyChallengesFrom {
+        waiting: usize,
+    },
+    /// The receiver has [`MAX_CHALLENGES_TO`] pending already.
+    TooManyChallengesTo,
+    NoChallenge {
+        id: String,
+    },
+    /// Accepted, declined, cancelled or expired.
+    ChallengeClosed,
+    /// The challenge is to someone else (or, open, is closed only by its creator).
+    NotForYou,
+    TooManySeeks {
+        limit: usize,
+    },
+    NotYourSeek,
+    NoSeek {
+        id: String,
+    },
+    OwnSeek,
+    UnknownPool {
+        time_control: String,
+    },
+}
+
+impl<E: Into<GameError>> From<E> for LobbyError {
+    fn from(e: E) -> LobbyError {
+        LobbyError::Game(e.into())
+    }
+}
+
+impl From<LobbyError> for ApiError {
+    fn from(e: LobbyError) -> ApiError {
+        use axum::http::StatusCode;
+        match e {
+            LobbyError::Game(e) => e.into(),
+            LobbyError::SelfChallenge => {
+                ApiError::bad_request("self_challenge", "不能向自己挑战", "you cannot challenge yourself")
+            }
+            LobbyError::OwnChallenge => {
+                ApiError::bad_request("self_challenge", "不能接受自己的挑战", "you cannot accept your own challenge")
+            }
+            LobbyError::TooManyChallengesFrom { waiting } => ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_challenges",
+                format!("你已有 {waiting} 个挑战在等待回应，请先取消一些"),
+                format!("you have {waiting} challenges waiting for an answer; cancel some first"),
+            ),
+            LobbyError::TooManyChallengesTo => ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_challenges",
+                "对方有太多挑战在等待，请稍后再试",
+                "this player has too many challenges waiting; try again later",
+            ),
+            LobbyError::NoChallenge { id } => ApiError::not_found(&format!("挑战 {id}"), &format!("challenge {id}")),
+            LobbyError::ChallengeClosed => {
+                ApiError::bad_request("challenge_closed", "这个挑战已经结束", "this challenge is no longer open")
+            }
+            LobbyError::NotForYou => {
+                ApiError::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else")
+            }
+            LobbyError::TooManySeeks { limit } => ApiError::bad_request(
+                "too_many_seeks",
+                format!("最多同时发布 {limit} 个约战"),
+                format!("at most {limit} seeks at a time"),
+            ),
+            LobbyError::NotYourSeek => ApiError::forbidden("not_yours", "这不是你的约战", "this seek is not yours"),
+            LobbyError::NoSeek { id } => ApiError::not_found(&format!("约战 {id}"), &format!("seek {id}")),
+            LobbyError::OwnSeek => {
+                ApiError::bad_request("own_seek", "不能接受自己的约战", "you cannot accept your own seek")
+            }
+            LobbyError::UnknownPool { time_control } => ApiError::bad_request(
+                "unknown_pool",
+                format!("没有 {time_control} 的快速配对"),
+                format!("no quick-pairing pool for {time_control}; pools: {}", POOLS.join(", ")),
+            ),
+        }
+    }
+}
+
 /// Reads a time control tag, with a clear error.
 pub fn parse_time_control(tc: &str) -> Result<TimeControl, GameError> {
     if tc.len() > 64 {
@@ -174,15 +267,13 @@ impl Lobby {
         rated: bool,
         color: ColorChoice,
         variant: Variant,
-    ) -> Result<ChallengeInfo, ApiError> {
+    ) -> Result<ChallengeInfo, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, challenger.guest)?;
         let challenger = challenger.player;
-        variant.start_position().map_err(|e| {
-            ApiError::bad_request("bad_fen", e.message(guoxiang_core::Lang::Zh), e.message(guoxiang_core::Lang::En))
-        })?;
+        variant.start_position().map_err(|error| GameError::BadStart { fen_unreadable: true, error })?;
         if dest.as_deref() == Some(challenger.id.as_str()) {
-            return Err(ApiError::bad_request("self_challenge", "不能向自己挑战", "you cannot challenge yourself"));
+            return Err(LobbyError::SelfChallenge);
         }
         let c = ChallengeInfo {
             id: crate::live::new_game_id(),
@@ -204,22 +295,12 @@ impl Lobby {
         // Caps per sender and per receiver, never in all: one user's flood refuses only that user.
         let from = st.challenges.values().filter(|x| x.challenger.id == c.challenger.id).count();
         if from >= MAX_CHALLENGES_FROM {
-            return Err(ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "too_many_challenges",
-                format!("你已有 {from} 个挑战在等待回应，请先取消一些"),
-                format!("you have {from} challenges waiting for an answer; cancel some first"),
-            ));
+            return Err(LobbyError::TooManyChallengesFrom { waiting: from });
         }
         if let Some(d) = &c.dest
             && st.challenges.values().filter(|x| x.dest.as_ref() == Some(d)).count() >= MAX_CHALLENGES_TO
         {
-            return Err(ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "too_many_challenges",
-                "对方有太多挑战在等待，请稍后再试",
-                "this player has too many challenges waiting; try again later",
-            ));
+            return Err(LobbyError::TooManyChallengesTo);
         }
         st.challenges.insert(c.id.clone(), c.clone());
         drop(st);
@@ -245,18 +326,11 @@ impl Lobby {
         (incoming, outgoing)
     }
 
-    fn take_pending(&self, id: &str) -> Result<ChallengeInfo, ApiError> {
+    fn take_pending(&self, id: &str) -> Result<ChallengeInfo, LobbyError> {
         let st = self.lock();
-        let c = st
-            .challenges
-            .get(id)
-            .ok_or_else(|| ApiError::not_found(&format!("挑战 {id}"), &format!("challenge {id}")))?;
+        let c = st.challenges.get(id).ok_or_else(|| LobbyError::NoChallenge { id: id.to_owned() })?;
         if c.status != ChallengeStatus::Pending {
-            return Err(ApiError::bad_request(
-                "challenge_closed",
-                "这个挑战已经结束",
-                "this challenge is no longer open",
-            ));
+            return Err(LobbyError::ChallengeClosed);
         }
         Ok(c.clone())
     }
@@ -267,35 +341,25 @@ impl Lobby {
     }
 
     /// Accepts a challenge: creates the game.
-    pub async fn accept_challenge(&self, id: &str, by: PlayerRef, by_guest: bool) -> Result<String, ApiError> {
+    pub async fn accept_challenge(&self, id: &str, by: PlayerRef, by_guest: bool) -> Result<String, LobbyError> {
         let mut c = self.take_pending(id)?;
         if c.challenger.id == by.id {
-            return Err(ApiError::bad_request(
-                "self_challenge",
-                "不能接受自己的挑战",
-                "you cannot accept your own challenge",
-            ));
+            return Err(LobbyError::OwnChallenge);
         }
         if let Some(d) = &c.dest
             && *d != by.id
         {
-            return Err(ApiError::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else"));
+            return Err(LobbyError::NotForYou);
         }
         if c.rated && by_guest {
-            return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+            return Err(Refusal::NeedsAccount.into());
         }
         // Claim it first so that two accepts cannot both create a game.
         {
             let mut st = self.lock();
             match st.challenges.get_mut(id) {
                 Some(x) if x.status == ChallengeStatus::Pending => x.status = ChallengeStatus::Accepted,
-                _ => {
-                    return Err(ApiError::bad_request(
-                        "challenge_closed",
-                        "这个挑战已经结束",
-                        "this challenge is no longer open",
-                    ));
-                }
+                _ => return Err(LobbyError::ChallengeClosed),
             }
         }
         let (white, black) = colors(c.color, c.challenger.clone(), by.clone());
@@ -317,7 +381,7 @@ impl Lobby {
     }
 
     /// Declines (the challenged user) or cancels (the challenger) a challenge; nobody else may close it.
-    pub fn close_challenge(&self, id: &str, by_user: &str, reason: Option<String>) -> Result<(), ApiError> {
+    pub fn close_challenge(&self, id: &str, by_user: &str, reason: Option<String>) -> Result<(), LobbyError> {
         let mut c = self.take_pending(id)?;
         if c.challenger.id == by_user {
             c.status = ChallengeStatus::Cancelled;
@@ -326,7 +390,7 @@ impl Lobby {
             c.status = ChallengeStatus::Declined;
             c.decline_reason = Some(reason.unwrap_or_else(|| "generic".to_owned()));
         } else {
-            return Err(ApiError::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else"));
+            return Err(LobbyError::NotForYou);
         }
         self.set(&c);
         Ok(())
@@ -341,7 +405,7 @@ impl Lobby {
         rated: bool,
         color: ColorChoice,
         rating: Option<u32>,
-    ) -> Result<Seek, ApiError> {
+    ) -> Result<Seek, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, owner.guest)?;
         let owner = owner.player;
@@ -354,8 +418,8 @@ impl Lobby {
             color,
         };
         let mut st = self.lock();
-        if st.seeks.values().filter(|s| s.owner.id == owner.id).count() >= 5 {
-            return Err(ApiError::bad_request("too_many_seeks", "最多同时发布 5 个约战", "at most 5 seeks at a time"));
+        if st.seeks.values().filter(|s| s.owner.id == owner.id).count() >= MAX_SEEKS {
+            return Err(LobbyError::TooManySeeks { limit: MAX_SEEKS });
         }
         st.seeks.insert(seek.id.clone(), SeekEntry { seek: seek.clone(), owner, conn });
         drop(st);
@@ -363,31 +427,31 @@ impl Lobby {
         Ok(seek)
     }
 
-    pub fn cancel_seek(&self, seek_id: &str, user_id: &str) -> Result<(), ApiError> {
+    pub fn cancel_seek(&self, seek_id: &str, user_id: &str) -> Result<(), LobbyError> {
         let mut st = self.lock();
         match st.seeks.get(seek_id) {
             Some(s) if s.owner.id == user_id => {
                 st.seeks.remove(seek_id);
             }
-            Some(_) => return Err(ApiError::forbidden("not_yours", "这不是你的约战", "this seek is not yours")),
-            None => return Err(ApiError::not_found(&format!("约战 {seek_id}"), &format!("seek {seek_id}"))),
+            Some(_) => return Err(LobbyError::NotYourSeek),
+            None => return Err(LobbyError::NoSeek { id: seek_id.to_owned() }),
         }
         drop(st);
         self.publish(ServerMessage::SeekRemoved { seek_id: seek_id.to_owned() });
         Ok(())
     }
 
-    pub async fn accept_seek(&self, seek_id: &str, by: PlayerRef, by_guest: bool) -> Result<String, ApiError> {
+    pub async fn accept_seek(&self, seek_id: &str, by: PlayerRef, by_guest: bool) -> Result<String, LobbyError> {
         let entry = {
             let mut st = self.lock();
             let Some(e) = st.seeks.get(seek_id) else {
-                return Err(ApiError::not_found(&format!("约战 {seek_id}"), &format!("seek {seek_id}")));
+                return Err(LobbyError::NoSeek { id: seek_id.to_owned() });
             };
             if e.owner.id == by.id {
-                return Err(ApiError::bad_request("own_seek", "不能接受自己的约战", "you cannot accept your own seek"));
+                return Err(LobbyError::OwnSeek);
             }
             if e.seek.rated && by_guest {
-                return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
+                return Err(Refusal::NeedsAccount.into());
             }
             st.seeks.remove(seek_id).expect("present")
         };
@@ -406,16 +470,12 @@ impl Lobby {
         conn: u64,
         time_control: &str,
         rated: bool,
-    ) -> Result<Option<String>, ApiError> {
+    ) -> Result<Option<String>, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, player_guest)?;
         let key = (tc.to_pgn(), rated);
         if !POOLS.contains(&key.0.as_str()) {
-            return Err(ApiError::bad_request(
-                "unknown_pool",
-                format!("没有 {} 的快速配对", key.0),
-                format!("no quick-pairing pool for {}; pools: {}", key.0, POOLS.join(", ")),
-            ));
+            return Err(LobbyError::UnknownPool { time_control: key.0 });
         }
         let opponent = {
             let mut st = self.lock();
@@ -485,5 +545,35 @@ impl Lobby {
 
     fn publish_pools(&self) {
         self.publish(ServerMessage::Pools { pools: self.pools() });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lobby_refusal_keeps_its_wire_code() {
+        let cases = [
+            (LobbyError::SelfChallenge, "self_challenge", 400),
+            (LobbyError::OwnChallenge, "self_challenge", 400),
+            (LobbyError::TooManyChallengesFrom { waiting: 20 }, "too_many_challenges", 429),
+            (LobbyError::TooManyChallengesTo, "too_many_challenges", 429),
+            (LobbyError::NoChallenge { id: "c1".into() }, "not_found", 404),
+            (LobbyError::ChallengeClosed, "challenge_closed", 400),
+            (LobbyError::NotForYou, "not_for_you", 403),
+            (LobbyError::TooManySeeks { limit: MAX_SEEKS }, "too_many_seeks", 400),
+            (LobbyError::NotYourSeek, "not_yours", 403),
+            (LobbyError::NoSeek { id: "s1".into() }, "not_found", 404),
+            (LobbyError::OwnSeek, "own_seek", 400),
+            (LobbyError::UnknownPool { time_control: "7+7".into() }, "unknown_pool", 400),
+            (Refusal::NeedsAccount.into(), "login_required", 403),
+            (parse_time_control("5 minutes").unwrap_err().into(), "bad_time_control", 400),
+        ];
+        for (e, code, status) in cases {
+            let api = ApiError::from(e.clone());
+            assert_eq!((api.code, api.status.as_u16()), (code, status), "{e:?}");
+            assert!(!api.zh.is_empty() && !api.en.is_empty());
+        }
     }
 }
