@@ -32,7 +32,6 @@ pub use error::GameError;
 pub use services::{NewGame, Services};
 pub use view::{GameView, game_row_view};
 
-use crate::error::ApiError;
 use crate::hub::{Hub, UserEvent};
 use engine::EnginePool;
 use persist::Persist;
@@ -469,7 +468,7 @@ impl Live {
     }
 
     /// Resumes every live game from the database (after a restart or a crash). Returns how many.
-    pub async fn restore_all(&self) -> Result<usize, ApiError> {
+    pub async fn restore_all(&self) -> Result<usize, GameError> {
         let rows = self.inner.store.live_games().await?;
         let now = crate::time::now();
         let mut n = 0;
@@ -497,7 +496,7 @@ impl Live {
     }
 
     /// The archived or live game `id` from the database, as a view.
-    pub async fn stored(&self, id: &str) -> Result<Option<(GameRow, Vec<guoxiang_store::MoveRow>)>, ApiError> {
+    pub async fn stored(&self, id: &str) -> Result<Option<(GameRow, Vec<guoxiang_store::MoveRow>)>, GameError> {
         Ok(self.inner.store.game(id).await?)
     }
 }
