@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Parts of the home page: the time-control field (a box in minutes+seconds, its reading, the presets), the games
-// being played now (mini boards), and one's own games in progress.
+// Parts of the home page: the time-control field (a box in minutes+seconds, its reading, the presets), the link of a
+// friend challenge waiting to be sent, the games being played now (mini boards), and one's own games in progress.
 
 import { lastMoveKeys } from '../chess';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
+import { toast } from '../app';
 import type { LiveGame } from '../protocol';
 import { makeBoard } from '../ui/board';
 import { playerName, tcFromBox, tcLabel, tcToBox } from '../ui/names';
@@ -116,5 +117,38 @@ export function renderMyGames(playingEl: HTMLElement, ids: string[]): void {
         h('a', { href: `/game/${id}`, 'data-link': '', class: 'chip', testid: 'resume-game' }, t('home.resume'), ' ', h('span', { translate: 'no' }, id)),
       ),
     ),
+  );
+}
+
+/** A friend challenge waiting for its friend: the link to send (with a copy button), and a way to cancel it. */
+export function challengeBox(url: string, onCancel: () => void): HTMLElement {
+  const linkInput = h('input', { readonly: true, value: url, testid: 'friend-link', class: 'friend-link' });
+  return h(
+    'div',
+    { class: 'challenge-box' },
+    h('h3', {}, t('home.linkReady')),
+    h('p', {}, t('home.sendLink')),
+    h(
+      'div',
+      { class: 'tc-row' },
+      linkInput,
+      h(
+        'button',
+        {
+          class: 'btn',
+          testid: 'copy-link',
+          onclick: () => {
+            linkInput.select();
+            navigator.clipboard?.writeText(url).then(
+              () => toast(t('home.copied')),
+              () => undefined,
+            );
+          },
+        },
+        t('home.copy'),
+      ),
+    ),
+    h('p', { class: 'waiting' }, t('home.waitingFriend')),
+    h('button', { class: 'btn', testid: 'cancel-challenge', onclick: onCancel }, t('common.cancel')),
   );
 }

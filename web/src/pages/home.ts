@@ -10,7 +10,7 @@ import { h, replace } from '../dom';
 import { pick, t } from '../i18n';
 import type { ColorChoice, LiveGame, PoolSize, Seek, ServerMessage } from '../protocol';
 import { playerName, tcFromBox, tcLabel } from '../ui/names';
-import { renderLiveGames, renderMyGames, tcField } from './home-parts';
+import { challengeBox, renderLiveGames, renderMyGames, tcField } from './home-parts';
 
 type Mode = 'computer' | 'friend' | 'seek';
 
@@ -179,51 +179,15 @@ export function homePage(): Page {
       h('div', { class: 'form-buttons' }, start, h('button', { type: 'button', class: 'btn', onclick: () => open(m) }, t('common.cancel'))),
     );
     if (m === 'friend' && challengeUrl) {
-      const linkInput = h('input', { readonly: true, value: challengeUrl, testid: 'friend-link', class: 'friend-link' });
       replace(
         setupEl,
-        h(
-          'div',
-          { class: 'challenge-box' },
-          h('h3', {}, t('home.linkReady')),
-          h('p', {}, t('home.sendLink')),
-          h(
-            'div',
-            { class: 'tc-row' },
-            linkInput,
-            h(
-              'button',
-              {
-                class: 'btn',
-                testid: 'copy-link',
-                onclick: () => {
-                  linkInput.select();
-                  navigator.clipboard?.writeText(challengeUrl ?? '').then(
-                    () => toast(t('home.copied')),
-                    () => undefined,
-                  );
-                },
-              },
-              t('home.copy'),
-            ),
-          ),
-          h('p', { class: 'waiting' }, t('home.waitingFriend')),
-          h(
-            'button',
-            {
-              class: 'btn',
-              testid: 'cancel-challenge',
-              onclick: () => {
-                if (challengeId) socket.send({ t: 'cancel_challenge', challenge_id: challengeId }).catch(toastError);
-                challengeUrl = null;
-                challengeId = null;
-                mode = null;
-                renderSetup();
-              },
-            },
-            t('common.cancel'),
-          ),
-        ),
+        challengeBox(challengeUrl, () => {
+          if (challengeId) socket.send({ t: 'cancel_challenge', challenge_id: challengeId }).catch(toastError);
+          challengeUrl = null;
+          challengeId = null;
+          mode = null;
+          renderSetup();
+        }),
       );
       return;
     }
