@@ -131,6 +131,32 @@ fn position_json_has_the_documented_fields() {
 }
 
 #[test]
+fn position_json_tells_dead_positions_and_gives_mating_lines() {
+    // Rammed pawns: dead, with each side's reason.
+    let v = position_json("8/8/4k3/1p1p1p1p/1P1P1P1P/8/4K3/8 w - - 0 1");
+    assert_eq!(v["dead"], true);
+    assert_eq!(v["can_mate"]["white"], false);
+    assert!(v["cannot_mate_reason"]["white"].is_string(), "{v}");
+    assert!(v["dead_reason"].as_str().unwrap().contains("neither side can mate"));
+    // Opposite-coloured bishops: alive, and with --evidence a legal line for each side that ends in mate.
+    let fen = "8/8/2b5/4k3/8/8/8/4K1B1 w - - 0 1";
+    let o = guoxiang(&["position", fen, "--json", "--evidence"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_lines(&stdout(&o)).remove(0);
+    assert_eq!(v["dead"], false);
+    for side in ["white", "black"] {
+        let line: Vec<&str> = v["mate_line"][side].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let mut p = guoxiang_core::Position::from_fen(fen).unwrap();
+        for u in &line {
+            let m = p.parse_uci(u).unwrap_or_else(|e| panic!("{side}: {u}: {e}"));
+            p = p.play(m).unwrap();
+        }
+        assert!(p.is_checkmate(), "{side}: the line does not end in mate");
+    }
+    assert!(position_json(fen).get("mate_line").is_none(), "mate_line only with --evidence");
+}
+
+#[test]
 fn position_status_covers_every_ending_a_position_shows() {
     // Fool's mate.
     let v = position_json("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");

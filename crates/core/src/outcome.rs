@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`Outcome`], [`Termination`] | a finished game's result (`1-0`, `0-1`, `1/2-1/2`) and why, with messages in 简体中文 and English |
 //! | [`Position::can_mate`], [`Position::is_dead_position`], [`Position::has_insufficient_material`] | Article 5.2.2 / 6.9: can a side still checkmate by *some* series of legal moves? (module `dead`) |
+//! | [`Position::mate_verdict`], [`Position::dead_verdict`] | the full answer with its evidence: a mating line, the kind of proof, or unknown (modules `dead`, `regions`) |
 //! | [`Position::mating_line`] | a helpmate line as evidence that a side can still mate (module `helpmate`) |
 //! | [`GameState`] | the start position, the moves, and the repetition / 50-move / 75-move bookkeeping (module `game`) |
 //!
@@ -12,14 +13,17 @@
 //! [`Position::is_dead_position`]: crate::Position::is_dead_position
 //! [`Position::has_insufficient_material`]: crate::Position::has_insufficient_material
 //! [`Position::mating_line`]: crate::Position::mating_line
+//! [`Position::mate_verdict`]: crate::Position::mate_verdict
+//! [`Position::dead_verdict`]: crate::Position::dead_verdict
 
 mod dead;
 mod fortress;
 mod game;
 mod helpmate;
 mod key;
+mod regions;
 
-pub use dead::{DEFAULT_MATE_BUDGET, DeadReason, MateAbility};
+pub use dead::{DEFAULT_MATE_BUDGET, DeadReason, MateAbility, MateVerdict};
 pub use game::{ClaimError, ClaimKind, GameError, GameState};
 
 use crate::lang::{Lang, Text};

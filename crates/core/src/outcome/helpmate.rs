@@ -143,3 +143,99 @@ fn line_to(nodes: &[Node], mut idx: u32) -> Vec<Move> {
     line.reverse();
     line
 }
+
+/// Iterative-deepening depth-first search for short helpmates (the mates that a best-first search guided by the king's
+/// distance to the edge finds late in middle games: a queen's check against a king boxed in by its own pieces). At
+/// the winner's last move only checks are tried; every other move is tried, the winner's checks and captures first.
+/// Positions are remembered with the depth already searched below them. Returns the first line found within
+/// `max_plies` plies and `budget` positions.
+pub(crate) fn short_mating_line(root: &Position, winner: Color, max_plies: u32, budget: usize) -> Option<Vec<Move>> {
+    if root.turn() == !winner && root.is_checkmate() {
+        return Some(Vec::new());
+    }
+    let mut nodes = 0usize;
+    let mut line = Vec::new();
+    let mut done: std::collections::HashMap<PosKey, u32, std::hash::BuildHasherDefault<super::key::ZobristHasher>> =
+        Default::default();
+    // The winner moves on odd plies counted from the root when it is to move, on even plies otherwise: a line that
+    // ends with the winner's move has an odd length when the winner moves first.
+    let first = u32::from(root.turn() != winner);
+    let mut depth = 1 + first;
+    while depth <= max_plies {
+        done.clear();
+        if short_dfs(root, winner, depth, &mut line, &mut nodes, budget, &mut done) {
+            return Some(line);
+        }
+        if nodes >= budget {
+            return None;
+        }
+        depth += 2;
+    }
+    None
+}
+
+#[allow(clippy::too_many_arguments)]
+fn short_dfs(
+    p: &Position,
+    winner: Color,
+    left: u32,
+    line: &mut Vec<Move>,
+    nodes: &mut usize,
+    budget: usize,
+    done: &mut std::collections::HashMap<PosKey, u32, std::hash::BuildHasherDefault<super::key::ZobristHasher>>,
+) -> bool {
+    *nodes += 1;
+    if *nodes >= budget || left == 0 {
+        return false;
+    }
+    let key = PosKey::of(p);
+    if done.get(&key).is_some_and(|&d| d >= left) {
+        return false;
+    }
+    done.insert(key, left);
+    let moves = p.legal_moves();
+    let lk = p.king(!winner);
+    if p.turn() == winner {
+        let mut ordered: Vec<(i32, Move, Position)> = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let child = p.after(m);
+            let check = child.is_check();
+            if left == 1 && !check {
+                continue;
+            }
+            if check && !child.has_legal_move() {
+                line.push(m);
+                return true;
+            }
+            let score = i32::from(check) * 100 + i32::from(p.is_capture(m)) * 10 - m.to().distance(lk) as i32;
+            ordered.push((score, m, child));
+        }
+        if left == 1 {
+            return false;
+        }
+        ordered.sort_by_key(|(s, _, _)| -s);
+        for (_, m, child) in ordered {
+            line.push(m);
+            if short_dfs(&child, winner, left - 1, line, nodes, budget, done) {
+                return true;
+            }
+            line.pop();
+        }
+    } else {
+        if left < 2 {
+            return false;
+        }
+        for &m in &moves {
+            let child = p.after(m);
+            if child.has_insufficient_material(winner) {
+                continue;
+            }
+            line.push(m);
+            if short_dfs(&child, winner, left - 1, line, nodes, budget, done) {
+                return true;
+            }
+            line.pop();
+        }
+    }
+    false
+}
