@@ -373,6 +373,35 @@ def scenario(env):
     alice.board.resign_game(gid)
     a_game.wait(is_state(lambda s: s["status"] == "resign"), "resigned")
 
+    # Chess960 (casual only): a challenge with variant=chess960, played on the board API from its own start, and
+    # the exported PGN read back by python-chess with the same moves.
+    expect_error(400, "a rated Chess960 challenge", alice.challenges.create, "Bob", rated=True,
+                 clock_limit=300, clock_increment=0, variant="chess960")
+    gid, c, _, _ = start_game(env, events, "Alice", "Bob", rated=False, clock_limit=300, clock_increment=0,
+                              color="white", variant="chess960")
+    check(c["variant"]["key"] == "chess960", "challenge: variant chess960")
+    a_game = Stream("alice 960", alice.board.stream_game_state(gid))
+    full = a_game.wait(lambda e: e.get("type") == "gameFull", "gameFull")
+    check(full["variant"]["key"] == "chess960" and full["initialFen"] != "startpos", "gameFull: chess960 with its start")
+    if chess is not None:
+        board = chess.Board(full["initialFen"], chess960=True)
+        played = []
+        for who in (alice, bob, alice, bob):
+            mv = sorted(board.legal_moves, key=lambda m: m.uci())[0]
+            who.board.make_move(gid, mv.uci())
+            board.push(mv)
+            played.append(mv.uci())
+            a_game.wait(is_state(lambda s, n=len(played): len(s["moves"].split()) == n), "the 960 move")
+        alice.board.resign_game(gid)
+        a_game.wait(is_state(lambda s: s["status"] == "resign"), "resigned")
+        pgn = alice.games.export(gid, as_pgn=True)
+        game = chess.pgn.read_game(io.StringIO(pgn))
+        check(game.headers.get("Variant") == "Chess960" and game.board().chess960, "PGN: Variant Chess960")
+        check(game.board().fen() == full["initialFen"], "PGN: the start position")
+        check([m.uci() for m in game.mainline_moves()] == played, "python-chess reads the same moves")
+    else:
+        alice.board.resign_game(gid)
+
     # A board seek pairing two users.
     alice_seek = env.client(env.tokens["Alice"])
     done = queue.Queue()
@@ -420,8 +449,9 @@ def scenario(env):
     pgn = alice.games.export(fool, as_pgn=True)
     check('[Result "0-1"]' in pgn and "Qh4#" in pgn, "games.export (PGN)")
     games = list(alice.games.export_by_player("Alice"))
-    # Alice finished five games (mate, resignation, the draw claim, the AI, the bot); aborted ones are not exported.
-    check(fool in [x["id"] for x in games] and len(games) == 5, f"games.export_by_player (JSON): {len(games)} games")
+    # Alice finished six games (mate, resignation, the draw claim, the AI, Chess960, the bot); aborted ones are not
+    # exported.
+    check(fool in [x["id"] for x in games] and len(games) == 6, f"games.export_by_player (JSON): {len(games)} games")
     pgns = list(alice.games.export_by_player("Alice", as_pgn=True))
     check(len(pgns) == len(games), "games.export_by_player (PGN): as many games")
     if chess is not None:

@@ -92,6 +92,12 @@ export function standardUci(pos: Position, m: NormalMove): string {
   return uciOf(m);
 }
 
+/** The UCI move the server reads: castling as the king's two-square move, or in Chess960 as the king onto its
+ * rook (a two-square king move could be an ordinary move there). */
+export function wireUci(pos: Position, m: NormalMove, chess960: boolean): string {
+  return chess960 ? uciOf(m) : standardUci(pos, m);
+}
+
 function roleLetter(r: Role): string {
   return { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' }[r];
 }

@@ -21,13 +21,17 @@ export type ClientMessage = { "t": "hello", id: number, protocol: number, lang: 
   | { "t": "explain", id: number, game_id: string, from: string, to: string, promotion?: PromotionRole, }
   | { "t": "lobby_subscribe", id: number, }
   | { "t": "lobby_unsubscribe", id: number, }
-  | { "t": "create_seek", id: number, time_control: string, rated: boolean, color: ColorChoice, }
+  | { "t": "create_seek", id: number, time_control: string, rated: boolean, color: ColorChoice, variant?: StartChoice, }
   | { "t": "cancel_seek", id: number, seek_id: string, }
   | { "t": "accept_seek", id: number, seek_id: string, }
   | { "t": "join_pool", id: number, time_control: string, rated: boolean, }
   | { "t": "leave_pool", id: number, }
-  | { "t": "play_computer", id: number, level: number, color: ColorChoice, time_control: string, fen?: string, }
-  | { "t": "challenge_friend", id: number, time_control: string, rated: boolean, color: ColorChoice, }
+  | { "t": "play_computer", id: number, level: number, color: ColorChoice, time_control: string, fen?: string, 
+/**
+ * Chess960, with a chosen or a random start (not with `fen`).
+ */
+variant?: StartChoice, }
+  | { "t": "challenge_friend", id: number, time_control: string, rated: boolean, color: ColorChoice, variant?: StartChoice, }
   | { "t": "accept_challenge", id: number, challenge_id: string, }
   | { "t": "decline_challenge", id: number, challenge_id: string, }
   | { "t": "cancel_challenge", id: number, challenge_id: string, };
@@ -166,6 +170,13 @@ export type Variant = { "kind": "standard" }
   | { "kind": "from_position", fen: string, };
 
 /**
+ * The start a player asks for in a new game: the usual one, or Chess960 with a chosen start position number
+ * (0–959; 518 is the usual start) or, without one, a random one drawn when the game is created.
+ */
+export type StartChoice = { "kind": "standard" }
+  | { "kind": "chess960", position?: number, };
+
+/**
  * One move of the game: UCI, SAN and the mover's remaining time after it (`null` without a time limit).
  */
 export type MoveInfo = { uci: string, san: string, clock_ms: number | null, };
@@ -238,7 +249,11 @@ export type Seek = { id: string, player: Player, rating: number | null,
 /**
  * PGN `TimeControl` tag.
  */
-time_control: string, rated: boolean, color: ColorChoice, };
+time_control: string, rated: boolean, color: ColorChoice, 
+/**
+ * The start the game will have (Chess960: its number, or random).
+ */
+variant: StartChoice, };
 
 /**
  * How many players wait in the quick-pairing pool for a time control.

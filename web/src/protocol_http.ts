@@ -305,7 +305,11 @@ initial_ms: number | null, increment_ms: number | null, speed: string,
 /**
  * The start position's FEN, `null` for the standard start.
  */
-initial_fen: string | null, fen: string, turn: Color, moves_uci: Array<string>, moves_san: Array<string>, 
+initial_fen: string | null, 
+/**
+ * A Chess960 game (its start is `initial_fen`).
+ */
+chess960: boolean, fen: string, turn: Color, moves_uci: Array<string>, moves_san: Array<string>, 
 /**
  * The clocks, in ms.
  */

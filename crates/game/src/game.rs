@@ -43,6 +43,11 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Chess960 start position number `n` (0–959, Scharnagl's numbering: 518 is the usual start); `None` past 959.
+    pub fn chess960(n: u16) -> Option<Variant> {
+        Position::chess960(n).map(|p| Variant::Chess960 { fen: p.fen() })
+    }
+
     /// The start position.
     pub fn start_position(&self) -> Result<Position, SetupError> {
         let (fen, mode) = match self {
@@ -196,7 +201,7 @@ impl MoveInput {
             MoveInput::Uci(s) => {
                 let u = UciMove::parse(s)
                     .map_err(|e| CommandError::BadMoveText { text: s.clone(), problem: e.problem.to_owned() })?;
-                u.to_move(pos).map_err(|_| illegal(s.clone()))
+                u.to_move(pos).ok().or_else(|| castle_by_destination(pos, &u)).ok_or_else(|| illegal(s.clone()))
             }
             MoveInput::San(s) => pos.parse_san(s).map_err(|e| illegal(format!("{s} ({e})"))),
             MoveInput::Move(m) => {
@@ -208,6 +213,16 @@ impl MoveInput {
             }
         }
     }
+}
+
+/// In Chess960 the king castles by moving onto its rook (the UCI form); a king moved to its castling square (`g1`,
+/// `c1`, …) is taken as castling too, when no ordinary king move goes there (so it cannot mean anything else).
+fn castle_by_destination(pos: &Position, u: &UciMove) -> Option<Move> {
+    let UciMove::Normal { from, to, promotion: None } = *u else { return None };
+    if !pos.is_chess960() {
+        return None;
+    }
+    pos.legal_moves_from(from).iter().copied().find(|m| m.is_castle() && m.king_to() == to)
 }
 
 /// What a game is asked to do. Every command is validated; a refused one changes nothing.

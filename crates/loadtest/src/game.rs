@@ -127,6 +127,7 @@ async fn start_game(pair: &mut Pair, ctx: &Ctx, rng: &mut impl Rng) -> Result<Ga
         time_control: ctx.time_control.clone(),
         rated: false,
         color: ColorChoice::White,
+        variant: Default::default(),
     };
     let challenge_id = match a.request("challenge_friend", ANSWER_TIMEOUT, challenge, |_| {}).await? {
         ServerMessage::ChallengeCreated { challenge_id, .. } => challenge_id,

@@ -5,7 +5,11 @@ use ts_rs::TS;
 
 use guoxiang_game::Action;
 
-use crate::wire::{ColorChoice, Lang, PromotionRole};
+use crate::wire::{ColorChoice, Lang, PromotionRole, StartChoice};
+
+fn is_standard(v: &StartChoice) -> bool {
+    *v == StartChoice::Standard
+}
 
 /// A message from the browser. Every message carries an `id` the client chooses (a counter is fine); the server
 /// answers each one exactly once with that `id`: `ack`, `error`, or a typed reply (`hello`, `pong`, `explanation`,
@@ -72,8 +76,17 @@ pub enum ClientMessage {
     LobbySubscribe { id: u32 },
     /// Stop receiving lobby updates.
     LobbyUnsubscribe { id: u32 },
-    /// Post a seek in the lobby; answered with `seek_created`. When someone accepts it, `game_started`.
-    CreateSeek { id: u32, time_control: String, rated: bool, color: ColorChoice },
+    /// Post a seek in the lobby; answered with `seek_created`. When someone accepts it, `game_started`. `variant`:
+    /// Chess960 (casual only), with a chosen or a random start; the usual start without it.
+    CreateSeek {
+        id: u32,
+        time_control: String,
+        rated: bool,
+        color: ColorChoice,
+        #[serde(default, skip_serializing_if = "is_standard")]
+        #[ts(as = "Option<StartChoice>", optional)]
+        variant: StartChoice,
+    },
     /// Withdraw one's seek.
     CancelSeek { id: u32, seek_id: String },
     /// Accept someone else's seek; the game is announced with `game_started`.
@@ -93,9 +106,21 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         fen: Option<String>,
+        /// Chess960, with a chosen or a random start (not with `fen`).
+        #[serde(default, skip_serializing_if = "is_standard")]
+        #[ts(as = "Option<StartChoice>", optional)]
+        variant: StartChoice,
     },
-    /// Create a challenge to share as a link; answered with `challenge_created`.
-    ChallengeFriend { id: u32, time_control: String, rated: bool, color: ColorChoice },
+    /// Create a challenge to share as a link; answered with `challenge_created`. `variant` as for `create_seek`.
+    ChallengeFriend {
+        id: u32,
+        time_control: String,
+        rated: bool,
+        color: ColorChoice,
+        #[serde(default, skip_serializing_if = "is_standard")]
+        #[ts(as = "Option<StartChoice>", optional)]
+        variant: StartChoice,
+    },
     /// Accept a challenge (opened from its link); the game is announced with `game_started`.
     AcceptChallenge { id: u32, challenge_id: String },
     /// Decline a challenge.

@@ -43,7 +43,7 @@ pub use server::{Challenge, ChallengeStatus, LiveGame, PoolSize, Seek, ServerMes
 pub use ts::{TS_OUTPUT_PATH, typescript};
 pub use wire::{
     ClaimKind, Clocks, Color, ColorChoice, GameEvent, GameSnapshot, GameStatus, IllegalMoveReason, Lang, MoveInfo,
-    Player, PromotionRole, Variant, VersionedGameEvent,
+    Player, PromotionRole, StartChoice, Variant, VersionedGameEvent,
 };
 
 /// What a player asks of a game, carried by [`ClientMessage::Game`] as the game crate defines it.

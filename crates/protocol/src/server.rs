@@ -6,7 +6,7 @@ use ts_rs::TS;
 
 use crate::codes::ErrorCode;
 use crate::error::ProtocolError;
-use crate::wire::{Color, ColorChoice, GameSnapshot, IllegalMoveReason, Player, VersionedGameEvent};
+use crate::wire::{Color, ColorChoice, GameSnapshot, IllegalMoveReason, Player, StartChoice, VersionedGameEvent};
 
 /// A message to the browser. Answers to a client message carry its `id`; the rest are pushed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -73,6 +73,8 @@ pub struct Seek {
     pub time_control: String,
     pub rated: bool,
     pub color: ColorChoice,
+    /// The start the game will have (Chess960: its number, or random).
+    pub variant: StartChoice,
 }
 
 /// How many players wait in the quick-pairing pool for a time control.

@@ -32,6 +32,7 @@ pub fn typescript() -> String {
         VersionedGameEvent,
         Player,
         Variant,
+        StartChoice,
         MoveInfo,
         GameStatus,
         GameSnapshot,

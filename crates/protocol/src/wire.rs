@@ -263,6 +263,39 @@ impl From<&guoxiang_game::PlayerRef> for Player {
     }
 }
 
+/// The start a player asks for in a new game: the usual one, or Chess960 with a chosen start position number
+/// (0–959; 518 is the usual start) or, without one, a random one drawn when the game is created.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StartChoice {
+    #[default]
+    Standard,
+    Chess960 {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        position: Option<u16>,
+    },
+}
+
+impl StartChoice {
+    /// Whether this is a Chess960 start.
+    pub fn is_chess960(self) -> bool {
+        matches!(self, StartChoice::Chess960 { .. })
+    }
+
+    /// The game's start: `random` picks the Chess960 position when none was chosen (0–959). `Err` with the number
+    /// when it is not a Chess960 position.
+    pub fn variant(self, random: impl FnOnce() -> u16) -> Result<guoxiang_game::Variant, u16> {
+        match self {
+            StartChoice::Standard => Ok(guoxiang_game::Variant::Standard),
+            StartChoice::Chess960 { position } => {
+                let n = position.unwrap_or_else(random);
+                guoxiang_game::Variant::chess960(n).ok_or(n)
+            }
+        }
+    }
+}
+
 /// The start of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]

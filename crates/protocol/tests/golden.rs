@@ -61,7 +61,13 @@ fn golden_client_messages() {
     );
     client(
         r#"{"t":"create_seek","id":11,"time_control":"300+3","rated":true,"color":"random"}"#,
-        ClientMessage::CreateSeek { id: 11, time_control: "300+3".into(), rated: true, color: ColorChoice::Random },
+        ClientMessage::CreateSeek {
+            id: 11,
+            time_control: "300+3".into(),
+            rated: true,
+            color: ColorChoice::Random,
+            variant: StartChoice::Standard,
+        },
     );
     client(r#"{"t":"ping","id":12,"client_time_ms":5000}"#, ClientMessage::Ping { id: 12, client_time_ms: 5000 });
     client(
@@ -72,6 +78,7 @@ fn golden_client_messages() {
             color: ColorChoice::White,
             time_control: "-".into(),
             fen: Some("4k3/8/8/8/8/8/8/3QK3 w - - 0 1".into()),
+            variant: StartChoice::Standard,
         },
     );
 }
@@ -98,7 +105,8 @@ fn defaults_of_optional_client_fields() {
             level: 3,
             color: ColorChoice::Black,
             time_control: "300+0".into(),
-            fen: None
+            fen: None,
+            variant: StartChoice::Standard,
         }
     );
 }

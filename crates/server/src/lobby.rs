@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use guoxiang_game::{PlayerRef, TimeControl, Variant};
-use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage};
+use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage, StartChoice};
 use tokio::sync::broadcast;
 
 use crate::error::ApiError;
@@ -270,6 +270,7 @@ impl Lobby {
     ) -> Result<ChallengeInfo, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, challenger.guest)?;
+        crate::policy::check_variant(rated, &variant)?;
         let challenger = challenger.player;
         variant.start_position().map_err(|error| GameError::BadStart { fen_unreadable: true, error })?;
         if dest.as_deref() == Some(challenger.id.as_str()) {
@@ -405,9 +406,18 @@ impl Lobby {
         rated: bool,
         color: ColorChoice,
         rating: Option<u32>,
+        variant: StartChoice,
     ) -> Result<Seek, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, owner.guest)?;
+        if rated && variant.is_chess960() {
+            return Err(Refusal::Chess960.into());
+        }
+        if let StartChoice::Chess960 { position: Some(n) } = variant
+            && n >= 960
+        {
+            return Err(GameError::NoSuchChess960 { number: n }.into());
+        }
         let owner = owner.player;
         let seek = Seek {
             id: crate::live::new_game_id(),
@@ -416,6 +426,7 @@ impl Lobby {
             time_control: tc.to_pgn(),
             rated,
             color,
+            variant,
         };
         let mut st = self.lock();
         if st.seeks.values().filter(|s| s.owner.id == owner.id).count() >= MAX_SEEKS {
@@ -458,7 +469,8 @@ impl Lobby {
         self.publish(ServerMessage::SeekRemoved { seek_id: seek_id.to_owned() });
         let (white, black) = colors(entry.seek.color, entry.owner, by);
         let tc = parse_time_control(&entry.seek.time_control)?;
-        Ok(self.live.create_game(white, black, entry.seek.rated, tc, Variant::Standard).await?)
+        let variant = crate::live::start_of(entry.seek.variant)?;
+        Ok(self.live.create_game(white, black, entry.seek.rated, tc, variant).await?)
     }
 
     /// Joins a pool; pairs at once with the longest-waiting other player if there is one. Returns the game id

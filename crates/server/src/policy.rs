@@ -27,6 +27,8 @@ pub enum Refusal {
     AgainstComputer,
     /// A guest (or the asker is one).
     NeedsAccount,
+    /// A Chess960 game: our ratings are the standard game's.
+    Chess960,
 }
 
 impl From<Refusal> for ApiError {
@@ -48,6 +50,11 @@ impl From<Refusal> for ApiError {
             Refusal::NeedsAccount => {
                 ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account")
             }
+            Refusal::Chess960 => ApiError::bad_request(
+                "not_ratable",
+                "960 局不计等级分（等级分只算标准国际象棋）",
+                "Chess960 games are casual (ratings are for standard chess)",
+            ),
         }
     }
 }
@@ -66,6 +73,14 @@ pub fn check_request(rated: bool, tc: &TimeControl, guest: bool) -> Result<(), R
     }
     if guest {
         return Err(Refusal::NeedsAccount);
+    }
+    Ok(())
+}
+
+/// Checks the start of a rated game: Chess960 games are casual.
+pub fn check_variant(rated: bool, variant: &guoxiang_game::Variant) -> Result<(), Refusal> {
+    if rated && matches!(variant, guoxiang_game::Variant::Chess960 { .. }) {
+        return Err(Refusal::Chess960);
     }
     Ok(())
 }
@@ -127,11 +142,21 @@ mod tests {
         assert_eq!(check_request(true, &tc("0+0"), false), Err(Refusal::NoTimeAtAll));
         assert!(check_request(true, &tc("0+2"), false).is_ok(), "an increment gives time");
         assert_eq!(check_request(true, &tc("300+3"), true), Err(Refusal::NeedsAccount));
+        let c960 = guoxiang_game::Variant::chess960(0).unwrap();
+        assert_eq!(check_variant(true, &c960), Err(Refusal::Chess960));
+        assert!(check_variant(false, &c960).is_ok() && check_variant(true, &guoxiang_game::Variant::Standard).is_ok());
         // The codes on the wire.
         let code = |r: Refusal| ApiError::from(r).code;
         assert_eq!(
-            [Refusal::NoTimeLimit, Refusal::NoTimeAtAll, Refusal::AgainstComputer, Refusal::NeedsAccount].map(code),
-            ["not_ratable", "not_ratable", "not_ratable", "login_required"]
+            [
+                Refusal::NoTimeLimit,
+                Refusal::NoTimeAtAll,
+                Refusal::AgainstComputer,
+                Refusal::NeedsAccount,
+                Refusal::Chess960
+            ]
+            .map(code),
+            ["not_ratable", "not_ratable", "not_ratable", "login_required", "not_ratable"]
         );
     }
 

@@ -17,7 +17,7 @@ use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
 use guoxiang_game::{PlayerRef, Variant};
 use guoxiang_protocol::{
-    Action, ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, parse_client_frame,
+    Action, ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, StartChoice, parse_client_frame,
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -348,7 +348,7 @@ impl Conn {
                 self.ack(id);
                 Ok(())
             }
-            C::CreateSeek { id, time_control, rated, color } => {
+            C::CreateSeek { id, time_control, rated, color, variant } => {
                 let (p, guest) = self.need_user()?;
                 if rated && guest {
                     return Err(rated_needs_account());
@@ -361,6 +361,7 @@ impl Conn {
                     rated,
                     color,
                     rating,
+                    variant,
                 )?;
                 self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
                 Ok(())
@@ -392,20 +393,31 @@ impl Conn {
                 self.ack(id);
                 Ok(())
             }
-            C::PlayComputer { id, level, color, time_control, fen } => {
+            C::PlayComputer { id, level, color, time_control, fen, variant: choice } => {
                 let (p, _) = self.need_user()?;
-                let variant = fen.map_or(Variant::Standard, |fen| Variant::FromPosition { fen });
+                let variant = match (fen, choice) {
+                    (Some(_), StartChoice::Chess960 { .. }) => {
+                        return Err(ApiError::bad_request(
+                            "bad_variant",
+                            "960 局不能同时给出 fen",
+                            "a Chess960 game takes no fen (give a start number, or none for a random one)",
+                        ));
+                    }
+                    (Some(fen), StartChoice::Standard) => Variant::FromPosition { fen },
+                    (None, choice) => crate::live::start_of(choice)?,
+                };
                 self.state.live.play_computer(p, level, color, &time_control, variant).await?;
                 self.ack(id);
                 Ok(())
             }
-            C::ChallengeFriend { id, time_control, rated, color } => {
+            C::ChallengeFriend { id, time_control, rated, color, variant } => {
                 let (p, guest) = self.need_user()?;
                 if rated && guest {
                     return Err(rated_needs_account());
                 }
                 let who = Entrant { player: p, guest };
-                let c = self.state.lobby.create_challenge(who, None, &time_control, rated, color, Variant::Standard)?;
+                let variant = crate::live::start_of(variant)?;
+                let c = self.state.lobby.create_challenge(who, None, &time_control, rated, color, variant)?;
                 let url = c.url(&self.state.config.public_url);
                 self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
                 Ok(())

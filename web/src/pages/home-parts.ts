@@ -6,7 +6,7 @@ import { lastMoveKeys } from '../chess';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
 import { toast } from '../app';
-import type { LiveGame } from '../protocol';
+import type { LiveGame, StartChoice } from '../protocol';
 import { makeBoard } from '../ui/board';
 import { playerName, tcFromBox, tcLabel, tcToBox } from '../ui/names';
 
@@ -151,4 +151,38 @@ export function challengeBox(url: string, onCancel: () => void): HTMLElement {
     h('p', { class: 'waiting' }, t('home.waitingFriend')),
     h('button', { class: 'btn', testid: 'cancel-challenge', onclick: onCancel }, t('common.cancel')),
   );
+}
+
+export type VariantPick = 'standard' | 'chess960' | 'chess960Number';
+
+/**
+ * The start of a new game: standard chess, Chess960 from a random start, or Chess960 from a chosen start number
+ * (0–959; its box shows only then). `read()` is `null` while the number is not one.
+ */
+export function variantField(
+  pick: VariantPick,
+  number: string,
+): { el: HTMLElement[]; read(): StartChoice | null; picked(): { variant: VariantPick; number: string } } {
+  const sel = h(
+    'select',
+    { testid: 'variant', id: 'setup-variant' },
+    (['standard', 'chess960', 'chess960Number'] as const).map((v) =>
+      h('option', { value: v, selected: v === pick }, t(`variant.${v}`)),
+    ),
+  );
+  const box = h('input', { type: 'number', min: '0', max: '959', value: number, testid: 'chess960-number', id: 'setup-960' });
+  const boxField = h('label', { class: 'field', for: 'setup-960' }, h('span', {}, t('home.chess960Number')), box);
+  const show = () => (boxField.hidden = sel.value !== 'chess960Number');
+  sel.addEventListener('change', show);
+  show();
+  return {
+    el: [h('label', { class: 'field', for: 'setup-variant' }, h('span', {}, t('home.variant')), sel), boxField],
+    read() {
+      if (sel.value === 'standard') return { kind: 'standard' };
+      if (sel.value === 'chess960') return { kind: 'chess960' };
+      const n = Number(box.value);
+      return Number.isInteger(n) && n >= 0 && n <= 959 && box.value.trim() !== '' ? { kind: 'chess960', position: n } : null;
+    },
+    picked: () => ({ variant: sel.value as VariantPick, number: box.value }),
+  };
 }

@@ -10,13 +10,20 @@ import { h, replace } from '../dom';
 import { pick, t } from '../i18n';
 import type { ColorChoice, LiveGame, PoolSize, Seek, ServerMessage } from '../protocol';
 import { playerName, tcFromBox, tcLabel } from '../ui/names';
-import { challengeBox, renderLiveGames, renderMyGames, tcField } from './home-parts';
+import { challengeBox, renderLiveGames, renderMyGames, tcField, variantField } from './home-parts';
+import type { VariantPick } from './home-parts';
 
 type Mode = 'computer' | 'friend' | 'seek';
 
 let levelsCache: Level[] | null = null;
 /** `tc` is the box's text (minutes+seconds, as the presets show them), not the PGN tag. */
-let lastSetup: { level: string; color: ColorChoice; tc: string } = { level: '1', color: 'white', tc: '10+5' };
+let lastSetup: { level: string; color: ColorChoice; tc: string; variant: VariantPick; number: string } = {
+  level: '1',
+  color: 'white',
+  tc: '10+5',
+  variant: 'standard',
+  number: '518',
+};
 
 export function homePage(): Page {
   const me = currentUser();
@@ -109,6 +116,7 @@ export function homePage(): Page {
       ),
     );
     const tc = tcField(lastSetup.tc);
+    const startAs = variantField(lastSetup.variant, lastSetup.number);
     const ratedBox = h('input', { type: 'checkbox', testid: 'rated', disabled: !registered });
     const start = h(
       'button',
@@ -128,17 +136,22 @@ export function homePage(): Page {
             return;
           }
           const color = colorSel.value as ColorChoice;
-          lastSetup = { level: levelSel.value || lastSetup.level, color, tc: tcText || '-' };
+          const variant = startAs.read();
+          if (!variant) {
+            toast(t('home.chess960Number'));
+            return;
+          }
+          lastSetup = { level: levelSel.value || lastSetup.level, color, tc: tcText || '-', ...startAs.picked() };
           start.disabled = true;
           const done = () => (start.disabled = false);
           if (m === 'computer') {
             socket
-              .send({ t: 'play_computer', level: Number(levelSel.value || '1'), color, time_control: tcTag })
+              .send({ t: 'play_computer', level: Number(levelSel.value || '1'), color, time_control: tcTag, variant })
               .catch(toastError)
               .finally(done);
           } else if (m === 'friend') {
             socket
-              .send({ t: 'challenge_friend', time_control: tcTag, rated: ratedBox.checked, color })
+              .send({ t: 'challenge_friend', time_control: tcTag, rated: ratedBox.checked, color, variant })
               .then((r) => {
                 if (r.t === 'challenge_created') {
                   challengeUrl = r.url;
@@ -150,7 +163,7 @@ export function homePage(): Page {
               .finally(done);
           } else {
             socket
-              .send({ t: 'create_seek', time_control: tcTag, rated: ratedBox.checked, color })
+              .send({ t: 'create_seek', time_control: tcTag, rated: ratedBox.checked, color, variant })
               .then((r) => {
                 if (r.t === 'seek_created') {
                   mySeek = r.seek_id;
@@ -172,6 +185,7 @@ export function homePage(): Page {
       ),
       m === 'computer' ? h('label', { class: 'field', for: 'setup-level' }, h('span', {}, t('home.level')), levelSel) : null,
       h('label', { class: 'field', for: 'setup-color' }, h('span', {}, t('home.color')), colorSel),
+      ...startAs.el,
       tc.el,
       m !== 'computer'
         ? h('label', { class: 'check' }, ratedBox, ' ', registered ? t('home.rated') : t('home.ratedNeedsAccount'))
@@ -257,7 +271,7 @@ export function homePage(): Page {
               {},
               h('td', { translate: s.player.is_engine ? 'yes' : 'no' }, playerName(s.player)),
               h('td', {}, s.rating === null ? '—' : String(s.rating)),
-              h('td', {}, tcLabel(s.time_control)),
+              h('td', {}, tcLabel(s.time_control), s.variant.kind === 'chess960' ? ` · ${t('variant.chess960Short')}` : ''),
               h('td', {}, s.rated ? t('home.ratedShort') : t('home.casualShort')),
               h(
                 'td',

@@ -181,6 +181,8 @@ pub struct GameView {
     pub speed: String,
     /// The start position's FEN, `null` for the standard start.
     pub initial_fen: Option<String>,
+    /// A Chess960 game (its start is `initial_fen`).
+    pub chess960: bool,
     pub fen: String,
     pub turn: Color,
     pub moves_uci: Vec<String>,

@@ -123,7 +123,14 @@ pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -
     ExportGame {
         id: row.id.clone(),
         rated: row.rated,
-        variant: if view.initial_fen.is_some() { "fromPosition" } else { "standard" }.to_owned(),
+        variant: if view.chess960 {
+            "chess960"
+        } else if view.initial_fen.is_some() {
+            "fromPosition"
+        } else {
+            "standard"
+        }
+        .to_owned(),
         speed: row.speed.clone(),
         perf: row.speed.clone(),
         created_at: row.created_at_ms,
@@ -409,6 +416,7 @@ pub fn game_view(v: &crate::live::GameView) -> GameView {
         increment_ms,
         speed,
         initial_fen,
+        chess960,
         fen,
         turn,
         moves_uci,
@@ -443,6 +451,7 @@ pub fn game_view(v: &crate::live::GameView) -> GameView {
         increment_ms: *increment_ms,
         speed: speed.clone(),
         initial_fen: initial_fen.clone(),
+        chess960: *chess960,
         fen: fen.clone(),
         turn: color_of(turn).unwrap_or(Color::White),
         moves_uci: moves_uci.clone(),

@@ -138,7 +138,7 @@ pub async fn ai(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResu
     let body = json!({
         "id": v.id,
         "fullId": lj::full_id(&v.id, white),
-        "variant": lj::variant_json(v.initial_fen.as_deref(), false),
+        "variant": lj::variant_json(v.initial_fen.as_deref(), v.chess960),
         "speed": lj::speed_name(&v.speed),
         "perf": lj::speed_name(&v.speed),
         "rated": v.rated,

@@ -179,6 +179,7 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
         rated,
         color,
         my_rating,
+        guoxiang_protocol::StartChoice::Standard,
     )?;
     if correspondence {
         return Ok(Json(json!({"id": seek.id})).into_response());

@@ -214,7 +214,17 @@ pub fn variant_param(p: &Params) -> Result<Variant, ApiError> {
         ("standard" | "fromPosition" | "", Some(fen)) => Ok(Variant::FromPosition { fen }),
         ("standard" | "", None) => Ok(Variant::Standard),
         ("fromPosition", None) => Err(bad("variant fromPosition needs a fen")),
-        (v, _) => Err(bad(&format!("unsupported variant {v:?}: this server plays standard and fromPosition"))),
+        // Lichess's Chess960: a given start position (its FEN, read with Chess960 castling) or a random one.
+        ("chess960", Some(fen)) => {
+            let v = Variant::Chess960 { fen };
+            v.start_position()
+                .map_err(|e| bad(&format!("not a Chess960 start: {}", e.message(guoxiang_core::Lang::En))))?;
+            Ok(v)
+        }
+        ("chess960", None) => Ok(crate::live::start_of(guoxiang_protocol::StartChoice::Chess960 { position: None })?),
+        (v, _) => {
+            Err(bad(&format!("unsupported variant {v:?}: this server plays standard, chess960 and fromPosition")))
+        }
     }
 }
 
@@ -268,7 +278,7 @@ pub fn game_full_json(v: &GameView, no_start: bool, ratings: [Rating; 2]) -> Val
     let mut g = json!({
         "type": "gameFull",
         "id": v.id,
-        "variant": variant_json(v.initial_fen.as_deref(), false),
+        "variant": variant_json(v.initial_fen.as_deref(), v.chess960),
         "speed": speed_name(&v.speed),
         "perf": {"name": perf_name(&v.speed)},
         "rated": v.rated,
@@ -322,7 +332,7 @@ pub fn game_event_info(v: &GameView, me: &str, opponent_rating: Rating, no_start
         "lastMove": v.moves_uci.last().map_or("", String::as_str),
         "source": if opp.is_engine { "ai" } else { "friend" },
         "status": {"id": status_id(status), "name": status},
-        "variant": variant_json(v.initial_fen.as_deref(), false),
+        "variant": variant_json(v.initial_fen.as_deref(), v.chess960),
         "speed": speed_name(&v.speed),
         "perf": speed_name(&v.speed),
         "rated": v.rated,
@@ -471,6 +481,7 @@ mod tests {
             increment_ms: Some(3_000),
             speed: "blitz".into(),
             initial_fen: None,
+            chess960: false,
             fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
             turn: "black".into(),
             moves_uci: vec!["e2e4".into()],

@@ -31,6 +31,8 @@ pub enum GameError {
     TimeControlTooLong,
     /// A new game: the start position cannot be read (`bad_fen`) or cannot start a game (`bad_setup`).
     BadStart { fen_unreadable: bool, error: SetupError },
+    /// A new game: Chess960 start positions are numbered 0–959.
+    NoSuchChess960 { number: u16 },
     /// A new game: it cannot be rated ([`crate::policy`]).
     NotRatable(Refusal),
     /// A new game: `name` has as many games in progress as allowed (`limit`; `computer`: against the computer).
@@ -75,6 +77,7 @@ impl std::fmt::Display for GameError {
             GameError::TimeControlTooLong => f.write_str("time control too long"),
             GameError::BadStart { error, .. } => write!(f, "start position: {}", error.message(Lang::En)),
             GameError::NotRatable(r) => write!(f, "cannot be rated: {r:?}"),
+            GameError::NoSuchChess960 { number } => write!(f, "no Chess960 start number {number}"),
             GameError::TooManyGames { name, limit, .. } => write!(f, "{name} has {limit} games in progress"),
             GameError::Store { what, detail } => write!(f, "{what}: {detail}"),
         }
@@ -116,6 +119,11 @@ impl From<GameError> for ApiError {
                 error.message(Lang::En),
             ),
             GameError::NotRatable(r) => ApiError::from(r),
+            GameError::NoSuchChess960 { number } => ApiError::bad_request(
+                "bad_variant",
+                format!("960 局的起始局面编号须为 0 到 959，不是 {number}"),
+                format!("Chess960 start positions are numbered 0 to 959, not {number}"),
+            ),
             GameError::TooManyGames { name, limit, computer } => {
                 let (zh_what, en_what) = if computer {
                     ("盘与电脑的对局", "games against the computer")
@@ -149,6 +157,7 @@ mod tests {
             (GameError::BadLevel { level: 11 }, "bad_request", 400),
             (GameError::BadTimeControl { text: "5 min".into(), problem: "?".into() }, "bad_time_control", 400),
             (GameError::NotRatable(Refusal::NeedsAccount), "login_required", 403),
+            (GameError::NoSuchChess960 { number: 960 }, "bad_variant", 400),
             (GameError::TooManyGames { name: "Ann".into(), limit: 3, computer: true }, "too_many_games", 429),
             (GameError::Store { what: "insert game".into(), detail: "disk".into() }, "internal", 500),
         ];

@@ -266,6 +266,11 @@ pub fn new_game_id() -> String {
     (0..8).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
 }
 
+/// The start a player asked for, as the game's variant: a random Chess960 position is drawn here.
+pub fn start_of(choice: guoxiang_protocol::StartChoice) -> Result<Variant, GameError> {
+    choice.variant(|| rand::random_range(0..960u16)).map_err(|number| GameError::NoSuchChess960 { number })
+}
+
 /// The engine's player reference for a level.
 pub fn engine_player(level: u8) -> PlayerRef {
     let l = guoxiang_engine::levels::level(level).unwrap_or(&guoxiang_engine::LEVELS[0]);
@@ -416,6 +421,7 @@ impl Live {
             }
         }
         // The last gate for every path to a rated game (challenges, seeks, pools, rematches, the APIs).
+        crate::policy::check_variant(rated, &variant)?;
         let store = &self.inner.store;
         crate::policy::check_game(rated, &time_control, &white, &black, |id| async move {
             Ok::<_, GameError>(store.user(&id).await?.is_none_or(|u| u.is_guest))

@@ -22,6 +22,8 @@ pub struct GameView {
     pub speed: String,
     /// The start position's FEN, `None` for the standard start.
     pub initial_fen: Option<String>,
+    /// A Chess960 game (its start is `initial_fen`).
+    pub chess960: bool,
     pub fen: String,
     pub turn: String,
     pub moves_uci: Vec<String>,
@@ -96,6 +98,7 @@ impl GameView {
             increment_ms,
             speed: tc.speed().as_str().to_owned(),
             initial_fen: game.variant().fen().map(str::to_owned),
+            chess960: matches!(game.variant(), guoxiang_game::Variant::Chess960 { .. }),
             fen: game.position().fen(),
             turn: color_str(game.turn()),
             moves_uci: game.moves().iter().map(|m| m.uci.clone()).collect(),
@@ -140,6 +143,7 @@ pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
         increment_ms,
         speed: row.speed.clone(),
         initial_fen,
+        chess960: state.get("variant").and_then(|v| v.get("kind")).and_then(|k| k.as_str()) == Some("chess960"),
         fen: state.get("fen").and_then(|f| f.as_str()).unwrap_or_default().to_owned(),
         turn: state.get("turn").and_then(|f| f.as_str()).unwrap_or("white").to_owned(),
         moves_uci: moves.iter().map(|m| m.uci.clone()).collect(),

@@ -5,11 +5,11 @@
 import type { Key } from '@lichess-org/chessground/types';
 import type { NormalMove } from 'chessops/types';
 import { socket, toast, toastError } from '../../app';
-import { claimable, guessIllegal, isPromotion, legalMove, parseTyped, standardUci } from '../../chess';
+import { claimable, guessIllegal, isPromotion, legalMove, parseTyped, wireUci } from '../../chess';
 import { t } from '../../i18n';
 import { choosePromotion } from '../../ui/promotion';
 import type { Ctx } from './ctx';
-import { livePos, myColor, myTurn, turn } from './state';
+import { isChess960, livePos, myColor, myTurn, turn } from './state';
 
 export interface Play {
   onBoardMove(orig: Key, dest: Key): void;
@@ -22,7 +22,7 @@ export function makePlay(ctx: Ctx, promoEl: HTMLElement, redraw: () => void): Pl
   function playOrClaim(m: NormalMove): void {
     const st = ctx.get();
     const pos = livePos(st);
-    const uci = standardUci(pos, m);
+    const uci = wireUci(pos, m, isChess960(st));
     const after = pos.clone();
     after.play(m);
     const kind = claimable([...st.line.positions, after]);

@@ -122,6 +122,8 @@ export const isOver = (st: GameState): boolean => st.status.status === 'finished
 export const ply = (st: GameState): number => st.line.moves.length;
 export const shownPly = (st: GameState): number => (st.viewPly === null ? ply(st) : st.viewPly);
 export const livePos = (st: GameState): Chess => st.line.positions[ply(st)];
+/** A Chess960 game: castling is sent as the king onto its rook. */
+export const isChess960 = (st: GameState): boolean => st.snap?.variant.kind === 'chess960';
 export const turn = (st: GameState): Color => livePos(st).turn;
 export const myTurn = (st: GameState): boolean => !isOver(st) && myColor(st) === turn(st) && st.viewPly === null;
 /** The draw the side to move could claim now (threefold repetition, fifty moves), if it is us. */

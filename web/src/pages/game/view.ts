@@ -5,7 +5,7 @@
 import type { Key } from '@lichess-org/chessground/types';
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import { link } from '../../app';
-import { checkColor, destsOf, fenOf, isPromotion, lastMoveKeys, legalMove, standardUci } from '../../chess';
+import { checkColor, destsOf, fenOf, isPromotion, lastMoveKeys, legalMove, wireUci } from '../../chess';
 import { h, replace } from '../../dom';
 import { getLang, pick, t } from '../../i18n';
 import type { Color, Player } from '../../protocol';
@@ -19,7 +19,7 @@ import { renderResult } from '../../ui/result';
 import type { Ctx } from './ctx';
 import { makeReviewSlot } from './review';
 import { makeControls } from './controls';
-import { isOver, myColor, myTurn, opposite, ply, shownPly, turn } from './state';
+import { isChess960, isOver, myColor, myTurn, opposite, ply, shownPly, turn } from './state';
 import type { GameState, Illegal } from './state';
 
 export interface View {
@@ -146,7 +146,7 @@ export function makeView(
       const m = legalMove(pos, from, to, isPromotion(pos, from, to) ? 'queen' : undefined);
       if (m) {
         board.move(from, to);
-        const uci = standardUci(pos, m);
+        const uci = wireUci(pos, m, isChess960(st));
         // After this drawing is done: sending changes the state.
         queueMicrotask(() => ctx.sendMove(uci));
       }
