@@ -97,6 +97,16 @@ pub struct Lobby {
     base_url: String,
 }
 
+/// What a seek asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct SeekTerms<'a> {
+    /// PGN `TimeControl` tag.
+    pub time_control: &'a str,
+    pub rated: bool,
+    pub color: ColorChoice,
+    pub variant: StartChoice,
+}
+
 /// Seeks one user may have posted at a time.
 pub const MAX_SEEKS: usize = 5;
 
@@ -397,17 +407,15 @@ impl Lobby {
         Ok(())
     }
 
-    /// Posts a seek.
+    /// Posts a seek of `owner` (on connection `conn`, with `rating` shown).
     pub fn create_seek(
         &self,
         owner: crate::policy::Entrant,
         conn: u64,
-        time_control: &str,
-        rated: bool,
-        color: ColorChoice,
+        terms: SeekTerms<'_>,
         rating: Option<u32>,
-        variant: StartChoice,
     ) -> Result<Seek, LobbyError> {
+        let SeekTerms { time_control, rated, color, variant } = terms;
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, owner.guest)?;
         if rated && variant.is_chess960() {

@@ -357,11 +357,8 @@ impl Conn {
                 let seek = self.state.lobby.create_seek(
                     Entrant { player: p, guest },
                     self.id,
-                    &time_control,
-                    rated,
-                    color,
+                    crate::lobby::SeekTerms { time_control: &time_control, rated, color, variant },
                     rating,
-                    variant,
                 )?;
                 self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
                 Ok(())

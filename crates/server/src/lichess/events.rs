@@ -175,11 +175,8 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     let seek = state.lobby.create_seek(
         Entrant { player: me, guest: auth.user.is_guest },
         conn,
-        &tc,
-        rated,
-        color,
+        crate::lobby::SeekTerms { time_control: &tc, rated, color, variant: guoxiang_protocol::StartChoice::Standard },
         my_rating,
-        guoxiang_protocol::StartChoice::Standard,
     )?;
     if correspondence {
         return Ok(Json(json!({"id": seek.id})).into_response());
