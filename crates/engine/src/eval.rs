@@ -468,7 +468,12 @@ pub fn trace(pos: &Position) -> Option<EvalTrace> {
 pub fn evaluate(pos: &Position) -> i32 {
     let v = evaluate_white(pos);
     let v = if pos.turn() == Color::White { v } else { -v };
-    v + PARAMS.tempo
+    let v = v + PARAMS.tempo;
+    // A side that can never checkmate for lack of material (the rules core's theorems: a lone king, a lone knight
+    // against nothing but queens, bishops all on one colour with no pawns or knights) wins nothing: at most a draw.
+    // A few bitboard tests, so cheap enough for every evaluation; the full "can it ever mate" analysis is not.
+    let us = pos.turn();
+    if (v > 0 && pos.has_insufficient_material(us)) || (v < 0 && pos.has_insufficient_material(!us)) { 0 } else { v }
 }
 
 #[cfg(test)]
@@ -495,6 +500,21 @@ pub(crate) mod tests {
             format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
         };
         format!("{} {} {} {} {} {}", board.join("/"), turn, castling, ep, parts[4], parts[5])
+    }
+
+    #[test]
+    fn a_side_that_cannot_mate_is_not_scored_as_winning() {
+        // Two bishops on light squares against a bare king: a bishop ahead, and yet a dead draw.
+        for fen in ["8/8/4k3/8/8/3K4/2B1B3/8 w - - 0 1", "8/8/4k3/8/8/3K4/2B1B3/8 b - - 0 1"] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(evaluate_white(&pos) > 0, "{fen}: the material count favours White");
+            assert_eq!(evaluate(&pos), 0, "{fen}");
+            let m = Position::from_fen(&mirror_fen(fen)).unwrap();
+            assert_eq!(evaluate(&m), 0, "{fen} mirrored");
+        }
+        // The side that can still mate keeps its score: a knight against a pawn (a helpmate exists).
+        let pos = Position::from_fen("8/8/4k3/8/8/3K3p/3N4/8 w - - 0 1").unwrap();
+        assert_ne!(evaluate(&pos), 0);
     }
 
     #[test]
