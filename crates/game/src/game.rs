@@ -255,13 +255,26 @@ impl Command {
     }
 }
 
+/// A move's text (UCI or SAN, at most 8 bytes: `e7e8q`, `Qh4xe1+`), kept inline: a live game keeps one of each per
+/// move, and a heap string each would be most of a move's memory. Serialized as a string.
+pub type MoveText = arrayvec::ArrayString<8>;
+
+/// `s` as a [`MoveText`]; longer text (which no move has) is cut at a character boundary.
+pub fn move_text(s: &str) -> MoveText {
+    let mut end = s.len().min(8);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    MoveText::from(&s[..end]).unwrap_or_default()
+}
+
 /// One move of the game, as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     #[serde(with = "color")]
     pub by: Color,
-    pub uci: String,
-    pub san: String,
+    pub uci: MoveText,
+    pub san: MoveText,
     /// When the move was made.
     pub at: Timestamp,
     /// The mover's remaining time right after the move (for the PGN `[%clk]` comment); `None` without a time
@@ -897,7 +910,7 @@ impl Game {
         let pos = self.position();
         let (uci, san) = (pos.uci(m), pos.san(m));
         let automatic = self.state.play(m).map_err(|e| CommandError::Internal(e.to_string()))?;
-        self.moves.push(MoveRecord { by, uci: uci.clone(), san: san.clone(), at: now, clock_ms, used_ms });
+        self.moves.push(MoveRecord { by, uci: move_text(&uci), san: move_text(&san), at: now, clock_ms, used_ms });
         self.last_move_at[by.index()] = Some(now);
         self.turn_started_at = now;
         if self.status == Status::Created && self.moves.len() >= 2 {

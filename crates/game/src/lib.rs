@@ -63,7 +63,10 @@ mod snapshot;
 pub use action::Action;
 pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
-pub use game::{AbortReason, Command, Game, GameConfig, GameSetup, MoveInput, MoveRecord, PlayerRef, Status, Variant};
+pub use game::{
+    AbortReason, Command, Game, GameConfig, GameSetup, MoveInput, MoveRecord, MoveText, PlayerRef, Status, Variant,
+    move_text,
+};
 pub use pgn::{PgnTags, format_clk, termination_tag};
 pub use snapshot::{STATE_RECORD_FORMAT, Snapshot, StateRecord};
 

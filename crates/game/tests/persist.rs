@@ -191,7 +191,7 @@ fn finished_games_restore_finished() {
 fn a_tampered_snapshot_is_refused() {
     let (g, now) = mid_game();
     let mut snap = g.snapshot(t(now));
-    snap.moves[2].uci = "e2e4".into();
+    snap.moves[2].uci = guoxiang_game::move_text("e2e4");
     assert!(matches!(Game::restore(snap, t(0)), Err(guoxiang_game::SetupError::BadSnapshot(_))));
 }
 
@@ -274,4 +274,14 @@ fn games_can_move_between_threads() {
     assert_send_sync::<Snapshot>();
     assert_send_sync::<guoxiang_game::VersionedEvent>();
     assert_send_sync::<guoxiang_game::CommandError>();
+}
+
+#[test]
+fn move_texts_are_inline_and_read_and_written_as_strings() {
+    assert_eq!(guoxiang_game::move_text("Qh4xe1+").as_str(), "Qh4xe1+");
+    assert_eq!(guoxiang_game::move_text("马f3马f3马").as_str(), "马f3马", "cut at a character boundary");
+    let json = r#"{"by":"white","uci":"e7e8q","san":"e8=Q+","at":5,"clock_ms":null,"used_ms":0}"#;
+    let r: guoxiang_game::MoveRecord = serde_json::from_str(json).unwrap();
+    assert_eq!((r.uci.as_str(), r.san.as_str()), ("e7e8q", "e8=Q+"));
+    assert_eq!(serde_json::to_string(&r).unwrap(), json);
 }

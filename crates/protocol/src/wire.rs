@@ -427,7 +427,7 @@ impl From<&Snapshot> for GameSnapshot {
             moves: s
                 .moves
                 .iter()
-                .map(|m| MoveInfo { uci: m.uci.clone(), san: m.san.clone(), clock_ms: m.clock_ms })
+                .map(|m| MoveInfo { uci: m.uci.to_string(), san: m.san.to_string(), clock_ms: m.clock_ms })
                 .collect(),
             clocks: s.clocks.map(Clocks::from),
             clock_running: running.map(|side| match side {

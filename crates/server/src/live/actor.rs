@@ -70,8 +70,8 @@ fn move_row(game_id: &str, ply: usize, m: &MoveRecord) -> MoveRow {
     MoveRow {
         game_id: game_id.to_owned(),
         ply: ply as i64,
-        uci: m.uci.clone(),
-        san: m.san.clone(),
+        uci: m.uci.to_string(),
+        san: m.san.to_string(),
         at_ms: m.at.0 as i64,
         clock_ms: m.clock_ms.map(|c| c as i64),
         used_ms: m.used_ms as i64,
@@ -87,8 +87,8 @@ pub(super) fn restore(row: &GameRow, moves: &[MoveRow], now: Timestamp) -> Resul
         .enumerate()
         .map(|(i, m)| MoveRecord {
             by: if i % 2 == 0 { start_turn } else { !start_turn },
-            uci: m.uci.clone(),
-            san: m.san.clone(),
+            uci: guoxiang_game::move_text(&m.uci),
+            san: guoxiang_game::move_text(&m.san),
             at: Timestamp(m.at_ms.max(0) as u64),
             clock_ms: m.clock_ms.map(|c| c.max(0) as u64),
             used_ms: m.used_ms.max(0) as u64,
@@ -406,7 +406,7 @@ impl Actor {
                 time_control: g.time_control().to_pgn(),
                 rated: g.rated(),
                 fen: g.position().fen(),
-                last_move: g.moves().last().map(|m| m.uci.clone()),
+                last_move: g.moves().last().map(|m| m.uci.to_string()),
                 spectators: 0,
             };
             (g.created_at().0, game)

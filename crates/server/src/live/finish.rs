@@ -85,7 +85,8 @@ pub(super) fn record_in_explorer(store: &Store, game: &Game) {
         None => guoxiang_explorer::Outcome::Draw,
     };
     let speed = guoxiang_explorer::SpeedBucket::of_speed(game.time_control().speed());
-    let moves: Vec<String> = game.moves().iter().take(guoxiang_explorer::MAX_PLIES).map(|m| m.uci.clone()).collect();
+    let moves: Vec<String> =
+        game.moves().iter().take(guoxiang_explorer::MAX_PLIES).map(|m| m.uci.to_string()).collect();
     let (store, id) = (store.clone(), game.id().to_owned());
     tokio::spawn(async move {
         let rating = |r: Option<i64>| r.and_then(|r| u32::try_from(r).ok());

@@ -248,9 +248,9 @@ pub fn computer_pace_ms(configured: u64, level: u8, remaining_ms: Option<u64>) -
     remaining_ms.map_or(configured, |r| configured.min(r / 30))
 }
 
-/// Events a live game keeps for clients that reconnect (about ten moves with their clocks; a client that missed
-/// more gets a snapshot).
-pub const EVENT_LOG_LEN: usize = 24;
+/// Events a live game keeps for clients that reconnect (about six moves with their clocks; a client that missed
+/// more gets a snapshot). Every kept event is memory of a live game: about 280 bytes with its strings.
+pub const EVENT_LOG_LEN: usize = 12;
 
 /// Games in progress one user may have (correspondence included).
 pub const MAX_GAMES_PER_USER: usize = 50;
