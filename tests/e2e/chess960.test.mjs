@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardState, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { boardState, launch, newPage, playAndWait as play, startServer, tid } from './lib.mjs';
 
 let server;
 let browser;
@@ -22,15 +22,6 @@ after(async () => {
 const lastRank = (fen) => fen.split(' ')[0].split('/')[7];
 const firstRank = (fen) => fen.split(' ')[0].split('/')[0];
 
-async function play(page, other, color, uci) {
-  const st = await waitTurnOrEnd(page, color, 30_000);
-  await clickMove(page, uci);
-  await other.waitForFunction(
-    ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
-    [tid('board'), st.ply],
-    { timeout: 30_000, polling: 50 },
-  );
-}
 
 test('Chess960 from a chosen start: the position on both boards, castling by king onto rook', { timeout: 120_000 }, async () => {
   const a = (await newPage(browser, server.base, { lang: 'en' })).page;

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardState, clickMove, clickSquare, launch, newPage, sleep, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { boardState, clickMove, clickSquare, launch, newPage, sleep, startServer, tid, waitTurnOrEnd, playAndWait as play } from './lib.mjs';
 
 let server;
 let browser;
@@ -40,16 +40,6 @@ async function friendGame(a, b, tc) {
   return id;
 }
 
-/** Plays `uci` on `page` (whose turn it must be) and waits until `other` has it too. */
-async function play(page, other, color, uci) {
-  const st = await waitTurnOrEnd(page, color, 30_000);
-  await clickMove(page, uci);
-  await other.waitForFunction(
-    ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
-    [tid('board'), st.ply],
-    { timeout: 30_000, polling: 50 },
-  );
-}
 
 async function clockMs(page, color) {
   return Number(await page.getAttribute(tid(`clock-${color}`), 'data-ms'));

@@ -155,6 +155,17 @@ export async function clickMove(page, uci) {
   }
 }
 
+/** Plays `uci` on `page` (whose turn it must be, as `color`) and waits until `other` has it too. */
+export async function playAndWait(page, other, color, uci) {
+  const st = await waitTurnOrEnd(page, color, 30_000);
+  await clickMove(page, uci);
+  await other.waitForFunction(
+    ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
+    [tid('board'), st.ply],
+    { timeout: 30_000, polling: 50 },
+  );
+}
+
 /** Waits until the page's game is over or it is `color`'s turn on the live board; returns the state. */
 export async function waitTurnOrEnd(page, color, timeout = 60_000) {
   await page.waitForFunction(
