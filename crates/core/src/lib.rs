@@ -33,8 +33,8 @@ pub use lang::{Lang, Text};
 pub use movegen::{MovesKind, PieceMoves, perft, perft_divide, perft_full};
 pub use mv::{MAX_MOVES, Move, MoveList};
 pub use outcome::{
-    ClaimError, ClaimKind, DEFAULT_MATE_BUDGET, DeadReason, GameError, GameState, MateAbility, MateVerdict, Outcome,
-    Termination,
+    Checkpoint, ClaimError, ClaimKind, DEFAULT_MATE_BUDGET, DeadReason, GameError, GameState, MateAbility, MateVerdict,
+    Outcome, Termination,
 };
 pub use position::{PlayError, Position};
 pub use san::{

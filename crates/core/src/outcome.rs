@@ -24,7 +24,7 @@ mod key;
 mod regions;
 
 pub use dead::{DEFAULT_MATE_BUDGET, DeadReason, MateAbility, MateVerdict};
-pub use game::{ClaimError, ClaimKind, GameError, GameState};
+pub use game::{Checkpoint, ClaimError, ClaimKind, GameError, GameState};
 
 use crate::lang::{Lang, Text};
 use crate::position::Position;

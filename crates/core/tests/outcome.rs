@@ -1,6 +1,8 @@
 //! Game endings, one test per rule of the FIDE Laws (Articles 5, 6.9, 9): results and messages, dead positions,
 //! repetitions, the 50/75-move rules, claims, time forfeits.
 
+mod common;
+
 use guoxiang_core::{
     CastlingMode, ClaimError, ClaimKind, Color, DeadReason, GameError, GameState, Lang, MateAbility, Move, Outcome,
     Position, Termination, Validation,
@@ -272,6 +274,111 @@ fn art_9_6_1_fivefold_repetition_is_automatic() {
     g.undo();
     assert!(!g.is_over());
     assert_eq!(g.repetitions(), 4);
+}
+
+/// The game keeps only the positions since the last irreversible move. Random games of mostly knight, king and rook
+/// moves (so that positions repeat), with random takebacks, some of them of irreversible moves: after every step the
+/// repetition count equals a count over every position replayed from the start, and the kept positions are the
+/// last ones of that replay.
+#[test]
+fn repetitions_survive_takebacks_of_irreversible_moves() {
+    let mut rng = common::XorShift(0x5eed_0f92);
+    let (mut steps, mut repeated, mut irreversible_undone) = (0, 0, 0);
+    for _ in 0..60 {
+        let mut g = GameState::new();
+        for _ in 0..160 {
+            if g.is_over() || (!g.moves().is_empty() && rng.next().is_multiple_of(5)) {
+                let before = g.recent_positions().len();
+                g.undo();
+                irreversible_undone += (before == 1) as u32;
+            } else {
+                let legal = g.position().legal_moves();
+                let quiet: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| !g.position().is_zeroing(m) && !g.position().is_capture(m))
+                    .collect();
+                // Often the side to move takes its last move back on the board, so that positions repeat.
+                let n = g.moves().len();
+                let back = (n >= 2 && rng.next().is_multiple_of(2))
+                    .then(|| g.moves()[n - 2])
+                    .and_then(|m| quiet.iter().copied().find(|q| q.from() == m.to() && q.to() == m.from()));
+                let pool = if !quiet.is_empty() && !rng.next().is_multiple_of(8) {
+                    quiet
+                } else {
+                    legal.iter().copied().collect()
+                };
+                let m = back.unwrap_or_else(|| pool[(rng.next() % pool.len() as u64) as usize]);
+                g.play(m).unwrap();
+            }
+            let all: Vec<Position> = g.replay().collect();
+            assert_eq!(all.len(), g.moves().len() + 1);
+            let here = all.last().unwrap();
+            assert_eq!(here.fen(), g.position().fen());
+            // The hash covers exactly what Article 9.2.2 compares.
+            let naive = all.iter().filter(|q| q.hash() == here.hash()).count() as u32;
+            assert_eq!(g.repetitions(), naive, "after {:?}", g.moves());
+            let recent = g.recent_positions();
+            let last_irreversible = (0..g.moves().len())
+                .rev()
+                .find(|&i| all[i].is_zeroing(g.moves()[i]) || all[i].castling_rooks() != all[i + 1].castling_rooks());
+            assert_eq!(recent.len(), all.len() - last_irreversible.map_or(0, |i| i + 1), "after {:?}", g.moves());
+            for (a, b) in recent.iter().rev().zip(all.iter().rev()) {
+                assert_eq!(a.fen(), b.fen());
+            }
+            steps += 1;
+            repeated += (naive > 1) as u32;
+        }
+    }
+    eprintln!("{steps} steps, {repeated} at a repeated position, {irreversible_undone} irreversible moves taken back");
+    assert!(repeated > 200 && irreversible_undone > 50, "{repeated} {irreversible_undone}: the test is too weak");
+}
+
+/// A checkpoint comes back after moves played, moves taken back (up to the number it keeps), and endings recorded;
+/// it refuses, changing nothing, when more moves were taken back.
+#[test]
+fn rewind_to_a_checkpoint() {
+    let mut rng = common::XorShift(0xc0ffee);
+    let (mut rewound, mut refused) = (0, 0);
+    for _ in 0..300 {
+        let mut g = GameState::new();
+        for _ in 0..rng.below(60) {
+            if g.is_over() {
+                break;
+            }
+            let legal = g.position().legal_moves();
+            g.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        let before = (g.moves().to_vec(), g.position().fen(), g.outcome(), g.repetitions(), g.recent_positions().len());
+        let keep = rng.below(3);
+        let c = g.checkpoint(keep);
+        let undos = rng.below(4);
+        for _ in 0..undos {
+            g.undo();
+        }
+        for _ in 0..rng.below(3) {
+            if g.is_over() {
+                break;
+            }
+            let legal = g.position().legal_moves();
+            g.play(legal[rng.below(legal.len())]).unwrap();
+        }
+        if rng.below(4) == 0 && !g.is_over() {
+            g.resign(Color::White).unwrap();
+        }
+        let changed = (g.moves().to_vec(), g.position().fen());
+        if g.rewind(c) {
+            rewound += 1;
+            let after =
+                (g.moves().to_vec(), g.position().fen(), g.outcome(), g.repetitions(), g.recent_positions().len());
+            assert_eq!(after, before);
+        } else {
+            refused += 1;
+            assert!(undos > keep, "refused after {undos} undos with {keep} moves kept");
+            assert_eq!((g.moves().to_vec(), g.position().fen()), changed);
+        }
+    }
+    assert!(rewound > 150 && refused > 20, "{rewound} {refused}");
 }
 
 // ----- Article 9.3: fifty-move rule (claimed) -------------------------------------------------------------------

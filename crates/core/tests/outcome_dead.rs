@@ -52,12 +52,12 @@ fn random_playouts_never_deny_a_later_mate() {
                 g.play(m).unwrap();
             }
             games += 1;
-            positions += g.positions().len();
+            positions += g.moves().len() + 1;
             match g.outcome() {
                 Some(o) if o.termination == Termination::Checkmate => {
                     mates += 1;
                     let w = o.winner.unwrap();
-                    for (i, p) in g.positions().iter().enumerate() {
+                    for (i, p) in g.replay().enumerate() {
                         assert!(p.can_mate(w), "{w:?} mates later, but can_mate said no at ply {i}: {}", p.fen());
                     }
                 }

@@ -148,18 +148,38 @@ impl std::error::Error for GameError {}
 /// refuses moves, claims, resignations and flags. [`GameState::undo`] takes a move back and reopens the game.
 #[derive(Clone, Debug)]
 pub struct GameState {
-    /// `positions[0]` is the start; `positions[i]` follows `moves[i - 1]`.
-    positions: Vec<Position>,
+    start: Position,
     moves: Vec<Move>,
-    /// `since[i]`: index of the first position after the last irreversible move up to `positions[i]`.
-    since: Vec<usize>,
+    /// The positions since the last irreversible move, the current one last (the only ones that can repeat). A
+    /// game keeps no other position, so it grows by a move, not a position, per ply.
+    recent: Vec<Position>,
+    /// How many moves were ever taken back (for [`GameState::rewind`]).
+    undos: u64,
     outcome: Option<Outcome>,
     claim_move: Option<Move>,
 }
 
+/// Where a game stood: see [`GameState::checkpoint`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    plies: usize,
+    undos: u64,
+    /// The last moves, for the ones taken back since.
+    tail: Vec<Move>,
+    outcome: Option<Outcome>,
+    claim_move: Option<Move>,
+}
+
+/// Whether `m`, from `before` to `after`, is irreversible: a capture, a pawn move, or a loss of castling rights.
+fn irreversible(before: &Position, m: Move, after: &Position) -> bool {
+    before.is_zeroing(m) || after.castling_rooks() != before.castling_rooks()
+}
+
 impl Default for GameState {
+    /// The standard start, as [`GameState::new`] (without looking for an ending: it has none).
     fn default() -> GameState {
-        GameState::new()
+        let start = Position::new();
+        GameState { recent: vec![start.clone()], start, moves: Vec::new(), undos: 0, outcome: None, claim_move: None }
     }
 }
 
@@ -173,24 +193,43 @@ impl GameState {
     /// half-move clock counts for the 50- and 75-move rules). A start position that is already finished (mate,
     /// stalemate, dead, 75 moves) gives a game that is already over.
     pub fn from_position(start: Position) -> GameState {
-        let mut g =
-            GameState { positions: vec![start], moves: Vec::new(), since: vec![0], outcome: None, claim_move: None };
+        let mut g = GameState {
+            recent: vec![start.clone()],
+            start,
+            moves: Vec::new(),
+            undos: 0,
+            outcome: None,
+            claim_move: None,
+        };
         g.outcome = g.status();
         g
     }
 
     pub fn start(&self) -> &Position {
-        &self.positions[0]
+        &self.start
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().unwrap_or(&self.positions[0])
+        self.recent.last().unwrap_or(&self.start)
     }
 
-    /// Every position of the game, the start first and the current one last.
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
+    /// The positions since the last irreversible move (a capture, a pawn move, a loss of castling rights), the
+    /// current one last: the only earlier positions that can occur again. An engine needs them to see repetitions.
+    pub fn recent_positions(&self) -> &[Position] {
+        &self.recent
+    }
+
+    /// Every position of the game, the start first and the current one last, replayed from the start (the game
+    /// keeps only [`GameState::recent_positions`]).
+    pub fn replay(&self) -> impl Iterator<Item = Position> + '_ {
+        let mut p = Some(self.start.clone());
+        let mut moves = self.moves.iter();
+        core::iter::from_fn(move || {
+            let here = p.take()?;
+            p = moves.next().map(|&m| here.after(m));
+            Some(here)
+        })
     }
 
     pub fn moves(&self) -> &[Move] {
@@ -223,11 +262,12 @@ impl GameState {
         }
         let before = self.position();
         let after = before.clone().play(m).map_err(GameError::Illegal)?;
-        let irreversible = before.is_zeroing(m) || after.castling_rooks() != before.castling_rooks();
-        let since = if irreversible { self.positions.len() } else { self.since[self.positions.len() - 1] };
-        self.positions.push(after);
+        if irreversible(before, m, &after) {
+            // No earlier position can come back.
+            self.recent.clear();
+        }
+        self.recent.push(after);
         self.moves.push(m);
-        self.since.push(since);
         self.outcome = self.status();
         Ok(self.outcome)
     }
@@ -235,11 +275,66 @@ impl GameState {
     /// Takes back the last move and reopens the game (any ending is forgotten). `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
-        self.positions.pop();
-        self.since.pop();
+        self.undos += 1;
+        if self.recent.len() > 1 {
+            self.recent.pop();
+        } else {
+            // The move taken back was irreversible: find the positions since the one before it.
+            self.recent.clear();
+            let mut p = self.start.clone();
+            self.recent.push(p.clone());
+            for &m in &self.moves {
+                let after = p.after(m);
+                if irreversible(&p, m, &after) {
+                    self.recent.clear();
+                }
+                self.recent.push(after.clone());
+                p = after;
+            }
+        }
         self.outcome = self.status();
         self.claim_move = None;
         Some(m)
+    }
+
+    /// Where the game stands, to come back to with [`GameState::rewind`] after any moves played and at most
+    /// `undos` moves taken back (it keeps that many of the last moves).
+    pub fn checkpoint(&self, undos: usize) -> Checkpoint {
+        let plies = self.moves.len();
+        Checkpoint {
+            plies,
+            undos: self.undos,
+            tail: self.moves[plies.saturating_sub(undos)..].to_vec(),
+            outcome: self.outcome,
+            claim_move: self.claim_move,
+        }
+    }
+
+    /// Puts the game back where it stood at `c`: the moves played since are taken back and the ones taken back are
+    /// played again. Returns `false`, changing nothing, when more moves were taken back than `c` kept.
+    pub fn rewind(&mut self, c: Checkpoint) -> bool {
+        let kept_from = c.plies - c.tail.len();
+        // Each move taken back since shortened the game by one: the first `unchanged` moves are the checkpoint's.
+        let unchanged = c.plies.saturating_sub(usize::try_from(self.undos - c.undos).unwrap_or(usize::MAX));
+        if unchanged < kept_from {
+            return false;
+        }
+        // The moves before `kept_from` are the checkpoint's; of the kept ones, those up to the first that differs.
+        let common = self.moves.len().min(c.plies);
+        let same = (kept_from..common).find(|&i| self.moves[i] != c.tail[i - kept_from]).unwrap_or(common);
+        while self.moves.len() > same {
+            self.undo();
+        }
+        for &m in &c.tail[same - kept_from..] {
+            // Each was legal here at the checkpoint (the position is the same), so this always plays.
+            self.outcome = None;
+            if self.play(m).is_err() {
+                return false;
+            }
+        }
+        self.outcome = c.outcome;
+        self.claim_move = c.claim_move;
+        true
     }
 
     /// The automatic ending of the current position, if there is one (whatever has been recorded): checkmate
@@ -269,8 +364,7 @@ impl GameState {
 
     /// How many times the current position has occurred in this game (itself included).
     pub fn repetitions(&self) -> u32 {
-        let n = self.positions.len() - 1;
-        self.occurrences(self.position(), self.since[n]..self.positions.len())
+        self.occurrences(self.position())
     }
 
     /// How many times the position after the legal move `m` would have occurred (itself included); 0 if `m` is not
@@ -281,14 +375,15 @@ impl GameState {
             return 0;
         }
         let after = p.after(m);
-        if p.is_zeroing(m) || after.castling_rooks() != p.castling_rooks() {
+        if irreversible(p, m, &after) {
             return 1;
         }
-        1 + self.occurrences(&after, self.since[self.positions.len() - 1]..self.positions.len())
+        1 + self.occurrences(&after)
     }
 
-    fn occurrences(&self, p: &Position, range: core::ops::Range<usize>) -> u32 {
-        self.positions[range].iter().filter(|q| same_position(p, q)).count() as u32
+    /// How many of the positions since the last irreversible move are the same as `p`.
+    fn occurrences(&self, p: &Position) -> u32 {
+        self.recent.iter().filter(|q| same_position(p, q)).count() as u32
     }
 
     /// The draws the player to move may claim right now, without a move (Articles 9.2.1.2 and 9.3.2).
