@@ -199,8 +199,9 @@ impl Position {
     /// unable to mate. Sound (`true` only with proofs for both sides); it may miss a dead position that only the full
     /// analysis of both sides would prove (see [`Position::dead_verdict`]).
     pub fn is_dead_position(&self) -> bool {
-        let w = self.quick_cannot_mate(Color::White);
-        let b = self.quick_cannot_mate(Color::Black);
+        let mut statics = Statics::new(self);
+        let w = self.quick_cannot_mate(Color::White, &mut statics);
+        let b = self.quick_cannot_mate(Color::Black, &mut statics);
         match (w, b) {
             (true, true) => true,
             (true, false) => !self.mate_verdict(Color::Black).can_mate(),
@@ -217,8 +218,8 @@ impl Position {
 
     /// The cheap part of the analysis: a proof that `color` cannot mate from the static rules, or from the
     /// exhaustive searches of closed positions and forced lines; `false` when none applies.
-    fn quick_cannot_mate(&self, color: Color) -> bool {
-        matches!(self.quick(color, DEFAULT_MATE_BUDGET / 10), Some(MateVerdict::Cannot(_)))
+    fn quick_cannot_mate(&self, color: Color, statics: &mut Statics<'_>) -> bool {
+        matches!(self.quick(color, DEFAULT_MATE_BUDGET / 10, statics), Some(MateVerdict::Cannot(_)))
     }
 
     /// Whether `color` could still checkmate, with evidence, at the default budget ([`DEFAULT_MATE_BUDGET`]): see
@@ -233,7 +234,8 @@ impl Position {
     /// one only `budget` when a queen or rook is on the board, and it generates at most 16 children per position
     /// allowed). See the module text for the steps.
     pub fn mate_verdict_with(&self, color: Color, budget: usize) -> MateVerdict {
-        if let Some(v) = self.quick(color, budget) {
+        let mut statics = Statics::new(self);
+        if let Some(v) = self.quick(color, budget, &mut statics) {
             return v;
         }
         // Short helpmates by plain iterative deepening (middle games), then a guided best-first search (endings):
@@ -247,7 +249,7 @@ impl Position {
         // Every reachable position, pruned by the static proofs: closes in most positions that cannot mate. When the
         // static bound on the reachable positions is small, the search may visit many more of them.
         let small = (self.by_role(Role::Queen) | self.by_role(Role::Rook)).is_empty()
-            || Regions::of(self).is_some_and(|r| r.states() <= LARGE_BUDGET_FACTOR as f64 * budget as f64 * 4.0);
+            || statics.regions().is_some_and(|r| r.states() <= LARGE_BUDGET_FACTOR as f64 * budget as f64 * 4.0);
         let explore_budget = if small { budget * LARGE_BUDGET_FACTOR } else { budget };
         match explore(self, color, explore_budget, Mode::Full) {
             Explored::Mate(line) => MateVerdict::Can(line),
@@ -263,25 +265,24 @@ impl Position {
 
     /// The cheap steps: a mate on the board, the static proofs, and the searches of closed positions and forced
     /// lines. `None` when they decide nothing.
-    fn quick(&self, color: Color, budget: usize) -> Option<MateVerdict> {
+    fn quick(&self, color: Color, budget: usize, statics: &mut Statics<'_>) -> Option<MateVerdict> {
         if self.turn() != color && self.is_checkmate() {
             return Some(MateVerdict::Can(Vec::new()));
         }
         if self.has_insufficient_material(color) {
             return Some(MateVerdict::Cannot(DeadReason::InsufficientMaterial));
         }
-        let lock = Lock::of(self);
-        if let Ok(l) = &lock
+        if let Ok(l) = statics.lock()
             && l.no_mate(color)
         {
             return Some(MateVerdict::Cannot(DeadReason::LockedPawns));
         }
-        if let Some(r) = Regions::of(self)
+        if let Some(r) = statics.regions()
             && r.no_mate(color)
         {
             return Some(MateVerdict::Cannot(DeadReason::NoMatingSquare));
         }
-        let mode = match &lock {
+        let mode = match statics.lock() {
             Ok(l) if l.states <= budget as f64 * ESTIMATE_SLACK => Mode::Closed,
             _ if self.count_legal() <= 2 => Mode::Narrow,
             _ => return None,
@@ -291,6 +292,30 @@ impl Position {
             Explored::NoMate => Some(MateVerdict::Cannot(DeadReason::NoMateReachable)),
             Explored::Unknown => None,
         }
+    }
+}
+
+/// The static analyses of one position, each made at most once however many questions are asked of it (a dead
+/// position check asks for both sides).
+struct Statics<'a> {
+    pos: &'a Position,
+    lock: Option<Result<Lock, Open>>,
+    regions: Option<Option<Regions>>,
+}
+
+impl<'a> Statics<'a> {
+    fn new(pos: &'a Position) -> Statics<'a> {
+        Statics { pos, lock: None, regions: None }
+    }
+
+    fn lock(&mut self) -> &Result<Lock, Open> {
+        let pos = self.pos;
+        self.lock.get_or_insert_with(|| Lock::of(pos))
+    }
+
+    fn regions(&mut self) -> Option<&Regions> {
+        let pos = self.pos;
+        self.regions.get_or_insert_with(|| Regions::of(pos)).as_ref()
     }
 }
 
