@@ -64,8 +64,8 @@ pub use action::Action;
 pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{
-    AbortReason, Command, Game, GameConfig, GameSetup, MoveInput, MoveRecord, MoveText, PlayerRef, Status, Variant,
-    move_text,
+    AbortReason, Checkpoint, Command, Game, GameConfig, GameSetup, MAX_TAKEBACK_PLIES, MoveInput, MoveRecord, MoveText,
+    PlayerRef, Status, Variant, move_text,
 };
 pub use pgn::{PgnTags, format_clk, termination_tag};
 pub use snapshot::{STATE_RECORD_FORMAT, Snapshot, StateRecord};

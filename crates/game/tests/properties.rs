@@ -1,5 +1,6 @@
 //! Random command sequences through the state machine: it never panics, versions go up by exactly one per event,
-//! refused commands change nothing, the event log replays what was returned, and snapshots restore exactly.
+//! refused commands change nothing, the event log replays what was returned, snapshots restore exactly, and a
+//! checkpoint puts the game back as it was after any one command.
 
 mod common;
 
@@ -101,6 +102,16 @@ proptest! {
             let cmd = command(&g, kind, x, now);
             let before = g.version();
             let snap_before = g.snapshot(t(now));
+            // What the server does when a commit fails: the command is carried out, then reverted.
+            let view = |g: &Game| {
+                let recent: Vec<String> = g.state().recent_positions().iter().map(|p| p.fen()).collect();
+                (g.snapshot(t(now)), g.events_since(0), recent, g.state().outcome(), g.state().claim_move())
+            };
+            let seen = view(&g);
+            let checkpoint = g.checkpoint();
+            let _ = g.apply(t(now), cmd.clone());
+            prop_assert!(g.revert(checkpoint), "{:?} could not be reverted", cmd);
+            prop_assert_eq!(view(&g), seen, "{:?} was not reverted exactly", cmd);
             match g.apply(t(now), cmd.clone()) {
                 Ok(events) => {
                     let versions: Vec<u64> = events.iter().map(|e| e.version).collect();

@@ -97,11 +97,17 @@ pub(super) fn restore(row: &GameRow, moves: &[MoveRow], now: Timestamp) -> Resul
     Game::restore_record(record, records, now).map_err(|e| e.message(guoxiang_core::Lang::En))
 }
 
-/// The writes that take a game from `before` to `after` (one command's change).
-fn write_ops(before: &Game, after: &Game, events: &[guoxiang_game::VersionedEvent], now: Timestamp) -> Vec<WriteOp> {
+/// The writes of one command's change: the game had `before_moves` moves and was over or not (`was_over`) before
+/// it, and is `after` now.
+fn write_ops(
+    before_moves: usize,
+    was_over: bool,
+    after: &Game,
+    events: &[guoxiang_game::VersionedEvent],
+    now: Timestamp,
+) -> Vec<WriteOp> {
     let id = after.id().to_owned();
     let mut ops = Vec::new();
-    let before_moves = before.moves().len();
     let moves = after.moves();
     if moves.len() < before_moves || events.iter().any(|e| matches!(e.event, Event::TakebackDone { .. })) {
         ops.push(WriteOp::TruncateMoves { game_id: id.clone(), keep_plies: moves.len() as i64 });
@@ -113,7 +119,7 @@ fn write_ops(before: &Game, after: &Game, events: &[guoxiang_game::VersionedEven
         ops.push(WriteOp::AppendMoves { game_id: id.clone(), moves: new });
     }
     let state = state_json(after, now);
-    if after.is_over() && !before.is_over() {
+    if after.is_over() && !was_over {
         let status = after.status();
         let (result, termination, winner) = match status {
             Status::Finished { outcome } => (
@@ -292,40 +298,54 @@ impl Actor {
         Ok(())
     }
 
-    /// Applies a command to a copy of the game, commits what changed, and only then takes the copy as the game,
-    /// broadcasts and answers. A refused command, or one whose commit fails, leaves the game exactly as it was: a
-    /// failed commit is refused with `not_saved` (503), and the client may send the command again.
+    /// Applies a command, commits what changed, and only then broadcasts and answers. A refused command, or one
+    /// whose commit fails, leaves the game exactly as it was (it is put back from a checkpoint taken before the
+    /// command, whose cost does not grow with the game): a failed commit is refused with `not_saved` (503), and the
+    /// client may send the command again.
     async fn apply(&mut self, cmd: Command) -> Result<(), GameError> {
         let now = time::now();
-        let mut next = self.game.clone();
-        let events = next.apply(now, cmd).map_err(GameError::Refused)?;
-        if events.is_empty() {
-            return Ok(());
-        }
-        let id = next.id().to_owned();
-        let mut ops = write_ops(&self.game, &next, &events, now);
-        let over = next.is_over();
+        let checkpoint = self.game.checkpoint();
+        let (plies_before, was_over) = (self.game.moves().len(), self.game.is_over());
+        let events = match self.game.apply(now, cmd) {
+            Ok(events) if !events.is_empty() => events,
+            // A change that says nothing (presence in a finished game) is not kept: nothing was committed.
+            result => {
+                self.revert(checkpoint);
+                return result.map(|_| ()).map_err(GameError::Refused);
+            }
+        };
+        let id = self.game.id().to_owned();
+        let mut ops = write_ops(plies_before, was_over, &self.game, &events, now);
+        let over = self.game.is_over();
         // Only the command that ends the game has a result to rate (after it, rematch offers still change it).
-        let ends = over && !self.game.is_over();
+        let ends = over && !was_over;
         // Rated results are read-modify-write on two players' ratings: one result per player at a time, from reading
         // the ratings to committing the new ones (per-player locks; other players' results go on).
         let ratings = self.services.ratings.clone();
-        let ratings_lock =
-            if ends && next.rated() { Some(ratings.lock(&next.white().id, &next.black().id).await) } else { None };
+        let ratings_lock = if ends && self.game.rated() {
+            Some(ratings.lock(&self.game.white().id, &self.game.black().id).await)
+        } else {
+            None
+        };
         if ratings_lock.is_some()
-            && let Status::Finished { outcome } = next.status()
+            && let Status::Finished { outcome } = self.game.status()
         {
-            let more = ratings
-                .result_writes(&next, &outcome, now)
-                .await
-                .map_err(|e| GameError::not_saved(format!("ratings of game {id}"), e))?;
-            ops.extend(more);
+            match ratings.result_writes(&self.game, &outcome, now).await {
+                Ok(more) => ops.extend(more),
+                Err(e) => {
+                    drop(ratings_lock);
+                    self.revert(checkpoint);
+                    return Err(GameError::not_saved(format!("ratings of game {id}"), e));
+                }
+            }
         }
         let written = self.live.inner.persist.write(ops).await;
         drop(ratings_lock);
-        written.map_err(|e| GameError::not_saved(format!("commit of game {id}"), e))?;
+        if let Err(e) = written {
+            self.revert(checkpoint);
+            return Err(GameError::not_saved(format!("commit of game {id}"), e));
+        }
         // Committed: from here on the change is the game's.
-        self.game = next;
         self.hold_until = None;
         self.backoff = FIRST_BACKOFF;
         if over {
@@ -347,6 +367,14 @@ impl Actor {
         self.publish();
         self.maybe_engine();
         Ok(())
+    }
+
+    /// Puts the game back as it was before the command being applied (see [`Game::checkpoint`]).
+    fn revert(&mut self, checkpoint: guoxiang_game::Checkpoint) {
+        if !self.game.revert(checkpoint) {
+            // No single command takes back more moves than a checkpoint keeps.
+            tracing::error!("game {}: a command could not be reverted", self.game.id());
+        }
     }
 
     /// What the server does about a rematch the game agreed to or a player offered or declined: the opponent is
@@ -586,7 +614,8 @@ impl Actor {
         self.engine_thinking_at = Some(version);
         let now = time::now();
         let clocks = self.game.clocks(now);
-        let positions = self.game.state().positions();
+        // The earlier positions that can still repeat.
+        let positions = self.game.state().recent_positions();
         let history: Vec<u64> = positions[..positions.len().saturating_sub(1)].iter().map(|p| p.hash()).collect();
         let job = super::engine::Job {
             position: self.game.position().clone(),
