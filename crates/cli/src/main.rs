@@ -9,6 +9,9 @@ use std::process::ExitCode;
 mod cmd;
 mod input;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "guoxiang",
