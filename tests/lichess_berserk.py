@@ -7,7 +7,8 @@ exported PGN is read back and the computer's move is checked for legality).
 Usage: python3 tests/lichess_berserk.py [path/to/guoxiang]
        (default: $GUOXIANG_BIN, else target/release/guoxiang)
 
-Starts `guoxiang serve` on a free port with a fresh SQLite database, creates users and API tokens with
+Starts `guoxiang serve` on a free port with a fresh SQLite database (or, with GUOXIANG_SERVER_TEST_DB=postgres, a
+fresh schema on the PostgreSQL of $GUOXIANG_TEST_POSTGRES), creates users and API tokens with
 `guoxiang user add` / `guoxiang token create`, and then drives the server only through berserk (plus two raw
 requests where berserk has no parameter: a move with `offeringDraw=true`, and an anonymous request): the account;
 challenges (to a user, accepted on the event stream; declined; cancelled; open; to the AI); a game played on the
@@ -487,10 +488,24 @@ def scenario(env):
     expect_error(404, "puzzles.get of an unknown id", alice.puzzles.get, "nosuchpuzzle")
 
 
+def fresh_database(tmp):
+    """A fresh SQLite file in `tmp`, or with GUOXIANG_SERVER_TEST_DB=postgres a new schema on the PostgreSQL that
+    $GUOXIANG_TEST_POSTGRES names (`eval "$(bash .ci/postgres.sh)"` starts one)."""
+    if os.environ.get("GUOXIANG_SERVER_TEST_DB") != "postgres":
+        return f"sqlite://{tmp}/x.db"
+    base = os.environ.get("GUOXIANG_TEST_POSTGRES")
+    if not base:
+        raise SystemExit("GUOXIANG_SERVER_TEST_DB=postgres needs GUOXIANG_TEST_POSTGRES (eval \"$(bash .ci/postgres.sh)\")")
+    schema = f"berserk_{os.getpid()}_{time.time_ns() % 1_000_000_007}"
+    subprocess.run(["psql", base, "-qc", f"CREATE SCHEMA {schema}"], check=True, timeout=60)
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options=-c%20search_path%3D{schema}"
+
+
 def main():
     binary = find_binary()
     tmp = tempfile.mkdtemp(prefix="guoxiang-lichess-")
-    db = f"sqlite://{tmp}/x.db"
+    db = fresh_database(tmp)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = None
@@ -536,7 +551,7 @@ def main():
             if server.poll() is not None or time.monotonic() > deadline:
                 raise Failed("the server did not start")
             time.sleep(0.1)
-        print(f"server {binary} on {base}, berserk {berserk.__version__}", flush=True)
+        print(f"server {binary} on {base} ({db.split(':')[0]}), berserk {berserk.__version__}", flush=True)
         scenario(Env(binary, base, tokens))
         # The event streams are still open: a graceful shutdown must end them rather than wait for them.
         server.terminate()

@@ -2,7 +2,7 @@
 // Shared helpers of the end-to-end tests: the server under test, headless Chromium (Debian's), clicking squares on
 // the chessground board, and a small move chooser (chessops) that plays to win against a weak engine.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,8 +37,22 @@ function freePort() {
 }
 
 /**
+ * A fresh database: a SQLite file in `dir`, or with GUOXIANG_SERVER_TEST_DB=postgres a new schema on the PostgreSQL
+ * that $GUOXIANG_TEST_POSTGRES names.
+ */
+function freshDatabase(dir) {
+  if (process.env.GUOXIANG_SERVER_TEST_DB !== 'postgres') return `sqlite://${join(dir, 'e2e.db')}`;
+  const pg = process.env.GUOXIANG_TEST_POSTGRES;
+  if (!pg) throw new Error('GUOXIANG_SERVER_TEST_DB=postgres needs GUOXIANG_TEST_POSTGRES (.ci/postgres.sh)');
+  const schema = `e2e_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+  const r = spawnSync('psql', [pg, '-qc', `CREATE SCHEMA ${schema}`], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`psql could not create schema ${schema}: ${r.stderr || r.error}`);
+  return `${pg}${pg.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+}
+
+/**
  * The server to test: $GX_BASE if set (already running), else the binary $GX_BIN (or `bin`) started on a free
- * port with a temporary SQLite database. Returns {base, stop}.
+ * port with a fresh database (see freshDatabase). Returns {base, stop}.
  */
 export async function startServer(bin = process.env.GX_BIN) {
   if (process.env.GX_BASE) return { base: process.env.GX_BASE.replace(/\/$/, ''), stop: async () => {} };
@@ -46,7 +60,7 @@ export async function startServer(bin = process.env.GX_BIN) {
   const dir = mkdtempSync(join(tmpdir(), 'gx-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite://${join(dir, 'e2e.db')}`], {
+  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', freshDatabase(dir)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
   });
