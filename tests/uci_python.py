@@ -33,8 +33,16 @@ def analyses(binary):
     engine = open_engine(binary)
     check(engine.id.get("name", "").startswith("guoxiang"), "id name")
     for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "Clear Hash", "Ponder", "UCI_Chess960",
-                 "UCI_LimitStrength", "UCI_Elo", "Skill Level"]:
+                 "UCI_LimitStrength", "UCI_Elo", "Skill Level", "UCI_ShowWDL", "SyzygyPath"]:
         check(name in engine.options, f"option {name}")
+
+    # lichess-bot's settings: a Syzygy path (not probed) and win/draw/loss chances in the info lines.
+    wdl_engine = open_engine(binary, SyzygyPath="./syzygy/", UCI_ShowWDL=True, Hash=256, Threads=2)
+    info = wdl_engine.analyse(chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), chess.engine.Limit(depth=6))
+    wdl = info.get("wdl")
+    check(wdl is not None and wdl.white().total() == 1000 and wdl.white().wins > 900,
+          f"UCI_ShowWDL: a queen up wins ({wdl})")
+    wdl_engine.quit()
 
     board = chess.Board()
     info = depth8 = engine.analyse(board, chess.engine.Limit(depth=8))

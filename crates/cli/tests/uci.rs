@@ -237,6 +237,8 @@ fn every_option_is_accepted() {
         "setoption name UCI_LimitStrength value true",
         "setoption name UCI_Elo value 1200",
         "setoption name Skill Level value 5",
+        "setoption name UCI_ShowWDL value false",
+        "setoption name SyzygyPath value <empty>",
     ] {
         e.send(opt);
     }
@@ -261,5 +263,74 @@ fn every_option_is_accepted() {
     assert!(lines.last().unwrap().contains("RNBQ1RK1 b"), "{lines:?}");
     e.send("go depth 3");
     e.bestmove(LONG);
+    e.quit();
+}
+
+/// lichess-bot's settings: a Syzygy path (not probed, and said so) and win/draw/loss in the `info` lines.
+#[test]
+fn syzygy_path_and_wdl() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(LONG, |l| l == "uciok");
+    for opt in
+        ["option name UCI_ShowWDL type check default false", "option name SyzygyPath type string default <empty>"]
+    {
+        assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:#?}");
+    }
+    e.send("setoption name SyzygyPath value ./syzygy/");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("isready");
+    let lines = e.until(LONG, |l| l == "readyok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string SyzygyPath ./syzygy/: guoxiang does not probe")),
+        "{lines:#?}"
+    );
+    // White is a queen up: most of the chances are White's.
+    e.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    e.send("go depth 6");
+    let lines = e.until(LONG, |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(!infos.is_empty(), "{lines:#?}");
+    for l in &infos {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let at = t.iter().position(|&x| x == "wdl").unwrap_or_else(|| panic!("no wdl in {l}"));
+        let wdl: Vec<u32> = t[at + 1..at + 4].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+        assert!(wdl[0] > 900, "{l}");
+    }
+    e.quit();
+}
+
+/// A `Hash` larger than half of the machine's memory is cut down, and saying so; clearing even a large table
+/// leaves the engine answering at once (a fresh table, zeroed by the system as it is used).
+#[test]
+fn hash_is_capped_and_cleared_without_blocking() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(LONG, |l| l == "uciok");
+    let max: usize = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("option name Hash type spin default 16 min 1 max "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no Hash option: {lines:#?}"));
+    assert!((1..=65_536).contains(&max), "{max}");
+    e.send("setoption name Hash value 100000000");
+    e.send("isready");
+    let lines = e.until(LONG, |l| l == "readyok");
+    let said = format!("info string Hash 100000000 is more than half of this machine's memory: using {max} MB");
+    assert!(lines.contains(&said), "{lines:#?}");
+    e.send("setoption name Hash value 64");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 5");
+    e.bestmove(LONG);
+    for clear in ["setoption name Clear Hash", "ucinewgame"] {
+        e.send(clear);
+        e.send("isready");
+        e.until(LONG, |l| l == "readyok");
+    }
+    e.send("position startpos moves d2d4");
+    e.send("go depth 5");
+    let (best, _) = e.bestmove(LONG);
+    assert_legal("startpos", &["d2d4"], &best);
     e.quit();
 }

@@ -153,13 +153,23 @@ impl Engine {
         Engine { tt: Arc::new(TranspositionTable::new(hash_mb)), options: Options::default() }
     }
 
-    /// Replaces the table by an empty one of `mb` mebibytes.
+    /// Replaces the table by an empty one of `mb` mebibytes. The old table is let go first (when no search holds
+    /// it), so the two are never both in memory.
     pub fn set_hash(&mut self, mb: usize) {
+        self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
+    /// Empties the table in place (every entry written: about a second per gigabyte).
     pub fn clear_hash(&self) {
         self.tt.clear();
+    }
+
+    /// Empties the table by replacing it with a fresh one of the same size, whose memory the system zeroes lazily:
+    /// immediate whatever the size (the protocol front end's `Clear Hash` and `ucinewgame`).
+    pub fn renew_hash(&mut self) {
+        let mb = self.tt.size_mb();
+        self.set_hash(mb);
     }
 
     pub fn tt(&self) -> &TranspositionTable {

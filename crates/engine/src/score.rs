@@ -44,6 +44,23 @@ impl Score {
         self.0 > Score::MATE_BOUND || self.0 < -Score::MATE_BOUND
     }
 
+    /// Win, draw and loss chances per mille for the side to move (they add up to 1000), for `UCI_ShowWDL`. A mate
+    /// score is certain; otherwise a logistic model of our own on the centipawns: each side's chance of winning is
+    /// `1 / (1 + e^(-(s - 150) / 90))` of its own score `s`, and the rest is a draw — about 16 % each way and 68 %
+    /// drawn at 0, 84 % won at +300.
+    pub fn wdl(self) -> [u32; 3] {
+        match self.mate_moves() {
+            Some(m) if m > 0 => return [1000, 0, 0],
+            Some(_) => return [0, 0, 1000],
+            None => {}
+        }
+        let chance = |s: f64| 1.0 / (1.0 + (-(s - 150.0) / 90.0).exp());
+        let cp = f64::from(self.0);
+        let win = (chance(cp) * 1000.0).round() as u32;
+        let loss = ((chance(-cp) * 1000.0).round() as u32).min(1000 - win);
+        [win, 1000 - win - loss, loss]
+    }
+
     /// Mate in moves as UCI counts them: positive when the side to move mates, negative when it is mated.
     pub const fn mate_moves(self) -> Option<i32> {
         if self.0 > Score::MATE_BOUND {
@@ -106,6 +123,22 @@ mod tests {
         assert_eq!(Score::mated_in(2).to_string(), "mate -1");
         assert_eq!(Score::mated_in(4).to_string(), "mate -2");
         assert!(Score::mate_in(7).is_mate() && !Score(900).is_mate());
+    }
+
+    #[test]
+    fn wdl_adds_up_and_follows_the_score() {
+        assert_eq!(Score::mate_in(3).wdl(), [1000, 0, 0]);
+        assert_eq!(Score::mated_in(0).wdl(), [0, 0, 1000]);
+        assert_eq!(Score(0).wdl(), [159, 682, 159]);
+        assert_eq!(Score(300).wdl()[0], 841);
+        let mut last = [0, 0, 1000];
+        for cp in (-3000..=3000).step_by(25) {
+            let w = Score(cp).wdl();
+            assert_eq!(w.iter().sum::<u32>(), 1000, "{cp}");
+            assert!(w[0] >= last[0] && w[2] <= last[2], "{cp}: {w:?} after {last:?}");
+            assert_eq!(Score(-cp).wdl(), [w[2], w[1], w[0]], "{cp}: symmetric");
+            last = w;
+        }
     }
 
     #[test]

@@ -57,6 +57,23 @@ const BUCKET: usize = 4;
 struct Bucket([Entry; BUCKET]);
 
 /// The shared table.
+/// The largest table guoxiang accepts on any machine, in mebibytes.
+pub const MAX_TABLE_MB: usize = 65_536;
+
+/// The largest table this machine should be given, in mebibytes: half of its physical memory (`MemTotal` in
+/// `/proc/meminfo`), at most [`MAX_TABLE_MB`]; [`MAX_TABLE_MB`] where the memory cannot be read.
+pub fn max_table_mb() -> usize {
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+    });
+    match total_kb {
+        Some(kb) => (kb / 1024 / 2).clamp(1, MAX_TABLE_MB),
+        None => MAX_TABLE_MB,
+    }
+}
+
 #[derive(Debug)]
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,

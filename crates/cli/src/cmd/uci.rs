@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 pub struct Args {}
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65_536;
 const MAX_THREADS: usize = 256;
 
 /// Writes one line to standard output at once (the search thread writes too); a closed pipe ends the program.
@@ -45,6 +44,10 @@ struct Uci {
     /// Hashes of the game's positions before `pos`, since the last capture or pawn move.
     history: Vec<u64>,
     chess960: bool,
+    /// `UCI_ShowWDL`: win/draw/loss per mille in the `info` lines.
+    show_wdl: bool,
+    /// The largest `Hash` this machine gets (half its memory).
+    max_hash_mb: usize,
     limit_strength: bool,
     elo: u32,
     skill: u32,
@@ -57,6 +60,8 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
         pos: Position::new(),
         history: Vec::new(),
         chess960: false,
+        show_wdl: false,
+        max_hash_mb: guoxiang_engine::tt::max_table_mb(),
         limit_strength: false,
         elo: 1500,
         skill: 20,
@@ -83,7 +88,7 @@ impl Uci {
             "isready" => send("readyok"),
             "ucinewgame" => {
                 self.stop();
-                self.engine.clear_hash();
+                self.engine.renew_hash();
                 self.pos = self.start_position();
                 self.history.clear();
             }
@@ -116,7 +121,7 @@ impl Uci {
     fn handshake(&self) {
         send(&format!("id name guoxiang {}", env!("CARGO_PKG_VERSION")));
         send("id author the guoxiang authors");
-        send(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
+        send(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}", self.max_hash_mb));
         send(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
         send("option name MultiPV type spin default 1 min 1 max 256");
         send("option name Move Overhead type spin default 30 min 0 max 5000");
@@ -126,6 +131,8 @@ impl Uci {
         send("option name UCI_LimitStrength type check default false");
         send(&format!("option name UCI_Elo type spin default 1500 min {MIN_ELO} max {MAX_ELO}"));
         send("option name Skill Level type spin default 20 min 0 max 20");
+        send("option name UCI_ShowWDL type check default false");
+        send("option name SyzygyPath type string default <empty>");
         send("uciok");
     }
 
@@ -226,11 +233,18 @@ impl Uci {
         };
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                if let Some(v) = spin(1, MAX_HASH_MB as i64) {
-                    self.engine.set_hash(v as usize);
+                if let Some(v) = spin(1, i64::MAX) {
+                    let max = self.max_hash_mb;
+                    let asked = usize::try_from(v).unwrap_or(usize::MAX);
+                    if asked > max {
+                        info_string(&format!(
+                            "Hash {asked} is more than half of this machine's memory: using {max} MB"
+                        ));
+                    }
+                    self.engine.set_hash(asked.min(max));
                     let got = self.engine.tt().size_mb();
-                    if got < v as usize {
-                        info_string(&format!("not enough memory for Hash {v}: using {got} MB"));
+                    if got < asked.min(max) {
+                        info_string(&format!("not enough memory for Hash {}: using {got} MB", asked.min(max)));
                     }
                 }
             }
@@ -249,7 +263,21 @@ impl Uci {
                     self.engine.options.move_overhead = Duration::from_millis(v as u64);
                 }
             }
-            "clear hash" => self.engine.clear_hash(),
+            // A fresh table instead of writing every entry: immediate even for gigabytes.
+            "clear hash" => self.engine.renew_hash(),
+            "uci_showwdl" => {
+                if let Some(v) = check() {
+                    self.show_wdl = v;
+                }
+            }
+            "syzygypath" => {
+                let path = value.trim();
+                if !path.is_empty() && path != "<empty>" {
+                    info_string(&format!(
+                        "SyzygyPath {path}: guoxiang does not probe Syzygy tablebases; it searches endgames itself"
+                    ));
+                }
+            }
             "ponder" => {
                 let _ = check();
             }
@@ -363,8 +391,9 @@ impl Uci {
         let pos = self.pos.clone();
         let history = self.history.clone();
         let c = control.clone();
+        let show_wdl = self.show_wdl;
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
-            let reporter = |info: &Info| send(&info_line(&pos, info));
+            let reporter = |info: &Info| send(&info_line(&pos, info, show_wdl));
             let r = engine.search(&pos, &history, &limits, &c, &reporter, start);
             match (r.best, r.ponder) {
                 (Some(b), Some(p)) => send(&format!("bestmove {} ponder {}", pos.uci(b), pos.after(b).uci(p))),
@@ -400,14 +429,18 @@ fn is_go_keyword(t: &str) -> bool {
     )
 }
 
-/// `info depth … pv …` for one line of the search.
-fn info_line(root: &Position, info: &Info) -> String {
+/// `info depth … pv …` for one line of the search (with `wdl W D L` after the score when `show_wdl`).
+fn info_line(root: &Position, info: &Info, show_wdl: bool) -> String {
     let mut s =
         format!("info depth {} seldepth {} multipv {} score {}", info.depth, info.seldepth, info.multipv, info.score);
     match info.bound {
         Some(guoxiang_engine::Bound::Lower) => s.push_str(" lowerbound"),
         Some(guoxiang_engine::Bound::Upper) => s.push_str(" upperbound"),
         _ => {}
+    }
+    if show_wdl {
+        let [w, d, l] = info.score.wdl();
+        s.push_str(&format!(" wdl {w} {d} {l}"));
     }
     s.push_str(&format!(
         " nodes {} nps {} hashfull {} time {} pv",
