@@ -14,7 +14,7 @@ requests where berserk has no parameter: a move with `offeringDraw=true`, and an
 challenges (to a user, accepted on the event stream; declined; cancelled; open; to the AI); a game played on the
 board API to fool's mate with a draw offer declined on the way; an aborted game; a takeback in a casual game; a board
 seek pairing two users; a bot account playing through the bot API; scopes (403 without `board:play`, 401 without a
-token); game export as JSON and PGN; the daily puzzle and a puzzle by id. Every check prints a line; the first
+token); game export as JSON and PGN; the daily puzzle and a puzzle by id; token test and users' status. Every check prints a line; the first
 failure stops the run with exit status 1.
 The server is killed at the end either way; everything has a timeout, so a hang fails instead of blocking.
 """
@@ -194,6 +194,14 @@ def scenario(env):
     acc = alice.account.get()
     check(acc["id"] == "alice" and acc["username"] == "Alice", "account.get: id and username")
     check(isinstance(acc.get("perfs"), dict) and "createdAt" in acc, "account.get: perfs and createdAt")
+    # lichess-bot's first call: the token's user and scopes; an unknown token is null.
+    tested = alice.oauth.test_tokens(env.tokens["Robo"], "not-a-token")
+    robo_token = tested.get(env.tokens["Robo"]) or {}
+    check(robo_token.get("userId") == "robo" and "bot:play" in robo_token.get("scopes", "").split(",")
+          and tested.get("not-a-token", 1) is None, "oauth.test_tokens: user and scopes, null when unknown")
+    statuses = alice.users.get_realtime_statuses("Alice", "Bob", "nobody")
+    check([s.get("id") for s in statuses] == ["alice", "bob"] and all(s.get("name") for s in statuses),
+          "users.get_realtime_statuses: id and name, unknown users left out")
     r = requests.get(env.base + "/api/account", timeout=WAIT)
     check(r.status_code == 401 and "error" in r.json(), "no token: 401 with an error")
     r = requests.get(env.base + "/api/account", headers={"Authorization": "Bearer nonsense"}, timeout=WAIT)

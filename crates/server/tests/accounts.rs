@@ -384,3 +384,49 @@ async fn two_rated_results_of_one_player_at_once_both_count() {
     assert_eq!(ratings[0].games, 2, "{ratings:?}");
     assert!(ratings[0].rating > 1500.0);
 }
+
+/// lichess-bot's first call, `POST /api/token/test` (comma-separated tokens as the body, no authentication), and
+/// `GET /api/users/status` (online while a connection is open, playing while a game is in progress).
+#[tokio::test]
+async fn token_test_and_users_status_as_lichess() {
+    let server = TestServer::start(&temp_db("tokentest")).await;
+    let (dave_id, dave) = server.register("Dave").await;
+    let (erin_id, erin) = server.register("Erin").await;
+    let r = post(&server, "/api/token", json!({"scopes": ["bot:play", "challenge:read"]}), Some(&dave)).await;
+    let token = r.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned();
+    let client = reqwest::Client::new();
+    let answer: Value = client
+        .post(server.url("/api/token/test"))
+        .header("Content-Type", "text/plain")
+        .body(format!("{token},gxp_not_a_token"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer[&token], json!({"userId": dave_id, "scopes": "bot:play,challenge:read", "expires": null}));
+    assert_eq!(answer["gxp_not_a_token"], Value::Null);
+    assert_eq!(answer.as_object().unwrap().len(), 2, "{answer}");
+    // Too many at once: a clear 400.
+    let many = vec!["x"; 1001].join(",");
+    let r = client.post(server.url("/api/token/test")).body(many).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "too_many_tokens");
+
+    let status = |ids: &'static str| {
+        let url = server.url(&format!("/api/users/status?ids={ids}&withGameIds=true"));
+        async move { reqwest::get(url).await.unwrap().json::<Value>().await.unwrap() }
+    };
+    // Offline, not playing: only id and name; unknown names are left out.
+    assert_eq!(
+        status("dave,nobody,ERIN").await,
+        json!([{"id": dave_id, "name": "Dave"}, {"id": erin_id, "name": "Erin"}])
+    );
+    let (gid, _wa, _wb) = common::friend_game(&server, "5+0", &dave, &erin).await;
+    let now = status("Dave").await;
+    assert_eq!(now, json!([{"id": dave_id, "name": "Dave", "online": true, "playing": true, "playingId": gid}]));
+    let r = reqwest::get(server.url(&format!("/api/users/status?ids={}", vec!["u"; 101].join(",")))).await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "too_many_ids");
+}

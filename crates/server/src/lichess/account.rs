@@ -1,4 +1,5 @@
-//! `GET /api/account`, `GET /api/account/playing`, `POST /api/bot/account/upgrade`.
+//! `GET /api/account`, `GET /api/account/playing`, `POST /api/bot/account/upgrade`, `POST /api/token/test`,
+//! `GET /api/users/status`.
 
 use axum::Json;
 use axum::extract::{Query, State};
@@ -9,7 +10,12 @@ use super::json::{game_event_info, is_over};
 use super::{ok, rating};
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
+
+/// At most this many tokens per `POST /api/token/test` (as Lichess).
+const MAX_TOKENS_TESTED: usize = 1000;
+/// At most this many users per `GET /api/users/status` (as Lichess).
+const MAX_STATUS_IDS: usize = 100;
 
 /// The user's profile, as Lichess's `/api/account`.
 pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
@@ -62,4 +68,67 @@ pub async fn playing(State(state): State<AppState>, auth: Auth, Query(q): Query<
 pub async fn upgrade(auth: Auth) -> ApiResult<Json<Value>> {
     auth.require("bot:play")?;
     Ok(ok())
+}
+
+/// `POST /api/token/test`: the body is up to 1,000 tokens separated by commas; the answer maps each to its user and
+/// scopes (`{"userId", "scopes": "a,b", "expires": null}`, personal tokens here never expire) or to `null` when it
+/// is not a personal token of this server. No authentication, as on Lichess. lichess-bot asks this at start-up.
+pub async fn token_test(State(state): State<AppState>, body: String) -> ApiResult<Json<Value>> {
+    let tokens: Vec<&str> = body.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    if tokens.len() > MAX_TOKENS_TESTED {
+        return Err(ApiError::bad_request(
+            "too_many_tokens",
+            format!("一次最多检验 {MAX_TOKENS_TESTED} 个令牌（收到 {} 个）", tokens.len()),
+            format!("at most {MAX_TOKENS_TESTED} tokens at a time (got {})", tokens.len()),
+        ));
+    }
+    let mut out = serde_json::Map::new();
+    for t in tokens {
+        let found = if t.len() <= 128 { state.store.token_user(&crate::auth::hash_secret(t)).await? } else { None };
+        let v = match found {
+            Some((user, scopes)) => json!({"userId": user.id, "scopes": scopes.join(","), "expires": null}),
+            None => Value::Null,
+        };
+        out.insert(t.to_owned(), v);
+    }
+    Ok(Json(Value::Object(out)))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StatusQuery {
+    #[serde(default)]
+    ids: String,
+    #[serde(default, rename = "withGameIds")]
+    with_game_ids: Option<String>,
+}
+
+/// `GET /api/users/status?ids=a,b[&withGameIds=true]`: for each known user, `id` and `name`, with `online: true`
+/// while they have a connection open (a page, an event stream) and `playing: true` while they have a game in
+/// progress (its id as `playingId` when asked) — Lichess leaves out what is false. Unknown names are left out.
+pub async fn users_status(State(state): State<AppState>, Query(q): Query<StatusQuery>) -> ApiResult<Json<Value>> {
+    let ids: Vec<&str> = q.ids.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    if ids.len() > MAX_STATUS_IDS {
+        return Err(ApiError::bad_request(
+            "too_many_ids",
+            format!("ids 最多 {MAX_STATUS_IDS} 个用户（收到 {} 个）", ids.len()),
+            format!("ids: at most {MAX_STATUS_IDS} users (got {})", ids.len()),
+        ));
+    }
+    let with_games = matches!(q.with_game_ids.as_deref(), Some("true" | "1"));
+    let mut out = Vec::new();
+    for name in ids {
+        let Some(user) = state.store.user(&guoxiang_store::user_id_of(name)).await? else { continue };
+        let mut v = json!({"id": user.id, "name": user.name});
+        if state.hub.is_online(&user.id) {
+            v["online"] = json!(true);
+        }
+        if let Some(g) = state.live.games_of(&user.id).first() {
+            v["playing"] = json!(true);
+            if with_games {
+                v["playingId"] = json!(g.id);
+            }
+        }
+        out.push(v);
+    }
+    Ok(Json(Value::Array(out)))
 }

@@ -5,7 +5,7 @@
 //! | module | what lives there |
 //! |---|---|
 //! | `json` | the wire shapes, as pure functions (status names, `gameState`, challenges, clock parameters) |
-//! | `account` | `/api/account`, `/api/account/playing`, the bot upgrade |
+//! | `account` | `/api/account`, `/api/account/playing`, the bot upgrade, token test, users' status |
 //! | `events` | the event stream (`/api/stream/event`) and board seeks |
 //! | `challenge` | challenges to a user, open challenges, the AI |
 //! | `game` | the board and bot game endpoints: the game stream, moves and the other game commands |
@@ -45,6 +45,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account", get(account::account))
         .route("/api/account/playing", get(account::playing))
         .route("/api/bot/account/upgrade", post(account::upgrade))
+        .route("/api/token/test", post(account::token_test))
+        .route("/api/users/status", get(account::users_status))
         .route("/api/stream/event", get(events::stream))
         .route("/api/board/seek", post(events::seek))
         .route("/api/challenge", get(challenge::list))
