@@ -161,9 +161,9 @@ enum Phase {
 /// restart, prefer [`Clock::pause`] before saving and [`Clock::resume`]
 /// after loading so the downtime is not charged.
 ///
-/// A side with exactly 0 ms left has flagged; so a control with a base of
-/// 0 (e.g. `0+1`) flags as soon as it starts unless the caller grants a
-/// starting amount with [`Clock::add_time`].
+/// A side with exactly 0 ms left has flagged; a Fischer control with a base
+/// of 0 (e.g. `0+1`) therefore starts each side with its increment, at least
+/// 3 s ([`TimeControl::start_ms`]). [`Clock::add_time`] grants more.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Clock {
@@ -174,10 +174,10 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// A clock that is not running, both sides at the initial time.
+    /// A clock that is not running, both sides at the starting time ([`TimeControl::start_ms`]).
     #[must_use]
     pub fn new(control: TimeControl) -> Clock {
-        let initial = control.initial_ms().unwrap_or(0);
+        let initial = control.start_ms().unwrap_or(0);
         Clock { control, white: SideClock::new(initial), black: SideClock::new(initial), phase: Phase::NotStarted }
     }
 

@@ -13,6 +13,9 @@ use std::num::NonZeroU32;
 
 /// Milliseconds in one second.
 pub(crate) const MS_PER_SECOND: u64 = 1_000;
+
+/// The least a clock with no base time but an increment starts with (see [`TimeControl::start_ms`]): Lichess's 3 s.
+pub const NO_BASE_START_MS: u64 = 3_000;
 /// Milliseconds in one day.
 pub(crate) const MS_PER_DAY: u64 = 86_400_000;
 
@@ -292,6 +295,21 @@ impl TimeControl {
             TimeControl::Periods(p) => Some(p.first().base_ms()),
             TimeControl::Sandclock { seconds } => Some(u64::from(*seconds) * MS_PER_SECOND),
             TimeControl::Correspondence(c) => Some(c.allowance_ms()),
+        }
+    }
+
+    /// Time each side's clock shows at the start, in milliseconds: [`TimeControl::initial_ms`], except that a
+    /// Fischer control with no base time (`0+2`) starts each side with its increment, at least
+    /// [`NO_BASE_START_MS`] — as clocks in Fischer mode add the first increment before the first move, and as
+    /// Lichess starts such games; otherwise the first timed move would lose on time at once. `None` when unlimited.
+    #[must_use]
+    pub fn start_ms(&self) -> Option<u64> {
+        match self {
+            TimeControl::Periods(p) if p.first().seconds == 0 => match p.first().bonus {
+                Bonus::Fischer(inc) if inc > 0 => Some((u64::from(inc) * MS_PER_SECOND).max(NO_BASE_START_MS)),
+                _ => Some(0),
+            },
+            _ => self.initial_ms(),
         }
     }
 

@@ -48,7 +48,7 @@ pub mod lag;
 pub mod pgn;
 
 pub use clock::{Clock, ClockError, ClockState, PeriodStatus, Press, Timestamp};
-pub use control::{Bonus, Correspondence, Period, Periods, Speed, TimeControl, TimeControlError};
+pub use control::{Bonus, Correspondence, NO_BASE_START_MS, Period, Periods, Speed, TimeControl, TimeControlError};
 pub use describe::Lang;
 pub use lag::LagReserve;
 pub use pgn::{ParseErrorKind, ParseTimeControlError, TimeControlTag};

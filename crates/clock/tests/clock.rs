@@ -388,14 +388,19 @@ fn misuse_is_refused_without_changes() {
 }
 
 #[test]
-fn zero_base_flags_immediately_unless_time_is_granted() {
+fn zero_base_starts_with_three_seconds_and_time_can_be_granted() {
     let mut clock = Clock::new(tc("0+1"));
     clock.start(t(0)).unwrap();
-    assert_eq!(clock.flag_fall(t(0)), Some(Side::White));
+    assert_eq!(clock.flag_fall(t(2_999)), None);
+    assert_eq!(clock.flag_fall(t(3_000)), Some(Side::White));
     clock.add_time(Side::White, 3_000);
     clock.add_time(Side::Black, 3_000);
-    assert_eq!(clock.flag_fall(t(0)), None);
-    assert_eq!(clock.press(Side::White, t(2_000), 0).unwrap().remaining_ms, Some(2_000));
+    assert_eq!(clock.flag_fall(t(3_000)), None);
+    assert_eq!(clock.press(Side::White, t(5_000), 0).unwrap().remaining_ms, Some(6_000 - 5_000 + 1_000));
+    // A delay adds nothing of its own: with no base, the time used beyond the delay is more than the clock has.
+    let mut delay = Clock::new(tc("0+d5"));
+    delay.start(t(0)).unwrap();
+    assert_eq!(delay.remaining(Side::White, t(0)), Some(0));
 }
 
 #[cfg(feature = "serde")]
@@ -443,4 +448,22 @@ fn hand_over_charges_the_turn_and_runs_the_other_side() {
     c.hand_over(None, Timestamp(20_000));
     assert_eq!(c.running(), None);
     assert_eq!(c.remaining(Side::White, Timestamp(99_000)), Some(289_000), "not started: nothing runs");
+}
+
+/// `0+2`: no base time. Each side starts with its increment (at least 3 s, as Lichess), so the first timed move does
+/// not lose on time at once; a delay or no bonus gives nothing.
+#[test]
+fn no_base_time_starts_with_the_increment() {
+    for (tag, start) in [("0+2", 3_000), ("0+5", 5_000), ("0+1", 3_000), ("180+2", 180_000), ("0+b5", 0)] {
+        let control = tc(tag);
+        assert_eq!(control.start_ms(), Some(start), "{tag}");
+        let clock = Clock::new(control.clone());
+        assert_eq!(clock.remaining(Side::White, t(0)), Some(start), "{tag}");
+        // What the control says it is does not change: the tag's base time.
+        assert_eq!(control.initial_ms(), Some(if tag.starts_with("180") { 180_000 } else { 0 }), "{tag}");
+    }
+    let mut g = Game::new("0+2");
+    let press = g.play(2_500);
+    assert_eq!(press.remaining_ms, Some(3_000 - 2_500 + 2_000));
+    assert_eq!(g.clock.flag_fall(t(g.now + 100)), None);
 }

@@ -247,3 +247,20 @@ fn presence_updates_also_see_the_flag() {
     assert_eq!(g.disconnected_since(Color::White), Some(t(s + 69_000)));
     assert!(g.apply(t(s + 71_000), Command::Reconnected { who: Color::White }).unwrap().is_empty());
 }
+
+/// A game with no base time (`0+2`) used to be lost on time at White's second move: each side now starts with
+/// the increment, at least 3 s (as Lichess), and gains it after each move.
+#[test]
+fn a_game_without_base_time_is_playable() {
+    let mut g = game("0+2", false);
+    line(&mut g, T0 + 1_000, "e2e4 e7e5");
+    let start = T0 + 2_000;
+    let ev = mv(&mut g, start + 2_500, "g1f3");
+    assert!(
+        matches!(&ev[0].event, Event::MoveMade { clocks: Some(Clocks { white_ms: 2_500, black_ms: 3_000 }), .. }),
+        "{ev:?}"
+    );
+    let ev = mv(&mut g, start + 4_500, "b8c6");
+    assert!(matches!(&ev[0].event, Event::MoveMade { clocks: Some(Clocks { black_ms: 3_000, .. }), .. }), "{ev:?}");
+    assert_eq!(g.status(), Status::Started);
+}
