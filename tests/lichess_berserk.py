@@ -183,6 +183,7 @@ def start_game(env, events, challenger, dest, **params):
     env.clients[dest].challenges.accept(cid)
     start = events[dest].wait(lambda e: e.get("type") == "gameStart", "gameStart")
     gid = start["game"]["gameId"]
+    check(gid == cid, f"the game takes the challenge's id ({cid}), as on Lichess")
     events[challenger].wait(is_game("gameStart", gid), "gameStart")
     return gid, c, ev, start
 

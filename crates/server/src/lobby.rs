@@ -375,7 +375,7 @@ impl Lobby {
         }
         let (white, black) = colors(c.color, c.challenger.clone(), by.clone());
         let tc = parse_time_control(&c.time_control)?;
-        match self.live.create_game(white, black, c.rated, tc, c.variant.clone()).await {
+        match self.live.create_game_as(c.id.clone(), white, black, c.rated, tc, c.variant.clone()).await {
             Ok(game_id) => {
                 c.status = ChallengeStatus::Accepted;
                 c.opponent = Some(by);

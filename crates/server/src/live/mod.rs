@@ -409,6 +409,20 @@ impl Live {
         time_control: TimeControl,
         variant: Variant,
     ) -> Result<String, GameError> {
+        self.create_game_as(new_game_id(), white, black, rated, time_control, variant).await
+    }
+
+    /// [`Live::create_game`] with the game's id given: a game from an accepted challenge takes the challenge's id,
+    /// as on Lichess (lichess-bot counts a game under its challenge's id and frees it under the game's).
+    pub async fn create_game_as(
+        &self,
+        id: String,
+        white: PlayerRef,
+        black: PlayerRef,
+        rated: bool,
+        time_control: TimeControl,
+        variant: Variant,
+    ) -> Result<String, GameError> {
         for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
             let games = self.games_of(&p.id);
             let against_computer = white.is_engine || black.is_engine;
@@ -427,7 +441,6 @@ impl Live {
             Ok::<_, GameError>(store.user(&id).await?.is_none_or(|u| u.is_guest))
         })
         .await?;
-        let id = new_game_id();
         let mut config = GameConfig::for_time_control(&time_control);
         // A reconnecting client that missed more than this many events resyncs from a snapshot; every kept event is
         // memory of a live game.

@@ -228,6 +228,7 @@ pub async fn friend_game(server: &TestServer, tc: &str, a: &str, b: &str) -> (St
     let sa = wa.wait(|v| v["t"] == "game_started").await;
     let sb = wb.wait(|v| v["t"] == "game_started").await;
     assert_eq!(sa["game_id"], sb["game_id"]);
+    assert_eq!(sa["game_id"], cid, "a challenge's game takes its id, as on Lichess");
     assert_eq!(sa["color"], "white");
     assert_eq!(sb["color"], "black");
     let gid = sa["game_id"].as_str().unwrap().to_owned();
