@@ -431,14 +431,22 @@ def scenario(env):
 
     # A bot: upgrade, accept a challenge from the bot API, play, and no board API without board:play.
     robo.account.upgrade_to_bot()
-    check(True, "account.upgrade_to_bot: ok")
+    check(robo.account.get().get("title") == "BOT", "account.upgrade_to_bot: the account's title is BOT")
+    robo.account.upgrade_to_bot()
+    check(True, "account.upgrade_to_bot again: ok")
+    online = list(alice.bots.get_online_bots())
+    check([b.get("id") for b in online] == ["robo"] and online[0].get("title") == "BOT",
+          "bots.get_online_bots: the bot with its event stream open")
     c = alice.challenges.create("Robo", rated=False, clock_limit=120, clock_increment=1, color="black")
-    events["Robo"].wait(lambda e: e.get("type") == "challenge" and e["challenge"]["id"] == c["id"], "challenge")
+    ev = events["Robo"].wait(lambda e: e.get("type") == "challenge" and e["challenge"]["id"] == c["id"], "challenge")
+    check(ev["challenge"]["destUser"].get("title") == "BOT" and ev["challenge"]["challenger"].get("title") is None,
+          "the challenge shows the bot's title")
     robo.bots.accept_challenge(c["id"])
     gid = events["Robo"].wait(lambda e: e.get("type") == "gameStart", "gameStart")["game"]["gameId"]
     r_game = Stream("robo game", robo.bots.stream_game_state(gid))
     full = r_game.wait(lambda e: e.get("type") == "gameFull", "gameFull")
-    check(full["white"]["id"] == "robo", "bots.stream_game_state: gameFull")
+    check(full["white"]["id"] == "robo" and full["white"].get("title") == "BOT" and full["black"].get("title") is None,
+          "bots.stream_game_state: gameFull, the bot with its title")
     robo.bots.make_move(gid, "d2d4")
     r_game.wait(moves_are("d2d4"), "d2d4")
     check(True, "bots.make_move")

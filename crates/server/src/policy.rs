@@ -59,6 +59,18 @@ impl From<Refusal> for ApiError {
     }
 }
 
+/// Whether an account may seek or join a pool: bot accounts may not (as on Lichess, bots play by challenge).
+pub fn check_lobby(is_bot: bool) -> Result<(), ApiError> {
+    if is_bot {
+        return Err(ApiError::forbidden(
+            "bot_not_in_lobby",
+            "机器人账户不能约战或快速配对，只能通过挑战下棋",
+            "bot accounts cannot seek or join a pool: they play by challenge",
+        ));
+    }
+    Ok(())
+}
+
 /// Checks what the person asking for a rated game can know alone: the time control and their own account.
 /// Called when a challenge, seek or pool entry is made, so the refusal comes at once and not when someone accepts.
 pub fn check_request(rated: bool, tc: &TimeControl, guest: bool) -> Result<(), Refusal> {

@@ -214,6 +214,11 @@ impl Conn {
         self.auth.as_ref().map(|a| (PlayerRef::human(a.user.id.clone(), a.user.name.clone()), a.user.is_guest))
     }
 
+    /// Whether the connection's user is a bot account.
+    fn is_bot(&self) -> bool {
+        self.auth.as_ref().is_some_and(|a| a.user.is_bot)
+    }
+
     fn need_user(&self) -> Result<(PlayerRef, bool), ApiError> {
         self.player().ok_or_else(ApiError::unauthorized)
     }
@@ -350,6 +355,7 @@ impl Conn {
             }
             C::CreateSeek { id, time_control, rated, color, variant } => {
                 let (p, guest) = self.need_user()?;
+                crate::policy::check_lobby(self.is_bot())?;
                 if rated && guest {
                     return Err(rated_needs_account());
                 }
@@ -371,12 +377,14 @@ impl Conn {
             }
             C::AcceptSeek { id, seek_id } => {
                 let (p, guest) = self.need_user()?;
+                crate::policy::check_lobby(self.is_bot())?;
                 self.state.lobby.accept_seek(&seek_id, p, guest).await?;
                 self.ack(id);
                 Ok(())
             }
             C::JoinPool { id, time_control, rated } => {
                 let (p, guest) = self.need_user()?;
+                crate::policy::check_lobby(self.is_bot())?;
                 if rated && guest {
                     return Err(rated_needs_account());
                 }

@@ -430,3 +430,58 @@ async fn token_test_and_users_status_as_lichess() {
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "too_many_ids");
 }
+
+/// `POST /api/bot/account/upgrade` makes a new account a bot for good (title BOT); an account that has played
+/// cannot become one; a bot may not seek or join a pool (it plays by challenge), as on Lichess.
+#[tokio::test]
+async fn bot_accounts_as_lichess() {
+    let server = TestServer::start(&temp_db("bots")).await;
+    let client = reqwest::Client::new();
+    let token = |session: String| {
+        let client = client.clone();
+        let url = server.url("/api/token");
+        async move {
+            let r = client
+                .post(url)
+                .header("Cookie", format!("gx_session={session}"))
+                .json(&json!({"scopes": ["bot:play", "board:play", "challenge:read"]}))
+                .send()
+                .await
+                .unwrap();
+            r.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
+        }
+    };
+    let (_, fay) = server.register("Fay").await;
+    let (_, gus) = server.register("Gus").await;
+    let fay_token = token(fay.clone()).await;
+    let gus_token = token(gus.clone()).await;
+    let upgrade = |t: &str| client.post(server.url("/api/bot/account/upgrade")).bearer_auth(t).send();
+    let account = |t: &str| client.get(server.url("/api/account")).bearer_auth(t).send();
+    assert_eq!(account(&fay_token).await.unwrap().json::<Value>().await.unwrap().get("title"), None);
+    assert_eq!(upgrade(&fay_token).await.unwrap().status(), 200);
+    assert_eq!(account(&fay_token).await.unwrap().json::<Value>().await.unwrap()["title"], "BOT");
+    assert_eq!(upgrade(&fay_token).await.unwrap().status(), 200, "again: ok");
+    // Gus has played: no.
+    let (_, h) = server.register("Hal").await;
+    let (_gid, _wa, _wb) = common::friend_game(&server, "5+0", &gus, &h).await;
+    let r = upgrade(&gus_token).await.unwrap();
+    assert_eq!(r.status(), 400);
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(e["code"], "bot_has_games", "{e}");
+    assert!(e["error"].as_str().unwrap().contains("Gus has played 1 game:"), "{e}");
+    // A bot seeks neither on the board API nor over the WebSocket.
+    let r = client
+        .post(server.url("/api/board/seek"))
+        .bearer_auth(&fay_token)
+        .form(&[("time", "5"), ("increment", "0")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "bot_not_in_lobby");
+    let mut ws = server.ws(&fay).await;
+    let r = ws.request(json!({"t": "create_seek", "time_control": "300+0", "rated": false, "color": "random"})).await;
+    assert_eq!(r["code"], "bot_not_in_lobby", "{r}");
+    let r = ws.request(json!({"t": "join_pool", "time_control": "300+0", "rated": false})).await;
+    assert_eq!(r["code"], "bot_not_in_lobby", "{r}");
+}

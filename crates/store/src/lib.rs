@@ -151,6 +151,8 @@ pub struct User {
     pub is_guest: bool,
     /// A server administrator.
     pub is_admin: bool,
+    /// A bot account (upgraded through the Lichess-compatible API; its title is BOT).
+    pub is_bot: bool,
     /// The user's points (积分).
     pub points: i64,
     /// When the account was created (ms since the Unix epoch).
@@ -374,7 +376,7 @@ pub struct Store {
     faults: std::sync::Arc<fault::Faults>,
 }
 
-const USER_COLUMNS: &str = "u.id, u.name, u.password_hash, u.is_guest, u.is_admin, u.points, u.created_at_ms";
+const USER_COLUMNS: &str = "u.id, u.name, u.password_hash, u.is_guest, u.is_admin, u.is_bot, u.points, u.created_at_ms";
 
 const GAME_COLUMNS: &str = "id, white_id, white_name, black_id, black_name, white_engine_level, black_engine_level, \
      rated, time_control, speed, variant_json, status, result, termination, winner, created_at_ms, ended_at_ms, \
@@ -390,6 +392,7 @@ fn user_from_row(row: &AnyRow) -> Result<User, sqlx::Error> {
         password_hash: row.try_get("password_hash")?,
         is_guest: row.try_get::<i64, _>("is_guest")? != 0,
         is_admin: row.try_get::<i64, _>("is_admin")? != 0,
+        is_bot: row.try_get::<i64, _>("is_bot")? != 0,
         points: row.try_get("points")?,
         created_at_ms: row.try_get("created_at_ms")?,
     })
@@ -575,6 +578,7 @@ impl Store {
             password_hash: password_hash.map(str::to_owned),
             is_guest,
             is_admin: false,
+            is_bot: false,
             points: 0,
             created_at_ms: now_ms,
         };
@@ -621,6 +625,31 @@ impl Store {
             return Err(StoreError::NotFound(format!("user {id} (set_password)")));
         }
         Ok(())
+    }
+
+    /// Makes a user a bot account (there is no way back, as on Lichess).
+    pub async fn set_bot(&self, id: &str) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE users SET is_bot = 1 WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(db_err(format_args!("set_bot {id}")))?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(format!("user {id} (set_bot)")));
+        }
+        Ok(())
+    }
+
+    /// Every bot account, by name.
+    pub async fn bots(&self) -> Result<Vec<User>, StoreError> {
+        sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users u WHERE u.is_bot = 1 ORDER BY u.id"))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db_err("bots"))?
+            .iter()
+            .map(user_from_row)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(db_err("bots"))
     }
 
     /// Grants or revokes administrator rights.

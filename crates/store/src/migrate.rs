@@ -342,6 +342,12 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             ),
         ],
     },
+    // Version 6: bot accounts (`POST /api/bot/account/upgrade`), shown with the title BOT.
+    Migration {
+        version: 6,
+        name: "bot accounts",
+        statements: &[Stmt::Both("ALTER TABLE users ADD COLUMN is_bot BIGINT NOT NULL DEFAULT 0")],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

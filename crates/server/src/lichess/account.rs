@@ -1,5 +1,5 @@
 //! `GET /api/account`, `GET /api/account/playing`, `POST /api/bot/account/upgrade`, `POST /api/token/test`,
-//! `GET /api/users/status`.
+//! `GET /api/users/status`, `GET /api/bot/online`.
 
 use axum::Json;
 use axum::extract::{Query, State};
@@ -23,7 +23,7 @@ pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Jso
     let ratings = state.store.ratings(&u.id).await?;
     let games = state.store.count_user_games(&u.id).await?;
     let playing = state.live.games_of(&u.id).len();
-    Ok(Json(json!({
+    let mut account = json!({
         "id": u.id,
         "username": u.name,
         "perfs": crate::http::archive::perfs_json(&ratings),
@@ -35,7 +35,11 @@ pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Jso
         "followable": false,
         "following": false,
         "blocking": false,
-    })))
+    });
+    if u.is_bot {
+        account["title"] = json!("BOT");
+    }
+    Ok(Json(account))
 }
 
 #[derive(Debug, Deserialize)]
@@ -63,10 +67,34 @@ pub async fn playing(State(state): State<AppState>, auth: Auth, Query(q): Query<
     Ok(Json(json!({"nowPlaying": games.into_iter().map(|(_, g)| g).collect::<Vec<_>>()})))
 }
 
-/// Upgrading to a bot account: accepted (with `bot:play`) and nothing else — accounts here have no bot flag, and
-/// the bot endpoints work for every account whose token has `bot:play`.
-pub async fn upgrade(auth: Auth) -> ApiResult<Json<Value>> {
+/// `POST /api/bot/account/upgrade`: the account becomes a bot account for good (title BOT), as on Lichess only
+/// while it has played no game; again on a bot account it is simply ok. Guests cannot be bots.
+pub async fn upgrade(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
     auth.require("bot:play")?;
+    let u = &auth.user;
+    if u.is_bot {
+        return Ok(ok());
+    }
+    if u.is_guest {
+        return Err(ApiError::bad_request(
+            "guest_bot",
+            "游客账户不能成为机器人账户",
+            "a guest account cannot become a bot",
+        ));
+    }
+    let games = state.store.count_user_games(&u.id).await?;
+    if games > 0 {
+        return Err(ApiError::bad_request(
+            "bot_has_games",
+            format!("{} 已经下过 {games} 局棋：只有没下过棋的账户能成为机器人账户", u.name),
+            format!(
+                "{} has played {games} {}: only an account that has played none can become a bot",
+                u.name,
+                if games == 1 { "game" } else { "games" }
+            ),
+        ));
+    }
+    state.store.set_bot(&u.id).await?;
     Ok(ok())
 }
 
@@ -131,4 +159,26 @@ pub async fn users_status(State(state): State<AppState>, Query(q): Query<StatusQ
         out.push(v);
     }
     Ok(Json(Value::Array(out)))
+}
+
+/// `GET /api/bot/online?nb=50`: the bot accounts online now (an event stream or a page open), as NDJSON of users
+/// (`id`, `username`, `title`, `perfs`, `createdAt`, `url`), at most `nb` (default 50, at most 300).
+pub async fn bots_online(State(state): State<AppState>, Query(q): Query<Nb>) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
+    let nb = q.nb.unwrap_or(50).clamp(1, 300);
+    let mut body = String::new();
+    for b in state.store.bots().await?.into_iter().filter(|b| state.hub.is_online(&b.id)).take(nb) {
+        let ratings = state.store.ratings(&b.id).await?;
+        let user = json!({
+            "id": b.id,
+            "username": b.name,
+            "title": "BOT",
+            "perfs": crate::http::archive::perfs_json(&ratings),
+            "createdAt": b.created_at_ms,
+            "url": format!("{}/@/{}", state.config.public_url, b.name),
+        });
+        body.push_str(&user.to_string());
+        body.push('\n');
+    }
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
 }

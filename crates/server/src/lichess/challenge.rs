@@ -9,7 +9,7 @@ use guoxiang_game::Action;
 use serde_json::{Value, json};
 
 use super::json::{self as lj, challenge_json, challenge_user_json};
-use super::{Params, ok, player_of, rating, require_any};
+use super::{Params, ok, player_of, rating, require_any, title};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -23,15 +23,20 @@ pub async fn challenge_value(state: &AppState, c: &ChallengeInfo, viewer: Option
     let speed =
         guoxiang_clock::TimeControl::from_pgn(&c.time_control).map(|t| t.speed().as_str()).unwrap_or("unlimited");
     let ch = &c.challenger;
-    let challenger =
-        challenge_user_json(&ch.id, &ch.name, rating(state, &ch.id, speed).await, state.hub.is_online(&ch.id));
+    let challenger = challenge_user_json(
+        &ch.id,
+        &ch.name,
+        rating(state, &ch.id, speed).await,
+        state.hub.is_online(&ch.id),
+        title(state, &ch.id).await,
+    );
     let dest = match &c.dest {
         Some(d) => {
             let name = match &c.opponent {
                 Some(o) if o.id == *d => o.name.clone(),
                 _ => state.store.user(d).await.ok().flatten().map_or_else(|| d.clone(), |u| u.name),
             };
-            challenge_user_json(d, &name, rating(state, d, speed).await, state.hub.is_online(d))
+            challenge_user_json(d, &name, rating(state, d, speed).await, state.hub.is_online(d), title(state, d).await)
         }
         None => Value::Null,
     };

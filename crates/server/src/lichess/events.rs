@@ -141,6 +141,7 @@ pub fn colors_match(theirs: ColorChoice, mine: ColorChoice) -> bool {
 /// once with the seek's `id` and wait in the lobby.
 pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResult<Response> {
     auth.require("board:play")?;
+    crate::policy::check_lobby(auth.user.is_bot)?;
     if !matches!(p.get("variant"), None | Some("" | "standard")) {
         return Err(ApiError::bad_request(
             "bad_request",

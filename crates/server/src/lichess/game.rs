@@ -14,7 +14,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::events::no_start;
 use super::json::{self as lj, game_full_json, game_state_json, is_over};
-use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response};
+use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response, titles};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -72,7 +72,8 @@ pub async fn stream(
         let (row, moves) = state.store.game(&id).await?.ok_or_else(|| game_not_found(&id))?;
         let v = game_row_view(&row, &moves);
         let r = ratings(&state, &v.white, &v.black, &v.speed).await;
-        let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r));
+        let t = titles(&state, &v.white, &v.black).await;
+        let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r, t));
         return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response());
     };
     let mut sub = h.subscribe(None, true).await?;
@@ -93,11 +94,12 @@ pub async fn stream(
         None => None,
     };
     let r = ratings(&state, &h.white, &h.black, &view.speed).await;
+    let t = titles(&state, &h.white, &h.black).await;
     let (tx, resp) = stream_response("application/x-ndjson");
     tokio::spawn(async move {
         let _presence = presence;
         let mut ns = no_start(&h, &view).await;
-        if tx.send(format!("{}\n", game_full_json(&view, ns, r))).await.is_err() || is_over(&view) {
+        if tx.send(format!("{}\n", game_full_json(&view, ns, r, t))).await.is_err() || is_over(&view) {
             return;
         }
         let mut claim_at = None;

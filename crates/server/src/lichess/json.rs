@@ -265,16 +265,17 @@ pub fn game_state_json(v: &GameView, no_start: bool) -> Value {
     s
 }
 
-/// A player of `gameFull`: `{id, name, title, rating, provisional}`, or `{aiLevel}` for the computer.
-pub fn game_player_json(p: &PlayerRef, rating: Rating) -> Value {
+/// A player of `gameFull`: `{id, name, title, rating, provisional}` (`title` is `BOT` for a bot account, else
+/// `null`), or `{aiLevel}` for the computer.
+pub fn game_player_json(p: &PlayerRef, rating: Rating, title: Option<&str>) -> Value {
     if p.is_engine {
         return json!({"aiLevel": p.engine_level.unwrap_or(1), "name": p.name});
     }
-    json!({"id": p.id, "name": p.name, "title": null, "rating": rating.0, "provisional": rating.1})
+    json!({"id": p.id, "name": p.name, "title": title, "rating": rating.0, "provisional": rating.1})
 }
 
 /// The `gameFull` object: the game and its current `gameState`.
-pub fn game_full_json(v: &GameView, no_start: bool, ratings: [Rating; 2]) -> Value {
+pub fn game_full_json(v: &GameView, no_start: bool, ratings: [Rating; 2], titles: [Option<&str>; 2]) -> Value {
     let mut g = json!({
         "type": "gameFull",
         "id": v.id,
@@ -283,8 +284,8 @@ pub fn game_full_json(v: &GameView, no_start: bool, ratings: [Rating; 2]) -> Val
         "perf": {"name": perf_name(&v.speed)},
         "rated": v.rated,
         "createdAt": v.created_at_ms,
-        "white": game_player_json(&v.white, ratings[0]),
-        "black": game_player_json(&v.black, ratings[1]),
+        "white": game_player_json(&v.white, ratings[0], titles[0]),
+        "black": game_player_json(&v.black, ratings[1], titles[1]),
         "initialFen": v.initial_fen.as_deref().unwrap_or("startpos"),
         "state": game_state_json(v, no_start),
     });
@@ -386,9 +387,9 @@ pub fn decline_reason_key(reason: Option<&str>) -> &'static str {
     KEYS.iter().find(|k| k.eq_ignore_ascii_case(r)).copied().unwrap_or("generic")
 }
 
-/// A user of a challenge: `{id, name, title, rating, provisional, online}`.
-pub fn challenge_user_json(id: &str, name: &str, rating: Rating, online: bool) -> Value {
-    json!({"id": id, "name": name, "title": null, "rating": rating.0, "provisional": rating.1, "online": online})
+/// A user of a challenge: `{id, name, title, rating, provisional, online}` (`title`: `BOT` or `null`).
+pub fn challenge_user_json(id: &str, name: &str, rating: Rating, online: bool, title: Option<&str>) -> Value {
+    json!({"id": id, "name": name, "title": title, "rating": rating.0, "provisional": rating.1, "online": online})
 }
 
 /// A challenge as Lichess shows it. `challenger` and `dest` are the users' JSON ([`challenge_user_json`]);
@@ -584,7 +585,7 @@ mod tests {
     fn game_full_of_a_view() {
         let mut v = view();
         v.black = crate::live::engine_player(3);
-        let g = game_full_json(&v, false, [(1500, true), (0, false)]);
+        let g = game_full_json(&v, false, [(1500, true), (0, false)], [None, None]);
         assert_eq!(g["type"], "gameFull");
         assert_eq!(g["initialFen"], "startpos");
         assert_eq!(g["clock"], json!({"initial": 300_000, "increment": 3000}));
@@ -598,7 +599,7 @@ mod tests {
         assert_eq!(g["perf"]["name"], "Blitz");
         assert!(g.get("daysPerTurn").is_none());
         v.time_control = "3d".into();
-        assert_eq!(game_full_json(&v, false, [(1500, true); 2])["daysPerTurn"], 3);
+        assert_eq!(game_full_json(&v, false, [(1500, true); 2], [Some("BOT"), None])["daysPerTurn"], 3);
     }
 
     #[test]
@@ -684,8 +685,8 @@ mod tests {
             created_at_ms: 0,
             decline_reason: None,
         };
-        let alice = challenge_user_json("alice", "Alice", (1500, true), true);
-        let bob = challenge_user_json("bob", "Bob", (1500, true), false);
+        let alice = challenge_user_json("alice", "Alice", (1500, true), true, None);
+        let bob = challenge_user_json("bob", "Bob", (1500, true), false, Some("BOT"));
         let v = challenge_json(&c, "http://x", alice.clone(), bob.clone(), Some("bob"));
         assert_eq!(v["status"], "created");
         assert_eq!(v["direction"], "in");

@@ -47,6 +47,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/bot/account/upgrade", post(account::upgrade))
         .route("/api/token/test", post(account::token_test))
         .route("/api/users/status", get(account::users_status))
+        .route("/api/bot/online", get(account::bots_online))
         .route("/api/stream/event", get(events::stream))
         .route("/api/board/seek", post(events::seek))
         .route("/api/challenge", get(challenge::list))
@@ -268,6 +269,22 @@ pub async fn rating(state: &AppState, user_id: &str, speed: &str) -> json::Ratin
         Some(r) => (r.rating.round() as i64, r.deviation > 110.0),
         None => (default.rating.round() as i64, default.is_provisional()),
     }
+}
+
+/// A user's Lichess title: `BOT` for a bot account, otherwise none (guoxiang has no FIDE titles).
+pub async fn title(state: &AppState, user_id: &str) -> Option<&'static str> {
+    state.store.user(user_id).await.ok().flatten().is_some_and(|u| u.is_bot).then_some("BOT")
+}
+
+/// The titles of a game's players (engines: none).
+pub async fn titles(state: &AppState, white: &PlayerRef, black: &PlayerRef) -> [Option<&'static str>; 2] {
+    let mut out = [None; 2];
+    for (i, p) in [white, black].into_iter().enumerate() {
+        if !p.is_engine {
+            out[i] = title(state, &p.id).await;
+        }
+    }
+    out
 }
 
 /// The ratings of a game's players in its speed (engines: 0).
