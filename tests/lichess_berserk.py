@@ -484,6 +484,15 @@ def scenario(env):
         check(True, "python-chess reads every game of export_by_player")
     acc = alice.account.get()
     check(acc["perfs"].get("blitz", {}).get("games") == 1, "account.get: the rated blitz game counts in perfs")
+    perf_keys = {"games", "rating", "rd", "prog", "prov"}
+    check(all(set(acc["perfs"].get(s, {})) >= perf_keys
+              for s in ("ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence")),
+          "account.get: perfs for every speed with games, rating, rd, prog, prov")
+    blitz = acc["perfs"]["blitz"]
+    check(blitz["prog"] == blitz["rating"] - 1500, f"account.get: prog is the blitz rating's change ({blitz})")
+    count = acc["count"]
+    check(set(count) >= {"all", "rated", "ai", "draw", "drawH", "loss", "lossH", "win", "winH", "playing"}
+          and count["rated"] == 1 and count["rated"] <= count["all"], f"account.get: count as lichess ({count})")
 
     # Puzzles: the server started empty, so it holds its default set; the daily puzzle and one by id, as lichess
     # shapes them. The solution must replay from the puzzle's FEN after the setup move (game.pgn's one SAN move).

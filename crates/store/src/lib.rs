@@ -159,6 +159,20 @@ pub struct User {
     pub created_at_ms: i64,
 }
 
+/// A user's games by kind: see [`Store::game_counts`] (`_h`: against people, not the computer).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameCounts {
+    pub all: i64,
+    pub rated: i64,
+    pub ai: i64,
+    pub win: i64,
+    pub loss: i64,
+    pub draw: i64,
+    pub win_h: i64,
+    pub loss_h: i64,
+    pub draw_h: i64,
+}
+
 /// A user's current rating in one speed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RatingRow {
@@ -970,6 +984,43 @@ impl Store {
         .await
         .and_then(|row| row.try_get::<i64, _>(0))
         .map_err(db_err(format_args!("count_user_games {user_id}")))
+    }
+
+    /// A user's games counted as Lichess's `count` does: all (in progress and finished), rated, against the
+    /// computer, and the finished ones won, lost and drawn (in all, and against people only).
+    pub async fn game_counts(&self, user_id: &str) -> Result<GameCounts, StoreError> {
+        let ctx = || format!("game_counts {user_id}");
+        let sum = |cond: &str| format!("CAST(COALESCE(SUM(CASE WHEN {cond} THEN 1 ELSE 0 END), 0) AS BIGINT)");
+        let me = "(CASE WHEN white_id = $1 THEN 'white' ELSE 'black' END)";
+        let human = "white_engine_level IS NULL AND black_engine_level IS NULL";
+        let won = format!("status = 'finished' AND winner = {me}");
+        let lost = format!("status = 'finished' AND winner IS NOT NULL AND winner <> {me}");
+        let drawn = "status = 'finished' AND winner IS NULL";
+        let sql = format!(
+            "SELECT COUNT(*), {}, {}, {}, {}, {}, {}, {}, {} FROM games \
+             WHERE (white_id = $1 OR black_id = $1) AND status IN ('live', 'finished')",
+            sum("rated <> 0"),
+            sum(&format!("NOT ({human})")),
+            sum(&won),
+            sum(&lost),
+            sum(drawn),
+            sum(&format!("{won} AND {human}")),
+            sum(&format!("{lost} AND {human}")),
+            sum(&format!("{drawn} AND {human}")),
+        );
+        let row = sqlx::query(&sql).bind(user_id).fetch_one(&self.pool).await.map_err(db_err(ctx()))?;
+        let n = |i: usize| row.try_get::<i64, _>(i).map_err(db_err(ctx()));
+        Ok(GameCounts {
+            all: n(0)?,
+            rated: n(1)?,
+            ai: n(2)?,
+            win: n(3)?,
+            loss: n(4)?,
+            draw: n(5)?,
+            win_h: n(6)?,
+            loss_h: n(7)?,
+            draw_h: n(8)?,
+        })
     }
 
     // ----- live play -----

@@ -21,23 +21,29 @@ const MAX_STATUS_IDS: usize = 100;
 pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
     let u = &auth.user;
     let ratings = state.store.ratings(&u.id).await?;
-    let games = state.store.count_user_games(&u.id).await?;
-    let playing = state.live.games_of(&u.id).len();
+    let history = state.store.rating_history(&u.id).await?;
+    let counts = state.store.game_counts(&u.id).await?;
+    let games = state.live.games_of(&u.id);
     let mut account = json!({
         "id": u.id,
         "username": u.name,
-        "perfs": crate::http::archive::perfs_json(&ratings),
+        "perfs": super::json::lichess_perfs(&ratings, &history),
         "createdAt": u.created_at_ms,
         "seenAt": crate::time::now_ms(),
         "playTime": {"total": 0, "tv": 0},
         "url": format!("{}/@/{}", state.config.public_url, u.name),
-        "count": {"all": games, "playing": playing},
+        "count": super::json::lichess_count(&counts, games.len()),
         "followable": false,
         "following": false,
         "blocking": false,
     });
     if u.is_bot {
         account["title"] = json!("BOT");
+    }
+    // The game in progress, as Lichess's `playing` URL (with the user's colour).
+    if let Some(g) = games.first() {
+        let color = if g.white.id == u.id { "white" } else { "black" };
+        account["playing"] = json!(format!("{}/{}/{color}", state.config.public_url, g.id));
     }
     Ok(Json(account))
 }
@@ -173,7 +179,7 @@ pub async fn bots_online(State(state): State<AppState>, Query(q): Query<Nb>) -> 
             "id": b.id,
             "username": b.name,
             "title": "BOT",
-            "perfs": crate::http::archive::perfs_json(&ratings),
+            "perfs": super::json::lichess_perfs(&ratings, &state.store.rating_history(&b.id).await?),
             "createdAt": b.created_at_ms,
             "url": format!("{}/@/{}", state.config.public_url, b.name),
         });

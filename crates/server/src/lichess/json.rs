@@ -467,8 +467,90 @@ pub fn challenge_event_type(status: ChallengeStatus) -> Option<&'static str> {
     }
 }
 
+/// Lichess's speeds as its `perfs` name them, with the server's speed each reads (ultrabullet is rated as bullet).
+pub const PERF_SPEEDS: [(&str, &str); 6] = [
+    ("ultraBullet", "bullet"),
+    ("bullet", "bullet"),
+    ("blitz", "blitz"),
+    ("rapid", "rapid"),
+    ("classical", "classical"),
+    ("correspondence", "correspondence"),
+];
+
+/// `perfs` as Lichess gives them: every speed, played or not, with `games`, `rating`, `rd`, `prog` and `prov`.
+/// `prog` is the rating gained over the last 12 rated games of that speed (from the rating history, whose first
+/// game started from the default rating); an unplayed speed is the default rating, provisional.
+pub fn lichess_perfs(rows: &[guoxiang_store::RatingRow], history: &[guoxiang_store::RatingPoint]) -> Value {
+    let default = guoxiang_ratings::Glicko::default();
+    let mut perfs = serde_json::Map::new();
+    for (name, speed) in PERF_SPEEDS {
+        let row = rows.iter().find(|r| r.speed == speed);
+        let points: Vec<f64> = history.iter().filter(|p| p.speed == speed).map(|p| p.rating).collect();
+        let prog = match points.len() {
+            0 => 0,
+            n => {
+                let before = if n > 12 { points[n - 13] } else { default.rating };
+                (points[n - 1] - before).round() as i64
+            }
+        };
+        let (games, rating, rd) = match row {
+            Some(r) => (r.games, r.rating, r.deviation),
+            None => (0, default.rating, default.deviation),
+        };
+        let g = guoxiang_ratings::Glicko { rating, deviation: rd, volatility: default.volatility, games: games as u32 };
+        perfs.insert(
+            name.to_owned(),
+            json!({
+                "games": games,
+                "rating": rating.round() as i64,
+                "rd": rd.round() as i64,
+                "prog": prog,
+                "prov": g.is_provisional(),
+            }),
+        );
+    }
+    Value::Object(perfs)
+}
+
+/// `count` as Lichess gives it (`bookmark`, `import` and `me` are always 0 here).
+pub fn lichess_count(c: &guoxiang_store::GameCounts, playing: usize) -> Value {
+    json!({
+        "all": c.all, "rated": c.rated, "ai": c.ai,
+        "draw": c.draw, "drawH": c.draw_h, "loss": c.loss, "lossH": c.loss_h, "win": c.win, "winH": c.win_h,
+        "bookmark": 0, "playing": playing, "import": 0, "me": 0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn perfs_for_every_speed_with_progress_over_twelve_games() {
+        let point = |speed: &str, rating: f64| guoxiang_store::RatingPoint {
+            speed: speed.into(),
+            game_id: "g".into(),
+            at_ms: 0,
+            rating,
+            deviation: 80.0,
+        };
+        // 15 blitz games, each 10 points up from 1510: the last 12 gained 120; 3 rapid games from 1500 to 1460.
+        let mut history: Vec<_> = (1..=15).map(|i| point("blitz", 1500.0 + 10.0 * f64::from(i))).collect();
+        history.extend([point("rapid", 1480.0), point("rapid", 1470.0), point("rapid", 1460.0)]);
+        let row = |speed: &str, rating: f64, games: i64| guoxiang_store::RatingRow {
+            user_id: "u".into(),
+            speed: speed.into(),
+            rating,
+            deviation: 80.0,
+            volatility: 0.06,
+            games,
+            updated_at_ms: 0,
+        };
+        let p = lichess_perfs(&[row("blitz", 1650.0, 15), row("rapid", 1460.0, 3)], &history);
+        assert_eq!(p["blitz"], json!({"games": 15, "rating": 1650, "rd": 80, "prog": 120, "prov": false}));
+        assert_eq!(p["rapid"]["prog"], -40);
+        assert_eq!(p["classical"], json!({"games": 0, "rating": 1500, "rd": 350, "prog": 0, "prov": true}));
+        assert_eq!(p.as_object().unwrap().len(), 6);
+    }
     use super::*;
 
     fn view() -> GameView {
