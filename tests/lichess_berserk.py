@@ -472,6 +472,29 @@ def scenario(env):
     check(fool in [x["id"] for x in games] and len(games) == 6, f"games.export_by_player (JSON): {len(games)} games")
     pgns = list(alice.games.export_by_player("Alice", as_pgn=True))
     check(len(pgns) == len(games), "games.export_by_player (PGN): as many games")
+    # Lichess's filters.
+    by = lambda **kw: list(alice.games.export_by_player("Alice", **kw))
+    rated = by(rated=True)
+    check(len(rated) == 1 and all(x["rated"] for x in rated), "export_by_player rated=True: the one rated game")
+    check(len(by(rated=False)) == len(games) - 1, "export_by_player rated=False: the casual ones")
+    check(all(x["speed"] == "blitz" for x in by(perf_type="blitz")) and by(perf_type="blitz"),
+          "export_by_player perf_type=blitz")
+    vs_bob = by(vs="Bob")
+    check(vs_bob and all("bob" in (x["players"]["white"].get("user", {}).get("id"),
+                                   x["players"]["black"].get("user", {}).get("id")) for x in vs_bob),
+          f"export_by_player vs=Bob: {len(vs_bob)} games, all against Bob")
+    white = by(color="white")
+    check(all(x["players"]["white"].get("user", {}).get("id") == "alice" for x in white)
+          and 0 < len(white) < len(games), "export_by_player color=white")
+    newest = games[0]["createdAt"]
+    since = newest if isinstance(newest, int) else int(newest.timestamp() * 1000)
+    check(len(by(since=since)) >= 1 and len(by(until=since - 1)) == len(games) - len(by(since=since)),
+          "export_by_player since/until split the games")
+    check(len(by(max=2)) == 2 and len(by(max=2, rated=False)) == 2, "export_by_player max counts the games that pass")
+    no_clocks = list(alice.games.export_by_player("Alice", as_pgn=True, clocks=False, opening=False))
+    check(all("%clk" not in p and "[Opening " not in p for p in no_clocks)
+          and any("%clk" in p for p in pgns), "export_by_player clocks=False, opening=False")
+    check(all('[UTCDate "' in p and '[UTCTime "' in p for p in pgns), "exported PGNs have UTCDate and UTCTime")
     if chess is not None:
         game = chess.pgn.read_game(io.StringIO(pgn))
         board = game.end().board()

@@ -16,6 +16,8 @@ pub struct PgnTags {
     pub round: Option<String>,
     /// More tags, written after `Termination` in this order (e.g. `WhiteElo`, `ECO`, `Opening`).
     pub extra: Vec<(String, String)>,
+    /// Leave out the `[%clk]` comments (Lichess's export with `clocks=false`).
+    pub without_clocks: bool,
 }
 
 /// The PGN `Termination` tag in the words lichess uses: `Normal`, `Time forfeit`, `Abandoned`, `Adjudication`
@@ -77,7 +79,7 @@ impl Game {
         }
         for r in &self.moves {
             w.san(&r.san);
-            if let Some(ms) = r.clock_ms {
+            if let Some(ms) = r.clock_ms.filter(|_| !tags.without_clocks) {
                 w.comment(&format!("[%clk {}]", format_clk(ms)));
             }
         }

@@ -57,14 +57,44 @@ pub fn game_pgn(state: &AppState, row: &GameRow, moves: &[MoveRow]) -> Result<St
 
 /// [`game_pgn`] for a server reached at `public_url`.
 pub fn game_pgn_at(public_url: &str, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
+    game_pgn_with(public_url, row, moves, PgnOptions::default())
+}
+
+/// What a PGN export includes beyond the moves and the tags (Lichess's `clocks` and `opening` export flags).
+#[derive(Clone, Copy, Debug)]
+pub struct PgnOptions {
+    /// `[%clk]` comments.
+    pub clocks: bool,
+    /// The `ECO` and `Opening` tags.
+    pub opening: bool,
+}
+
+impl Default for PgnOptions {
+    fn default() -> PgnOptions {
+        PgnOptions { clocks: true, opening: true }
+    }
+}
+
+/// `HH:MM:SS` of a time in ms since the Unix epoch (UTC), for the `UTCTime` tag.
+pub fn pgn_time(ms: i64) -> String {
+    let s = ms.div_euclid(1000).rem_euclid(86_400);
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// [`game_pgn_at`] with the export's options.
+pub fn game_pgn_with(public_url: &str, row: &GameRow, moves: &[MoveRow], opts: PgnOptions) -> Result<String, ApiError> {
     let game = crate::live::restore_game(row, moves).map_err(|e| ApiError::internal("pgn", e))?;
     let tags = PgnTags {
         event: None,
         site: Some(format!("{public_url}/{}", row.id)),
         date: Some(pgn_date(row.created_at_ms)),
         round: None,
+        without_clocks: !opts.clocks,
         extra: {
-            let mut extra = Vec::new();
+            let mut extra = vec![
+                ("UTCDate".to_owned(), pgn_date(row.created_at_ms)),
+                ("UTCTime".to_owned(), pgn_time(row.created_at_ms)),
+            ];
             let push = |extra: &mut Vec<(String, String)>, k: &str, v: Option<i64>| {
                 if let Some(v) = v {
                     extra.push((
@@ -77,7 +107,7 @@ pub fn game_pgn_at(public_url: &str, row: &GameRow, moves: &[MoveRow]) -> Result
             push(&mut extra, "BlackElo", row.black_rating);
             push(&mut extra, "WhiteRatingDiff", row.white_rating_diff);
             push(&mut extra, "BlackRatingDiff", row.black_rating_diff);
-            if let Some(o) = opening_of(moves, game.variant().fen()) {
+            if let Some(o) = opening_of(moves, game.variant().fen()).filter(|_| opts.opening) {
                 extra.push(("ECO".to_owned(), o.eco.to_string()));
                 extra.push(("Opening".to_owned(), o.name_en.to_string()));
             }
@@ -269,21 +299,162 @@ fn wants(headers: &HeaderMap, mime: &str) -> bool {
     headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains(mime))
 }
 
-/// All of a user's games, newest first, as PGN (or NDJSON with `Accept: application/x-ndjson`), streamed.
+/// Lichess's filters and options of `GET /api/games/user/{name}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserExportQuery {
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// Games created at or after / at or before (ms since the Unix epoch).
+    #[serde(default)]
+    pub since: Option<i64>,
+    #[serde(default)]
+    pub until: Option<i64>,
+    #[serde(default)]
+    pub rated: Option<String>,
+    /// Speeds, comma-separated, as Lichess names them (`ultraBullet`, `bullet`, …, `correspondence`, `chess960`).
+    #[serde(default)]
+    pub perf_type: Option<String>,
+    /// Only the games against this user.
+    #[serde(default)]
+    pub vs: Option<String>,
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Games in progress (default: no) and finished games (default: yes).
+    #[serde(default)]
+    pub ongoing: Option<String>,
+    #[serde(default)]
+    pub finished: Option<String>,
+    #[serde(default)]
+    pub clocks: Option<String>,
+    #[serde(default)]
+    pub evals: Option<String>,
+    #[serde(default)]
+    pub opening: Option<String>,
+}
+
+/// A Lichess boolean parameter: `true`/`false` (or `1`/`0`); anything else is a 400 naming the field.
+fn flag(field: &str, v: &Option<String>) -> ApiResult<Option<bool>> {
+    match v.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("") => Ok(None),
+        Some("true" | "1" | "yes") => Ok(Some(true)),
+        Some("false" | "0" | "no") => Ok(Some(false)),
+        Some(_) => Err(ApiError::bad_request(
+            "bad_request",
+            format!("{field} 应为 true 或 false，而不是 {}", v.as_deref().unwrap_or_default()),
+            format!("{field} must be true or false, not {}", v.as_deref().unwrap_or_default()),
+        )),
+    }
+}
+
+/// The export's filters, checked.
+struct ExportFilter {
+    since: Option<i64>,
+    until: Option<i64>,
+    rated: Option<bool>,
+    speeds: Option<Vec<&'static str>>,
+    chess960: bool,
+    vs: Option<String>,
+    color: Option<&'static str>,
+    ongoing: bool,
+    finished: bool,
+}
+
+impl ExportFilter {
+    fn of(q: &UserExportQuery) -> ApiResult<ExportFilter> {
+        let (speeds, chess960) = match q.perf_type.as_deref().filter(|s| !s.is_empty()) {
+            None => (None, false),
+            Some(list) => {
+                let mut speeds = Vec::new();
+                let mut chess960 = false;
+                for p in list.split(',').map(str::trim) {
+                    match p {
+                        "ultraBullet" => speeds.push("ultrabullet"),
+                        "bullet" => speeds.push("bullet"),
+                        "blitz" => speeds.push("blitz"),
+                        "rapid" => speeds.push("rapid"),
+                        "classical" => speeds.push("classical"),
+                        "correspondence" => speeds.push("correspondence"),
+                        "chess960" => chess960 = true,
+                        other => {
+                            return Err(ApiError::bad_request(
+                                "bad_request",
+                                format!("perfType 中的 {other} 不是本服务器的速度或变体"),
+                                format!("perfType: {other} is not a speed or variant of this server"),
+                            ));
+                        }
+                    }
+                }
+                (Some(speeds), chess960)
+            }
+        };
+        let color = match q.color.as_deref() {
+            None | Some("") => None,
+            Some("white") => Some("white"),
+            Some("black") => Some("black"),
+            Some(other) => {
+                return Err(ApiError::bad_request(
+                    "bad_request",
+                    format!("color 应为 white 或 black，而不是 {other}"),
+                    format!("color must be white or black, not {other}"),
+                ));
+            }
+        };
+        Ok(ExportFilter {
+            since: q.since,
+            until: q.until,
+            rated: flag("rated", &q.rated)?,
+            speeds,
+            chess960,
+            vs: q.vs.as_deref().filter(|v| !v.is_empty()).map(guoxiang_store::user_id_of),
+            color,
+            ongoing: flag("ongoing", &q.ongoing)?.unwrap_or(false),
+            finished: flag("finished", &q.finished)?.unwrap_or(true),
+        })
+    }
+
+    /// Whether `user`'s game `r` passes.
+    fn keeps(&self, user: &str, r: &GameRow) -> bool {
+        let mine = if r.white_id == user { "white" } else { "black" };
+        let opponent = if mine == "white" { &r.black_id } else { &r.white_id };
+        let live = r.status == "live";
+        self.since.is_none_or(|t| r.created_at_ms >= t)
+            && self.until.is_none_or(|t| r.created_at_ms <= t)
+            && self.rated.is_none_or(|b| r.rated == b)
+            && self
+                .speeds
+                .as_ref()
+                .is_none_or(|s| s.contains(&r.speed.as_str()) || (self.chess960 && r.variant_json.contains("Chess960")))
+            && self.vs.as_ref().is_none_or(|v| opponent == v)
+            && self.color.is_none_or(|c| c == mine)
+            && if live { self.ongoing } else { self.finished }
+    }
+}
+
+/// A user's games, newest first, as PGN (or NDJSON with `Accept: application/x-ndjson`), streamed, with Lichess's
+/// filters (`since`, `until`, `rated`, `perfType`, `vs`, `color`, `ongoing` — games in progress, off by default —,
+/// `finished`) and options (`clocks`, `opening`: on unless `false`; `evals=true`: a reviewed game as its review
+/// annotated it, in PGN) applied; `max` counts the games that pass. Aborted games are never exported.
 pub async fn export_user(
     State(state): State<AppState>,
     Path(name): Path<String>,
-    Query(p): Query<Page>,
+    Query(p): Query<UserExportQuery>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let u = user_by_name(&state, &name).await?;
     let ndjson = wants(&headers, "application/x-ndjson");
     let max = p.max.unwrap_or(i64::MAX).max(0);
+    let filter = ExportFilter::of(&p)?;
+    let evals = flag("evals", &p.evals)?.unwrap_or(false);
+    let opts = PgnOptions {
+        clocks: flag("clocks", &p.clocks)?.unwrap_or(true),
+        opening: flag("opening", &p.opening)?.unwrap_or(true),
+    };
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<String, std::io::Error>>(4);
     tokio::spawn(async move {
-        let mut offset = 0;
-        while offset < max {
-            let limit = 100.min(max - offset);
+        let (mut offset, mut sent) = (0, 0);
+        while sent < max {
+            let limit = 100;
             let rows = match state.store.user_games(&u.id, offset, limit).await {
                 Ok(r) => r,
                 Err(e) => {
@@ -296,6 +467,10 @@ pub async fn export_user(
             }
             offset += rows.len() as i64;
             for r in rows {
+                if sent >= max || !filter.keeps(&u.id, &r) {
+                    continue;
+                }
+                sent += 1;
                 let moves = state.store.moves(&r.id).await.unwrap_or_default();
                 let chunk = if ndjson {
                     match serde_json::to_string(&game_export(&r, &moves, None)) {
@@ -303,7 +478,9 @@ pub async fn export_user(
                         Err(_) => continue,
                     }
                 } else {
-                    match game_pgn(&state, &r, &moves) {
+                    // With evals, a reviewed game comes as its review annotated it (`[%eval]` and comments).
+                    let reviewed = if evals { reviewed_pgn(&state, &r.id, "zh").await.ok().flatten() } else { None };
+                    match reviewed.map_or_else(|| game_pgn_with(&state.config.public_url, &r, &moves, opts), Ok) {
                         Ok(pgn) => format!("{pgn}\n"),
                         Err(_) => continue,
                     }
