@@ -450,6 +450,12 @@ def scenario(env):
     robo.bots.make_move(gid, "d2d4")
     r_game.wait(moves_are("d2d4"), "d2d4")
     check(True, "bots.make_move")
+    current = list(alice.games.export_ongoing_by_player("Robo"))
+    check(len(current) == 1 and current[0]["id"] == gid and current[0]["moves"] == "d4",
+          "games.export_ongoing_by_player: the bot's game in progress")
+    by_id = alice.users.get_by_id("Robo", "Alice", "nobody")
+    check([u["id"] for u in by_id] == ["robo", "alice"] and by_id[0].get("title") == "BOT"
+          and "blitz" in by_id[1]["perfs"], "users.get_by_id: the users that exist, as Lichess shows them")
     e = expect_error(403, "a bot:play token on the board API", robo.board.make_move, gid, "e2e4")
     check("Missing scope" in str(e.cause) or "Missing scope" in str(e), "403 says Missing scope")
     expect_error(403, "a board:play-only token on the bot API", env.client(env.tokens["Bob-board"]).bots.make_move,

@@ -539,17 +539,7 @@ pub async fn export_game(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let (row, moves) = stored_game(&state, &id).await?;
-    let evals = match q.evals.as_deref() {
-        None | Some("false" | "0") => false,
-        Some("true" | "1") => true,
-        Some(other) => {
-            return Err(ApiError::bad_request(
-                "bad_request",
-                format!("evals：应为 true 或 false，而不是 {other:?}"),
-                format!("evals: expected true or false, not {other:?}"),
-            ));
-        }
-    };
+    let evals = flag("evals", &q.evals)?.unwrap_or(false);
     let lang = match q.lang.as_deref() {
         None | Some("zh") => "zh",
         Some("en") => "en",
@@ -578,6 +568,25 @@ pub async fn export_game(
         pgn,
     )
         .into_response())
+}
+
+/// `GET /api/user/{name}/current-game`: the user's game in progress, exported as `GET /game/export/{id}` exports
+/// it (PGN, or JSON with `Accept: application/json`); a 404 when there is none. With several games in progress
+/// (correspondence), one of them.
+pub async fn current_game(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    q: axum::extract::Query<ExportQuery>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let u = user_by_name(&state, &name).await?;
+    let Some(id) = state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).min() else {
+        return Err(ApiError::not_found(
+            &format!("{} 进行中的对局", u.name),
+            &format!("a game in progress of {}", u.name),
+        ));
+    };
+    export_game(State(state), Path(id), q, headers).await
 }
 
 /// The HTTP form of a game's view. Every field is named, so a field added to the server's view does not compile

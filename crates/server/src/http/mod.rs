@@ -32,6 +32,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/levels", get(account::levels))
         .route("/api/user/{name}", get(archive::profile))
         .route("/api/user/{name}/rating-history", get(archive::rating_history))
+        .route("/api/user/{name}/current-game", get(archive::current_game))
         .route("/api/user/{name}/games", get(archive::games_json))
         .route("/api/games/user/{name}", get(archive::export_user))
         .route("/game/export/{id}", get(archive::export_game))

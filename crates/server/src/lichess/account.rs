@@ -174,17 +174,51 @@ pub async fn bots_online(State(state): State<AppState>, Query(q): Query<Nb>) -> 
     let nb = q.nb.unwrap_or(50).clamp(1, 300);
     let mut body = String::new();
     for b in state.store.bots().await?.into_iter().filter(|b| state.hub.is_online(&b.id)).take(nb) {
-        let ratings = state.store.ratings(&b.id).await?;
-        let user = json!({
-            "id": b.id,
-            "username": b.name,
-            "title": "BOT",
-            "perfs": super::json::lichess_perfs(&ratings, &state.store.rating_history(&b.id).await?),
-            "createdAt": b.created_at_ms,
-            "url": format!("{}/@/{}", state.config.public_url, b.name),
-        });
-        body.push_str(&user.to_string());
+        body.push_str(&lichess_user(&state, &b).await?.to_string());
         body.push('\n');
     }
     Ok(([(axum::http::header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+/// A user as Lichess's user lists give one: `id`, `username`, `title` (bots), `perfs`, `createdAt`, `url`.
+async fn lichess_user(state: &AppState, u: &guoxiang_store::User) -> ApiResult<Value> {
+    let ratings = state.store.ratings(&u.id).await?;
+    let history = state.store.rating_history(&u.id).await?;
+    let mut v = json!({
+        "id": u.id,
+        "username": u.name,
+        "perfs": super::json::lichess_perfs(&ratings, &history),
+        "createdAt": u.created_at_ms,
+        "url": format!("{}/@/{}", state.config.public_url, u.name),
+    });
+    if u.is_bot {
+        v["title"] = json!("BOT");
+    }
+    Ok(v)
+}
+
+/// At most this many users per `POST /api/users` (as Lichess).
+const MAX_USERS_BY_ID: usize = 300;
+
+/// `POST /api/users`: the body is up to 300 user names or ids, comma-separated; the answer lists those that exist,
+/// in Lichess's user shape. No authentication.
+pub async fn users_by_id(State(state): State<AppState>, body: String) -> ApiResult<Json<Value>> {
+    let ids: Vec<&str> = body.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    if ids.len() > MAX_USERS_BY_ID {
+        return Err(ApiError::bad_request(
+            "too_many_ids",
+            format!("一次最多查询 {MAX_USERS_BY_ID} 个用户（收到 {} 个）", ids.len()),
+            format!("at most {MAX_USERS_BY_ID} users at a time (got {})", ids.len()),
+        ));
+    }
+    let mut out = Vec::new();
+    for name in ids {
+        if name.len() > 64 {
+            continue;
+        }
+        if let Some(u) = state.store.user(&guoxiang_store::user_id_of(name)).await? {
+            out.push(lichess_user(&state, &u).await?);
+        }
+    }
+    Ok(Json(Value::Array(out)))
 }

@@ -48,6 +48,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/token/test", post(account::token_test))
         .route("/api/users/status", get(account::users_status))
         .route("/api/bot/online", get(account::bots_online))
+        .route("/api/users", post(account::users_by_id))
         .route("/api/stream/event", get(events::stream))
         .route("/api/board/seek", post(events::seek))
         .route("/api/challenge", get(challenge::list))
