@@ -513,6 +513,12 @@ def scenario(env):
         check(True, "python-chess reads every game of export_by_player")
     acc = alice.account.get()
     check(acc["perfs"].get("blitz", {}).get("games") == 1, "account.get: the rated blitz game counts in perfs")
+    history = alice.users.get_rating_history("Alice")
+    blitz_history = [h for h in history if h["name"] == "Blitz"]
+    check(len(history) == 6 and len(blitz_history) == 1 and len(blitz_history[0]["points"]) == 1
+          and len(blitz_history[0]["points"][0]) == 4
+          and blitz_history[0]["points"][0][3] == acc["perfs"]["blitz"]["rating"],
+          "users.get_rating_history: Lichess's shape, the blitz point [y, m, d, rating]")
     perf_keys = {"games", "rating", "rd", "prog", "prov"}
     check(all(set(acc["perfs"].get(s, {})) >= perf_keys
               for s in ("ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence")),

@@ -79,7 +79,7 @@ export const api = {
   logout: () => request<OkAnswer>('POST', '/api/logout'),
   levels: () => request<Level[]>('GET', '/api/levels'),
   profile: (name: string) => request<Profile>('GET', `/api/user/${encodeURIComponent(name)}`),
-  ratingHistory: (name: string) => request<RatingPoint[]>('GET', `/api/user/${encodeURIComponent(name)}/rating-history`),
+  ratingHistory: (name: string) => request<RatingPoint[]>('GET', `/api/user/${encodeURIComponent(name)}/rating-history?format=guoxiang`),
   games: (name: string, offset: number, limit: number) =>
     request<GamesPage>('GET', `/api/user/${encodeURIComponent(name)}/games?offset=${offset}&limit=${limit}`),
   game: (id: string) => request<GameView>('GET', `/api/game/${encodeURIComponent(id)}`),

@@ -185,7 +185,7 @@ playing: Array<string>, };
 export type GameCount = { all: number, };
 
 /**
- * One point of `GET /api/user/{name}/rating-history`: the rating after a rated game.
+ * One point of `GET /api/user/{name}/rating-history?format=guoxiang`: the rating after a rated game.
  */
 export type RatingPoint = { speed: string, game_id: string, 
 /**

@@ -42,7 +42,7 @@ pub struct GameCount {
     pub all: i64,
 }
 
-/// One point of `GET /api/user/{name}/rating-history`: the rating after a rated game.
+/// One point of `GET /api/user/{name}/rating-history?format=guoxiang`: the rating after a rated game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RatingPoint {
     pub speed: String,

@@ -16,7 +16,7 @@ use guoxiang_protocol::http::{
 };
 use guoxiang_store::{GameRow, MoveRow, RatingRow};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
@@ -247,14 +247,25 @@ pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) ->
     }))
 }
 
+#[derive(Debug, Deserialize)]
+pub struct HistoryQuery {
+    /// `guoxiang`: our own shape (`RatingPoint[]`, what the web UI reads); otherwise Lichess's.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// `GET /api/user/{name}/rating-history`: in Lichess's shape, one entry per speed (`UltraBullet`, `Bullet`,
+/// `Blitz`, `Rapid`, `Classical`, `Correspondence`) with its points `[year, month (0-11), day, rating]`, the
+/// rating after each rated game; with `?format=guoxiang`, ours (`RatingPoint[]`: speed, game, time, rating, RD).
 pub async fn rating_history(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> ApiResult<Json<Vec<RatingPoint>>> {
+    Query(q): Query<HistoryQuery>,
+) -> ApiResult<Response> {
     let u = user_by_name(&state, &name).await?;
     let points = state.store.rating_history(&u.id).await?;
-    Ok(Json(
-        points
+    if q.format.as_deref() == Some("guoxiang") {
+        let ours: Vec<RatingPoint> = points
             .into_iter()
             .map(|p| RatingPoint {
                 speed: p.speed,
@@ -263,8 +274,32 @@ pub async fn rating_history(
                 rating: p.rating.round() as i64,
                 rd: p.deviation.round() as i64,
             })
-            .collect(),
-    ))
+            .collect();
+        return Ok(Json(ours).into_response());
+    }
+    let names = [
+        ("UltraBullet", "ultrabullet"),
+        ("Bullet", "bullet"),
+        ("Blitz", "blitz"),
+        ("Rapid", "rapid"),
+        ("Classical", "classical"),
+        ("Correspondence", "correspondence"),
+    ];
+    let lichess: Vec<Value> = names
+        .iter()
+        .map(|(name, speed)| {
+            let pts: Vec<Value> = points
+                .iter()
+                .filter(|p| p.speed == *speed)
+                .map(|p| {
+                    let (y, m, d) = civil(p.at_ms.div_euclid(86_400_000));
+                    json!([y, m - 1, d, p.rating.round() as i64])
+                })
+                .collect();
+            json!({"name": name, "points": pts})
+        })
+        .collect();
+    Ok(Json(Value::Array(lichess)).into_response())
 }
 
 #[derive(Debug, Deserialize)]
