@@ -529,6 +529,16 @@ def scenario(env):
     check(set(count) >= {"all", "rated", "ai", "draw", "drawH", "loss", "lossH", "win", "winH", "playing"}
           and count["rated"] == 1 and count["rated"] <= count["all"], f"account.get: count as lichess ({count})")
 
+    # acceptByToken: Bob's own token accepts Alice's challenge at once; the game starts under the challenge's id.
+    c = alice.challenges.create_with_accept("Bob", False, env.tokens["Bob"], clock_limit=300, clock_increment=0,
+                                            color="white")
+    start = events["Bob"].wait(is_game("gameStart", c["id"]), "gameStart")
+    check(c["status"] == "accepted" and start["game"]["gameId"] == c["id"],
+          "challenges.create_with_accept (acceptByToken): accepted, the game started")
+    bob.board.abort_game(c["id"])
+    expect_error(400, "create_with_accept with someone else's token", alice.challenges.create_with_accept, "Bob",
+                 False, env.tokens["Robo"], clock_limit=300, clock_increment=0)
+
     # Puzzles: the server started empty, so it holds its default set; the daily puzzle and one by id, as lichess
     # shapes them. The solution must replay from the puzzle's FEN after the setup move (game.pgn's one SAN move).
     daily = alice.puzzles.get_daily()

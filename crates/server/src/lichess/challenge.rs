@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use guoxiang_game::Action;
+use guoxiang_game::{Action, PlayerRef};
 use serde_json::{Value, json};
 
 use super::json::{self as lj, challenge_json, challenge_user_json};
@@ -99,6 +99,30 @@ pub async fn create(
         return Err(ApiError::bad_request("not_ratable", "游客不能下计分对局", "guests cannot play rated games"));
     }
     let tc = lj::challenge_time_control(&p)?;
+    // `acceptByToken`: the destination's own token (with `challenge:write`) accepts at once, and the game starts.
+    let accept_by = match p.get("acceptByToken").filter(|t| !t.is_empty()) {
+        None => None,
+        Some(t) => {
+            let found = if t.len() <= 128 { state.store.token_user(&crate::auth::hash_secret(t)).await? } else { None };
+            match found {
+                Some((u, scopes)) if u.id == dest.id && scopes.iter().any(|s| s == "challenge:write") => Some(u),
+                Some((u, _)) if u.id == dest.id => {
+                    return Err(ApiError::forbidden(
+                        "missing_scope",
+                        "acceptByToken 的令牌没有 challenge:write 权限",
+                        "acceptByToken: that token lacks challenge:write",
+                    ));
+                }
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "bad_token",
+                        format!("acceptByToken 不是 {} 的个人令牌", dest.name),
+                        format!("acceptByToken is not a personal token of {}", dest.name),
+                    ));
+                }
+            }
+        }
+    };
     let c = state.lobby.create_challenge(
         Entrant { player: player_of(&auth), guest: auth.user.is_guest },
         Some(dest.id.clone()),
@@ -107,6 +131,11 @@ pub async fn create(
         lj::color_choice(&p)?,
         lj::variant_param(&p)?,
     )?;
+    if let Some(u) = accept_by {
+        state.lobby.accept_challenge(&c.id, PlayerRef::human(u.id.clone(), u.name.clone()), u.is_guest).await?;
+        let accepted = state.lobby.challenge(&c.id).unwrap_or(c);
+        return Ok(Json(challenge_value(&state, &accepted, Some(&auth.user.id)).await));
+    }
     Ok(Json(challenge_value(&state, &c, Some(&auth.user.id)).await))
 }
 
