@@ -368,18 +368,9 @@ pub struct UserExportQuery {
     pub opening: Option<String>,
 }
 
-/// A Lichess boolean parameter: `true`/`false` (or `1`/`0`); anything else is a 400 naming the field.
+/// A Lichess boolean parameter (see [`crate::lichess::parse_bool`]).
 fn flag(field: &str, v: &Option<String>) -> ApiResult<Option<bool>> {
-    match v.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None | Some("") => Ok(None),
-        Some("true" | "1" | "yes") => Ok(Some(true)),
-        Some("false" | "0" | "no") => Ok(Some(false)),
-        Some(_) => Err(ApiError::bad_request(
-            "bad_request",
-            format!("{field} 应为 true 或 false，而不是 {}", v.as_deref().unwrap_or_default()),
-            format!("{field} must be true or false, not {}", v.as_deref().unwrap_or_default()),
-        )),
-    }
+    crate::lichess::parse_bool(field, v.as_deref())
 }
 
 /// The export's filters, checked.

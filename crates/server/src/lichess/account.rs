@@ -108,14 +108,7 @@ pub async fn upgrade(State(state): State<AppState>, auth: Auth) -> ApiResult<Jso
 /// scopes (`{"userId", "scopes": "a,b", "expires": null}`, personal tokens here never expire) or to `null` when it
 /// is not a personal token of this server. No authentication, as on Lichess. lichess-bot asks this at start-up.
 pub async fn token_test(State(state): State<AppState>, body: String) -> ApiResult<Json<Value>> {
-    let tokens: Vec<&str> = body.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
-    if tokens.len() > MAX_TOKENS_TESTED {
-        return Err(ApiError::bad_request(
-            "too_many_tokens",
-            format!("一次最多检验 {MAX_TOKENS_TESTED} 个令牌（收到 {} 个）", tokens.len()),
-            format!("at most {MAX_TOKENS_TESTED} tokens at a time (got {})", tokens.len()),
-        ));
-    }
+    let tokens = super::comma_list(&body, MAX_TOKENS_TESTED, "too_many_tokens")?;
     let mut out = serde_json::Map::new();
     for t in tokens {
         let found = if t.len() <= 128 { state.store.token_user(&crate::auth::hash_secret(t)).await? } else { None };
@@ -140,15 +133,8 @@ pub struct StatusQuery {
 /// while they have a connection open (a page, an event stream) and `playing: true` while they have a game in
 /// progress (its id as `playingId` when asked) — Lichess leaves out what is false. Unknown names are left out.
 pub async fn users_status(State(state): State<AppState>, Query(q): Query<StatusQuery>) -> ApiResult<Json<Value>> {
-    let ids: Vec<&str> = q.ids.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
-    if ids.len() > MAX_STATUS_IDS {
-        return Err(ApiError::bad_request(
-            "too_many_ids",
-            format!("ids 最多 {MAX_STATUS_IDS} 个用户（收到 {} 个）", ids.len()),
-            format!("ids: at most {MAX_STATUS_IDS} users (got {})", ids.len()),
-        ));
-    }
-    let with_games = matches!(q.with_game_ids.as_deref(), Some("true" | "1"));
+    let ids = super::comma_list(&q.ids, MAX_STATUS_IDS, "too_many_ids")?;
+    let with_games = super::parse_bool("withGameIds", q.with_game_ids.as_deref())?.unwrap_or(false);
     let mut out = Vec::new();
     for name in ids {
         let Some(user) = state.store.user(&guoxiang_store::user_id_of(name)).await? else { continue };
@@ -203,14 +189,7 @@ const MAX_USERS_BY_ID: usize = 300;
 /// `POST /api/users`: the body is up to 300 user names or ids, comma-separated; the answer lists those that exist,
 /// in Lichess's user shape. No authentication.
 pub async fn users_by_id(State(state): State<AppState>, body: String) -> ApiResult<Json<Value>> {
-    let ids: Vec<&str> = body.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
-    if ids.len() > MAX_USERS_BY_ID {
-        return Err(ApiError::bad_request(
-            "too_many_ids",
-            format!("一次最多查询 {MAX_USERS_BY_ID} 个用户（收到 {} 个）", ids.len()),
-            format!("at most {MAX_USERS_BY_ID} users at a time (got {})", ids.len()),
-        ));
-    }
+    let ids = super::comma_list(&body, MAX_USERS_BY_ID, "too_many_ids")?;
     let mut out = Vec::new();
     for name in ids {
         if name.len() > 64 {
