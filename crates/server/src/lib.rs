@@ -11,6 +11,7 @@
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits |
 //! | `time`, `error` | the server's clock; the one error type of every answer |
+//! | `access` | the access log (debug level, target `guoxiang::access`) |
 //!
 //! The database is `guoxiang-store` (SQLite or PostgreSQL); the rules, the clock and the game state machine are
 //! `guoxiang-core`, `guoxiang-clock` and `guoxiang-game`. [`app`] builds the router from an [`AppState`], so tests
@@ -18,6 +19,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod access;
 pub mod auth;
 pub mod error;
 pub mod http;
@@ -219,6 +221,7 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(64 * 1024))
         .layer(axum::middleware::from_fn(error::json_rejections))
         .layer(axum::middleware::from_fn(security::headers_layer))
+        .layer(axum::middleware::from_fn(access::layer))
         .with_state(state)
 }
 
