@@ -427,6 +427,7 @@ def scenario(env):
     start = events["Bob"].wait(lambda e: e.get("type") == "gameStart", "gameStart")["game"]
     events["Alice"].wait(is_game("gameStart", start["gameId"]), "gameStart")
     check(start["opponent"]["id"] == "alice" and start["speed"] == "blitz", "seek game: bob vs alice, 5+0 blitz")
+    check(start["source"] == "lobby", f"seek game: source {start['source']!r} (Lichess: lobby)")
     bob.board.abort_game(start["gameId"])
 
     # A bot: upgrade, accept a challenge from the bot API, play, and no board API without board:play.
@@ -482,7 +483,14 @@ def scenario(env):
     by = lambda **kw: list(alice.games.export_by_player("Alice", **kw))
     rated = by(rated=True)
     check(len(rated) == 1 and all(x["rated"] for x in rated), "export_by_player rated=True: the one rated game")
-    check(len(by(rated=False)) == len(games) - 1, "export_by_player rated=False: the casual ones")
+    casual = by(rated=False)
+    check(len(casual) == len(games) - 1, "export_by_player rated=False: the casual ones")
+    humans = [x for x in casual if "user" in x["players"]["white"] and "user" in x["players"]["black"]]
+    check(humans and all(isinstance(x["players"][c].get("rating"), int) for x in humans for c in ("white", "black")),
+          "casual games between two accounts export both players' ratings (as Lichess)")
+    check({x["source"] for x in games} <= {"friend", "ai", "lobby", "pool", "position"}
+          and any(x["source"] == "ai" for x in games) and any(x["source"] == "friend" for x in games),
+          "exports carry Lichess's source: ai for the computer game, friend for challenges")
     check(all(x["speed"] == "blitz" for x in by(perf_type="blitz")) and by(perf_type="blitz"),
           "export_by_player perf_type=blitz")
     vs_bob = by(vs="Bob")

@@ -262,7 +262,11 @@ createdAt: number, lastMoveAt: number,
  * Lichess's status names: `started`, `mate`, `resign`, `stalemate`, `outoftime`, `timeout`, `draw`,
  * `aborted`, `unknownFinish`.
  */
-status: string, players: ExportPlayers, 
+status: string, 
+/**
+ * How the game came about: `friend`, `position`, `lobby`, `pool` or `ai`.
+ */
+source: string, players: ExportPlayers, 
 /**
  * The moves in SAN, separated by spaces.
  */
@@ -294,6 +298,10 @@ engine_level: number | null, };
  * `GET /api/game/{id}`: a game's state, live or stored.
  */
 export type GameView = { id: string, white: GamePlayer, black: GamePlayer, rated: boolean, 
+/**
+ * How the game came about: `friend`, `position`, `lobby`, `pool` or `ai` (as Lichess's `source`).
+ */
+source: string, 
 /**
  * The PGN `TimeControl` tag.
  */

@@ -107,6 +107,36 @@ impl GameConfig {
     }
 }
 
+/// How a game came about: kept with the game and shown by the Lichess-compatible API as its `source`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A challenge to a named player or by link (and its rematches).
+    #[default]
+    Friend,
+    /// A friend's challenge from a position of the challenger's choice.
+    Position,
+    /// Two players' seeks in the lobby.
+    Lobby,
+    /// Quick pairing by time control.
+    Pool,
+    /// A game against the computer.
+    Ai,
+}
+
+impl Source {
+    /// Lichess's name (`friend`, `position`, `lobby`, `pool`, `ai`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Friend => "friend",
+            Source::Position => "position",
+            Source::Lobby => "lobby",
+            Source::Pool => "pool",
+            Source::Ai => "ai",
+        }
+    }
+}
+
 /// Everything needed to create a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSetup {
@@ -117,6 +147,8 @@ pub struct GameSetup {
     pub time_control: TimeControl,
     pub variant: Variant,
     pub config: GameConfig,
+    /// How the game came about.
+    pub source: Source,
 }
 
 /// Why a game was cancelled without a result.
@@ -309,6 +341,7 @@ pub struct Game {
     pub(crate) white: PlayerRef,
     pub(crate) black: PlayerRef,
     pub(crate) rated: bool,
+    pub(crate) source: Source,
     pub(crate) variant: Variant,
     pub(crate) config: GameConfig,
     pub(crate) state: GameState,
@@ -347,6 +380,7 @@ impl Game {
             white: setup.white,
             black: setup.black,
             rated: setup.rated,
+            source: setup.source,
             variant: setup.variant,
             log: EventLog::new(setup.config.event_log_len, 0),
             config: setup.config,
@@ -387,6 +421,11 @@ impl Game {
 
     pub fn rated(&self) -> bool {
         self.rated
+    }
+
+    /// How the game came about.
+    pub fn source(&self) -> Source {
+        self.source
     }
 
     pub fn variant(&self) -> &Variant {

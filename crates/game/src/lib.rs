@@ -20,7 +20,8 @@
 //!
 //! ```
 //! use guoxiang_game::{
-//!     Color, Command, Event, Game, GameConfig, GameSetup, MoveInput, PlayerRef, TimeControl, Timestamp, Variant,
+//!     Color, Command, Event, Game, GameConfig, GameSetup, MoveInput, PlayerRef, Source, TimeControl, Timestamp,
+//!     Variant,
 //! };
 //!
 //! let tc = TimeControl::from_pgn("180+2").unwrap();
@@ -32,6 +33,7 @@
 //!     config: GameConfig::for_time_control(&tc),
 //!     time_control: tc,
 //!     variant: Variant::Standard,
+//!     source: Source::Friend,
 //! };
 //! let mut game = Game::new(setup, Timestamp(0)).unwrap();
 //! let play = |by, uci: &str| Command::play(by, MoveInput::uci(uci));
@@ -65,7 +67,7 @@ pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{
     AbortReason, Checkpoint, Command, Game, GameConfig, GameSetup, MAX_TAKEBACK_PLIES, MoveInput, MoveRecord, MoveText,
-    PlayerRef, Status, Variant, move_text,
+    PlayerRef, Source, Status, Variant, move_text,
 };
 pub use pgn::{PgnTags, format_clk, termination_tag};
 pub use snapshot::{STATE_RECORD_FORMAT, Snapshot, StateRecord};

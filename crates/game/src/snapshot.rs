@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
-use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Status, Variant};
+use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
 use crate::serde_util::{color, opt_color};
 
 /// Everything about a game at one moment (`taken_at`), except the event log: restoring gives a game at the same
@@ -17,6 +17,9 @@ pub struct Snapshot {
     pub white: PlayerRef,
     pub black: PlayerRef,
     pub rated: bool,
+    /// How the game came about (absent in states stored before it was kept: `friend`).
+    #[serde(default)]
+    pub source: Source,
     pub variant: Variant,
     pub config: GameConfig,
     /// The current position (also derivable from the start and the moves; checked on restore).
@@ -102,6 +105,7 @@ impl Game {
             white: self.white.clone(),
             black: self.black.clone(),
             rated: self.rated,
+            source: self.source,
             variant: self.variant.clone(),
             config: self.config.clone(),
             fen: self.position().fen(),
@@ -161,6 +165,7 @@ impl Game {
             white: s.white,
             black: s.black,
             rated: s.rated,
+            source: s.source,
             variant: s.variant,
             log: EventLog::new(s.config.event_log_len, s.version),
             config: s.config,

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use guoxiang_game::{
-    Action, Clocks, Color, Command, Event, Game, GameConfig, MoveInput, PgnTags, Snapshot, StateRecord, Status,
+    Action, Clocks, Color, Command, Event, Game, GameConfig, MoveInput, PgnTags, Snapshot, Source, StateRecord, Status,
     Variant, format_clk,
 };
 use guoxiang_pgn::{GameResult, Reader};
@@ -144,6 +144,26 @@ fn the_stored_state_has_no_moves_and_restores_with_them() {
     let e = Game::restore_record(future, g.moves().to_vec(), t(now)).unwrap_err();
     assert!(e.to_string().contains("format 2"), "{e}");
     assert!(Game::restore_record(g.state_record(t(now)), Vec::new(), t(now)).is_err());
+}
+
+#[test]
+fn a_games_source_is_kept_and_old_states_read_as_friend() {
+    let mut s = setup("300+0", false, Variant::Standard);
+    s.source = Source::Lobby;
+    let g = Game::new(s, t(0)).unwrap();
+    assert_eq!(g.source(), Source::Lobby);
+    let json = serde_json::to_value(g.state_record(t(0))).unwrap();
+    assert_eq!(json["source"], "lobby");
+    let back: StateRecord = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(Game::restore_record(back, Vec::new(), t(0)).unwrap().source(), Source::Lobby);
+    // A state stored before the source was kept reads as a friend's game.
+    let mut old = json;
+    old.as_object_mut().unwrap().remove("source");
+    let old: StateRecord = serde_json::from_value(old).unwrap();
+    assert_eq!(Game::restore_record(old, Vec::new(), t(0)).unwrap().source(), Source::Friend);
+    let names: Vec<&str> =
+        [Source::Friend, Source::Position, Source::Lobby, Source::Pool, Source::Ai].map(Source::as_str).to_vec();
+    assert_eq!(names, ["friend", "position", "lobby", "pool", "ai"]);
 }
 
 #[test]

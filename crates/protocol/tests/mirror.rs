@@ -38,6 +38,7 @@ fn new_game(rated: bool) -> Game {
         config: GameConfig { event_log_len: 3, ..GameConfig::for_time_control(&tc) },
         time_control: tc,
         variant: Variant::Standard,
+        source: guoxiang_game::Source::Friend,
     };
     Game::new(setup, Timestamp(1_000)).unwrap()
 }

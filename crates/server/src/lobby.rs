@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use guoxiang_game::{PlayerRef, TimeControl, Variant};
+use guoxiang_game::{PlayerRef, Source, TimeControl, Variant};
 use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage, StartChoice};
 use tokio::sync::broadcast;
 
 use crate::error::ApiError;
 use crate::hub::UserEvent;
-use crate::live::{GameError, Live};
+use crate::live::{GameError, Live, NewGame};
 use crate::policy::Refusal;
 
 /// The quick-pairing pools: time controls (PGN tags) offered as buttons.
@@ -375,7 +375,10 @@ impl Lobby {
         }
         let (white, black) = colors(c.color, c.challenger.clone(), by.clone());
         let tc = parse_time_control(&c.time_control)?;
-        match self.live.create_game_as(c.id.clone(), white, black, c.rated, tc, c.variant.clone()).await {
+        // Lichess: a challenge from a position of the challenger's choice is a `position` game.
+        let source = if matches!(c.variant, Variant::FromPosition { .. }) { Source::Position } else { Source::Friend };
+        let game = NewGame { white, black, rated: c.rated, time_control: tc, variant: c.variant.clone(), source };
+        match self.live.create_game_as(c.id.clone(), game).await {
             Ok(game_id) => {
                 c.status = ChallengeStatus::Accepted;
                 c.opponent = Some(by);
@@ -478,7 +481,8 @@ impl Lobby {
         let (white, black) = colors(entry.seek.color, entry.owner, by);
         let tc = parse_time_control(&entry.seek.time_control)?;
         let variant = crate::live::start_of(entry.seek.variant)?;
-        Ok(self.live.create_game(white, black, entry.seek.rated, tc, variant).await?)
+        let game = NewGame { white, black, rated: entry.seek.rated, time_control: tc, variant, source: Source::Lobby };
+        Ok(self.live.create_game(game).await?)
     }
 
     /// Joins a pool; pairs at once with the longest-waiting other player if there is one. Returns the game id
@@ -513,7 +517,8 @@ impl Lobby {
         self.publish_pools();
         let Some(opponent) = opponent else { return Ok(None) };
         let (white, black) = colors(ColorChoice::Random, opponent.player, player);
-        Ok(self.live.create_game(white, black, rated, tc, Variant::Standard).await.map(Some)?)
+        let game = NewGame { white, black, rated, time_control: tc, variant: Variant::Standard, source: Source::Pool };
+        Ok(self.live.create_game(game).await.map(Some)?)
     }
 
     pub fn leave_pool(&self, user_id: &str) {

@@ -24,6 +24,7 @@ pub fn setup(tc: &str, rated: bool, variant: Variant) -> GameSetup {
         config: GameConfig::for_time_control(&time_control),
         time_control,
         variant,
+        source: guoxiang_game::Source::Friend,
     }
 }
 

@@ -126,6 +126,8 @@ pub struct ExportGame {
     /// Lichess's status names: `started`, `mate`, `resign`, `stalemate`, `outoftime`, `timeout`, `draw`,
     /// `aborted`, `unknownFinish`.
     pub status: String,
+    /// How the game came about: `friend`, `position`, `lobby`, `pool` or `ai`.
+    pub source: String,
     pub players: ExportPlayers,
     /// The moves in SAN, separated by spaces.
     pub moves: String,
@@ -173,6 +175,8 @@ pub struct GameView {
     pub white: GamePlayer,
     pub black: GamePlayer,
     pub rated: bool,
+    /// How the game came about: `friend`, `position`, `lobby`, `pool` or `ai` (as Lichess's `source`).
+    pub source: String,
     /// The PGN `TimeControl` tag.
     pub time_control: String,
     /// Initial time and increment in ms, when the control is a simple one.

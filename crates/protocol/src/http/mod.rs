@@ -229,6 +229,7 @@ mod tests {
             created_at: 1,
             last_move_at: 2,
             status: "mate".into(),
+            source: "ai".into(),
             players: ExportPlayers {
                 white: ExportPlayer { user: None, ai_level: Some(3), rating: None, rating_diff: None },
                 black: ExportPlayer {
@@ -255,6 +256,7 @@ mod tests {
         );
         assert_eq!(j["clock"]["totalTime"], 260);
         assert_eq!(j["winner"], "black");
+        assert_eq!(j["source"], "ai");
         assert!(j.get("initialFen").is_none() && j.get("opening").is_none() && j.get("pgn").is_none(), "{j}");
 
         let v = PuzzleVerdict::Solved { reply: None };

@@ -166,6 +166,7 @@ pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -
         created_at: row.created_at_ms,
         last_move_at: moves.last().map_or(row.created_at_ms, |m| m.at_ms),
         status: lichess_status(&row.status, row.termination.as_deref()).to_owned(),
+        source: view.source.to_owned(),
         players: ExportPlayers {
             white: player(&view.white, row.white_rating, row.white_rating_diff),
             black: player(&view.black, row.black_rating, row.black_rating_diff),
@@ -623,6 +624,7 @@ pub fn game_view(v: &crate::live::GameView) -> GameView {
         white,
         black,
         rated,
+        source,
         time_control,
         initial_ms,
         increment_ms,
@@ -658,6 +660,7 @@ pub fn game_view(v: &crate::live::GameView) -> GameView {
         white: player(white),
         black: player(black),
         rated: *rated,
+        source: (*source).to_owned(),
         time_control: time_control.clone(),
         initial_ms: *initial_ms,
         increment_ms: *increment_ms,

@@ -331,7 +331,7 @@ pub fn game_event_info(v: &GameView, me: &str, opponent_rating: Rating, no_start
         "color": color,
         "fen": v.fen,
         "lastMove": v.moves_uci.last().map_or("", String::as_str),
-        "source": if opp.is_engine { "ai" } else { "friend" },
+        "source": v.source,
         "status": {"id": status_id(status), "name": status},
         "variant": variant_json(v.initial_fen.as_deref(), v.chess960),
         "speed": speed_name(&v.speed),
@@ -559,6 +559,7 @@ mod tests {
             white: PlayerRef::human("alice", "Alice"),
             black: PlayerRef::human("bob", "Bob"),
             rated: false,
+            source: "lobby",
             time_control: "300+3".into(),
             initial_ms: Some(300_000),
             increment_ms: Some(3_000),
@@ -697,6 +698,7 @@ mod tests {
         assert_eq!(g["opponent"], json!({"id": "alice", "username": "Alice", "rating": 1612}));
         assert_eq!(g["status"], json!({"id": 20, "name": "started"}));
         assert_eq!(g["secondsLeft"], 300);
+        assert_eq!(g["source"], "lobby");
         let g = game_event_info(&v, "alice", (1500, true), false);
         assert_eq!(g["isMyTurn"], false);
         assert_eq!(g["hasMoved"], true);

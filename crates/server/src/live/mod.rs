@@ -23,7 +23,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use guoxiang_core::Color;
-use guoxiang_game::{Action, Game, GameConfig, GameSetup, PlayerRef, Snapshot, TimeControl, Variant, VersionedEvent};
+use guoxiang_game::{
+    Action, Game, GameConfig, GameSetup, PlayerRef, Snapshot, Source, TimeControl, Variant, VersionedEvent,
+};
 use guoxiang_protocol::{ColorChoice, LiveGame};
 use guoxiang_store::{GameRow, Store, WriteOp};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -396,33 +398,38 @@ impl Live {
             ColorChoice::Random => rand::random::<bool>(),
         };
         let (white, black) = if human_white { (player, engine) } else { (engine, player) };
-        self.create_game(white, black, false, tc, variant).await
+        self.create_game(NewGame { white, black, rated: false, time_control: tc, variant, source: Source::Ai }).await
+    }
+
+    /// The ratings of a new game's players in its speed (the default for one who has not played it), `None` for the
+    /// computer, guests, and controls without a rating.
+    async fn start_ratings(&self, game: &Game) -> Result<[Option<i64>; 2], GameError> {
+        let Some(speed) = guoxiang_ratings::RatingSpeed::of(game.time_control().speed()) else {
+            return Ok([None, None]);
+        };
+        let store = &self.inner.store;
+        let mut out = [None, None];
+        for (slot, p) in out.iter_mut().zip([game.white(), game.black()]) {
+            if p.is_engine || store.user(&p.id).await?.is_none_or(|u| u.is_guest) {
+                continue;
+            }
+            let row = store.ratings(&p.id).await?.into_iter().find(|r| r.speed == speed.as_str());
+            let rating = row.map_or(guoxiang_ratings::Glicko::default().rating, |r| r.rating);
+            *slot = Some(rating.round() as i64);
+        }
+        Ok(out)
     }
 
     /// Creates and starts a game, durably, and tells both players (`game_started`). Rated games need two
     /// registered humans and a time control with a rating category ([`crate::policy`]).
-    pub async fn create_game(
-        &self,
-        white: PlayerRef,
-        black: PlayerRef,
-        rated: bool,
-        time_control: TimeControl,
-        variant: Variant,
-    ) -> Result<String, GameError> {
-        self.create_game_as(new_game_id(), white, black, rated, time_control, variant).await
+    pub async fn create_game(&self, game: NewGame) -> Result<String, GameError> {
+        self.create_game_as(new_game_id(), game).await
     }
 
     /// [`Live::create_game`] with the game's id given: a game from an accepted challenge takes the challenge's id,
     /// as on Lichess (lichess-bot counts a game under its challenge's id and frees it under the game's).
-    pub async fn create_game_as(
-        &self,
-        id: String,
-        white: PlayerRef,
-        black: PlayerRef,
-        rated: bool,
-        time_control: TimeControl,
-        variant: Variant,
-    ) -> Result<String, GameError> {
+    pub async fn create_game_as(&self, id: String, game: NewGame) -> Result<String, GameError> {
+        let NewGame { white, black, rated, time_control, variant, source } = game;
         for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
             let games = self.games_of(&p.id);
             let against_computer = white.is_engine || black.is_engine;
@@ -453,10 +460,13 @@ impl Live {
         if let Some(ms) = self.inner.timeouts.disconnect_ms {
             config.disconnect_timeout_ms = ms;
         }
-        let setup = GameSetup { id: id.clone(), white, black, rated, config, time_control, variant };
+        let setup = GameSetup { id: id.clone(), white, black, rated, config, time_control, variant, source };
         let now = crate::time::now();
         let game = Game::new(setup, now).map_err(|error| GameError::BadStart { fen_unreadable: false, error })?;
-        let row = actor::game_row(&game, now);
+        let mut row = actor::game_row(&game, now);
+        // Every game keeps its players' ratings at its start, rated or not (Lichess exports them for casual games
+        // too); a rated game's are set again with its result.
+        [row.white_rating, row.black_rating] = self.start_ratings(&game).await?;
         self.inner
             .persist
             .write(vec![WriteOp::InsertGame(row)])

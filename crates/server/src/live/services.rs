@@ -42,6 +42,7 @@ pub struct NewGame {
     pub rated: bool,
     pub time_control: TimeControl,
     pub variant: Variant,
+    pub source: guoxiang_game::Source,
 }
 
 /// Creates a game, durably, and tells both players; answers its id.
@@ -156,7 +157,7 @@ impl GameCreator for LocalCreator {
                 what: "create game".into(),
                 detail: "the server is stopping".into(),
             })?;
-            Live { inner }.create_game(g.white, g.black, g.rated, g.time_control, g.variant).await
+            Live { inner }.create_game(g).await
         })
     }
 }

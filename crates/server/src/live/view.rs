@@ -14,6 +14,8 @@ pub struct GameView {
     pub white: PlayerRef,
     pub black: PlayerRef,
     pub rated: bool,
+    /// How the game came about (Lichess's `source`: `friend`, `position`, `lobby`, `pool`, `ai`).
+    pub source: &'static str,
     /// PGN `TimeControl` tag.
     pub time_control: String,
     /// Initial time and increment in ms, when the control is a simple one (Lichess's `clock`).
@@ -93,6 +95,7 @@ impl GameView {
             white: game.white().clone(),
             black: game.black().clone(),
             rated: game.rated(),
+            source: game.source().as_str(),
             time_control: tc.to_pgn(),
             initial_ms,
             increment_ms,
@@ -119,6 +122,16 @@ impl GameView {
     }
 }
 
+/// The `source` of a stored state; states stored before it was kept are `ai` against the computer, else `friend`.
+fn stored_source(state: &serde_json::Value, engine: bool) -> &'static str {
+    let stored = state.get("source").cloned().and_then(|s| serde_json::from_value::<guoxiang_game::Source>(s).ok());
+    match stored {
+        Some(s) => s.as_str(),
+        None if engine => "ai",
+        None => "friend",
+    }
+}
+
 /// A view of a stored game (finished or aborted ones are no longer in memory).
 pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
     let player = |id: &str, name: &str, level: Option<i64>| PlayerRef {
@@ -138,6 +151,7 @@ pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
         white: player(&row.white_id, &row.white_name, row.white_engine_level),
         black: player(&row.black_id, &row.black_name, row.black_engine_level),
         rated: row.rated,
+        source: stored_source(&state, row.white_engine_level.is_some() || row.black_engine_level.is_some()),
         time_control: row.time_control.clone(),
         initial_ms,
         increment_ms,
