@@ -438,6 +438,9 @@ def scenario(env):
     online = list(alice.bots.get_online_bots())
     check([b.get("id") for b in online] == ["robo"] and online[0].get("title") == "BOT",
           "bots.get_online_bots: the bot with its event stream open")
+    e = expect_error(400, "a rated challenge from a person to a bot (the server does not allow it)",
+                     alice.challenges.create, "Robo", rated=True, clock_limit=120, clock_increment=1)
+    check("casual" in str(e.cause), f"  ... and says such games are casual: {e.cause}")
     c = alice.challenges.create("Robo", rated=False, clock_limit=120, clock_increment=1, color="black")
     ev = events["Robo"].wait(lambda e: e.get("type") == "challenge" and e["challenge"]["id"] == c["id"], "challenge")
     check(ev["challenge"]["destUser"].get("title") == "BOT" and ev["challenge"]["challenger"].get("title") is None,

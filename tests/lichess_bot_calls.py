@@ -21,8 +21,9 @@ a human challenges it (colour random) and the bot accepts and plays the game to 
 human on the board API; a correspondence challenge follows at once (one game at a time, as `concurrency: 1`), with
 a takeback request the bot refuses and a resignation; a challenge the bot declines; then a second bot does what
 lichess-bot's matchmaking does (online bots, the opponent's public data, a challenge with a JSON body), and its
-challenges are declined, cancelled, and accepted and played (a resignation) and one aborted; last the online
-check and the profile refresh. Every check prints `ok: …`; the first failure stops the run with exit status 1.
+challenges are declined, cancelled, accepted and played to a draw agreed as lichess-bot agrees to draws (a move
+with offeringDraw=true while the opponent's offer is pending), and accepted and aborted; last the online check and
+the profile refresh. Every check prints `ok: …`; the first failure stops the run with exit status 1.
 A watchdog and a timeout on every request make a hang a failure.
 """
 
@@ -375,8 +376,8 @@ def start_like_lichess_bot(bot, name, user_id):
     tested = json_of(r, "POST /api/token/test")
     info = tested.get(bot.token) if isinstance(tested, dict) else None
     # Lichess.__init__: response[token]["scopes"] must be a comma-separated string with bot:play.
-    check(isinstance(info, dict) and isinstance(info.get("scopes"), str) and "bot:play" in info["scopes"].split(","),
-          f"{name}: token test keyed by the raw token, scopes has bot:play ({tested})")
+    good = isinstance(info, dict) and isinstance(info.get("scopes"), str) and "bot:play" in info["scopes"].split(",")
+    check(good, f"{name}: token test keyed by the raw token, scopes has bot:play" + ("" if good else f" ({tested})"))
     check_shape(info, {"userId": STR, "scopes": STR, "expires": (INT, NULL)}, f"{name}: token test: userId, expires")
     profile = json_of(bot.get_profile(), "GET /api/account")
     check_shape(profile, ACCOUNT, f"{name}: GET /api/account has what lichess-bot and its matchmaking read")
@@ -389,7 +390,7 @@ def start_like_lichess_bot(bot, name, user_id):
     playing = json_of(bot.playing(), "GET /api/account/playing")
     # lichess_bot_main / get_ongoing_games: response["nowPlaying"], a list.
     check(isinstance(playing.get("nowPlaying"), list) and playing["nowPlaying"] == [],
-          f"{name}: GET /api/account/playing: nowPlaying [] ")
+          f"{name}: GET /api/account/playing: nowPlaying []")
     r = bot.event_stream()
     check(r.status_code == 200, f"{name}: GET /api/stream/event: 200")
     return profile, Stream(f"{name} events", r)
@@ -471,6 +472,10 @@ def scenario(base, tokens):
     hs = Stream("Hugo game 1", human.stream(f"/api/board/game/stream/{cid}"))
     hs.wait(lambda e: e.get("type") == "gameFull", "Hugo's gameFull")
     bot_white = full["white"]["name"] == "LbBot"
+    if ch.get("finalColor") in ("white", "black"):
+        # Lichess draws the colour when the challenge is made; finalColor is the challenger's side in the game.
+        check(ch["finalColor"] == ("black" if bot_white else "white"),
+              f"the game gives the challenger the challenge's finalColor ({ch['finalColor']})")
     check(game["color"] == ("white" if bot_white else "black") and game["isMyTurn"] is bot_white,
           "gameStart: the bot's colour and isMyTurn agree with gameFull")
     if bot_white:  # the bot walks into fool's mate: f3 e5 g4 Qh4#
@@ -633,18 +638,27 @@ def scenario(base, tokens):
     check(full["white"].get("title") == "BOT" and full["black"].get("title") == "BOT", "bot vs bot: both titled BOT")
     white, black = (bot, mm) if full["white"]["name"] == "LbBot" else (mm, bot)
     board = chess.Board()
-    for who in (white, black, white, black):
+    # White offers a draw with its second move; black, whose engine agrees, answers as lichess-bot does: with its
+    # move and offeringDraw=true (engine_wrapper.offer_draw_or_resign -> Lichess.make_move; lichess-bot has no
+    # other way to agree). Lichess documents offeringDraw as "Whether to offer (or agree to) a draw".
+    for i, who in enumerate((white, black, white, black)):
         mv = sorted(board.legal_moves, key=lambda m: m.uci())[0]
-        ok_json(who.move(mid, mv.uci()), f"bot move {mv.uci()}")
+        ok_json(who.move(mid, mv.uci(), draw=i >= 2), f"bot move {mv.uci()}, offeringDraw={str(i >= 2).lower()}")
         board.push(mv)
         moves = " ".join(m.uci() for m in board.move_stack)
         for s in (s1, s2):
-            s.wait(state_where(lambda e, m=moves: e.get("moves") == m), f"gameState {moves}")
-    ok_json(white.resign(mid), "POST /api/bot/game/{id}/resign")
+            st = s.wait(state_where(lambda e, m=moves: e.get("moves") == m), f"gameState {moves}")
+        if i == 2:
+            check(st.get("wdraw") is True, "white's move with offeringDraw=true: wdraw")
+    check(st["status"] == "draw" and "winner" not in st,
+          f"black's move with offeringDraw=true agrees to white's pending offer: a draw (got {st['status']}, "
+          f"wdraw {st.get('wdraw')}, bdraw {st.get('bdraw')})")
+    if st["status"] == "started":  # not agreed: end it so the rest can run
+        ok_json(white.resign(mid), "POST /api/bot/game/{id}/resign")
     for s in (s1, s2):
-        st = s.wait(state_where(lambda e: e.get("status") != "started"), "the end")
-        check(st["status"] == "resign" and st.get("winner") == "black", f"{s.name}: resign, black won")
-        s.wait_end("after the resignation")
+        s.wait(state_where(lambda e: e.get("status") != "started"), "the end")
+        s.wait_end("after the end")
+    check(True, "both bots' game streams end")
 
     # A fourth, accepted and then aborted for lack of activity (should_exit_game -> Lichess.abort).
     made = json_of(mm.challenge("LbBot", payload), "POST /api/challenge/LbBot")

@@ -104,6 +104,9 @@ pub struct Config {
     pub computer_reply_ms: u64,
     /// Nodes the reviewer searches per position (guoxiang-review's default; the tests use a few thousand).
     pub review_nodes: u64,
+    /// Whether bot accounts and people may play rated games against each other (Lichess allows it; off by default
+    /// here, so that a club's ratings are people's). Two bots may always.
+    pub rated_bot_games: bool,
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
@@ -126,6 +129,7 @@ impl Config {
             disconnect_timeout_ms: None,
             computer_reply_ms: 0,
             review_nodes: guoxiang_review::DEFAULT_NODES,
+            rated_bot_games: false,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
         }
@@ -161,6 +165,7 @@ impl AppState {
             first_move_ms: config.first_move_timeout_ms,
             disconnect_ms: config.disconnect_timeout_ms,
             computer_reply_ms: config.computer_reply_ms,
+            rated_bot_games: config.rated_bot_games,
         };
         let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts);
         let n = live.restore_all().await.map_err(|e| e.to_string())?;

@@ -2,7 +2,8 @@
 //! link or by name, seeks, quick pairing, rematches, the Lichess-compatible API, the computer).
 //!
 //! A rated game needs a time limit that has a rating category, a clock that does not lose at once (not `0+0`), and
-//! two registered people: not a guest, not the computer.
+//! two registered accounts: not a guest, not the computer. As on Lichess, a bot account and a person play rated
+//! games only where the server allows it (`guoxiang serve --rated-bot-games`); two bots always may.
 
 use guoxiang_clock::Bonus;
 use guoxiang_game::{PlayerRef, TimeControl};
@@ -29,6 +30,15 @@ pub enum Refusal {
     NeedsAccount,
     /// A Chess960 game: our ratings are the standard game's.
     Chess960,
+    /// A bot account against a person, on a server that does not allow it.
+    BotVsHuman,
+}
+
+/// What the rules need to know of an account.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AccountKind {
+    pub guest: bool,
+    pub bot: bool,
 }
 
 impl From<Refusal> for ApiError {
@@ -54,6 +64,11 @@ impl From<Refusal> for ApiError {
                 "not_ratable",
                 "960 局不计等级分（等级分只算标准国际象棋）",
                 "Chess960 games are casual (ratings are for standard chess)",
+            ),
+            Refusal::BotVsHuman => ApiError::bad_request(
+                "not_ratable",
+                "本服务器上，机器人账户和真人之间只下不计分的对局",
+                "on this server, games between a bot account and a person are casual",
             ),
         }
     }
@@ -89,6 +104,15 @@ pub fn check_request(rated: bool, tc: &TimeControl, guest: bool) -> Result<(), R
     Ok(())
 }
 
+/// Checks a rated pairing of two accounts for the bot rule: a bot and a person only where `bots_vs_people` (the
+/// server's `--rated-bot-games`) allows it.
+pub fn check_bots(rated: bool, a_bot: bool, b_bot: bool, bots_vs_people: bool) -> Result<(), Refusal> {
+    if rated && a_bot != b_bot && !bots_vs_people {
+        return Err(Refusal::BotVsHuman);
+    }
+    Ok(())
+}
+
 /// Checks the start of a rated game: Chess960 games are casual.
 pub fn check_variant(rated: bool, variant: &guoxiang_game::Variant) -> Result<(), Refusal> {
     if rated && matches!(variant, guoxiang_game::Variant::Chess960 { .. }) {
@@ -97,18 +121,19 @@ pub fn check_variant(rated: bool, variant: &guoxiang_game::Variant) -> Result<()
     Ok(())
 }
 
-/// Checks a rated game about to be created: both players registered people. `guest_of` says whether a user id is
-/// a guest's (for the players that are not the computer); its error is the caller's.
+/// Checks a rated game about to be created: both players registered accounts, and the bot rule
+/// ([`check_bots`]). `kind_of` says what kind of account a user id is (for the players that are not the computer);
+/// its error is the caller's.
 pub async fn check_game<F, Fut, E>(
     rated: bool,
     tc: &TimeControl,
-    white: &PlayerRef,
-    black: &PlayerRef,
-    guest_of: F,
+    [white, black]: [&PlayerRef; 2],
+    bots_vs_people: bool,
+    kind_of: F,
 ) -> Result<(), E>
 where
     F: Fn(String) -> Fut,
-    Fut: Future<Output = Result<bool, E>>,
+    Fut: Future<Output = Result<AccountKind, E>>,
     E: From<Refusal>,
 {
     if !rated {
@@ -118,12 +143,15 @@ where
     if white.is_engine || black.is_engine {
         return Err(Refusal::AgainstComputer.into());
     }
-    for p in [white, black] {
-        if guest_of(p.id.clone()).await? {
+    let mut bots = [false; 2];
+    for (bot, p) in bots.iter_mut().zip([white, black]) {
+        let kind = kind_of(p.id.clone()).await?;
+        if kind.guest {
             return Err(Refusal::NeedsAccount.into());
         }
+        *bot = kind.bot;
     }
-    Ok(())
+    Ok(check_bots(rated, bots[0], bots[1], bots_vs_people)?)
 }
 
 /// A time control whose clock has no time and no bonus: the first player to move loses on time at once.
@@ -165,24 +193,39 @@ mod tests {
                 Refusal::NoTimeAtAll,
                 Refusal::AgainstComputer,
                 Refusal::NeedsAccount,
-                Refusal::Chess960
+                Refusal::Chess960,
+                Refusal::BotVsHuman
             ]
             .map(code),
-            ["not_ratable", "not_ratable", "not_ratable", "login_required", "not_ratable"]
+            ["not_ratable", "not_ratable", "not_ratable", "login_required", "not_ratable", "not_ratable"]
         );
     }
 
     #[tokio::test]
     async fn rated_games_need_two_registered_people() {
         let human = |id: &str| PlayerRef::human(id.to_owned(), id.to_owned());
-        let registered = |id: String| async move { Ok::<_, ApiError>(id.starts_with("guest")) };
+        let registered = |id: String| async move {
+            Ok::<_, ApiError>(AccountKind { guest: id.starts_with("guest"), bot: id.starts_with("bot") })
+        };
         let t = tc("180+2");
-        assert!(check_game(true, &t, &human("alice"), &human("bob"), registered).await.is_ok());
-        let e = check_game(true, &t, &human("alice"), &human("guest-1"), registered).await.unwrap_err();
+        let (alice, bob, guest, bot_a, bot_b) =
+            (human("alice"), human("bob"), human("guest-1"), human("bot-a"), human("bot-b"));
+        let check = |w, b, allow| check_game(true, &t, [w, b], allow, registered);
+        assert!(check(&alice, &bob, false).await.is_ok());
+        let e = check(&alice, &guest, false).await.unwrap_err();
         assert_eq!(e.code, "login_required");
         let engine = crate::live::engine_player(3);
-        let e = check_game(true, &t, &engine, &human("bob"), registered).await.unwrap_err();
+        let e = check(&engine, &bob, false).await.unwrap_err();
         assert_eq!(e.code, "not_ratable");
-        assert!(check_game(false, &t, &engine, &human("guest-1"), registered).await.is_ok());
+        assert!(check_game(false, &t, [&engine, &guest], false, registered).await.is_ok());
+        // Bots: against each other always; against a person only where the server allows it; casual always.
+        assert!(check(&bot_a, &bot_b, false).await.is_ok());
+        let e = check(&bot_a, &alice, false).await.unwrap_err();
+        assert_eq!((e.code, e.status.as_u16()), ("not_ratable", 400));
+        assert!(e.en.contains("casual"), "{}", e.en);
+        assert!(check(&alice, &bot_a, true).await.is_ok());
+        assert!(check_game(false, &t, [&bot_a, &alice], false, registered).await.is_ok());
+        assert_eq!(check_bots(true, true, false, false), Err(Refusal::BotVsHuman));
+        assert_eq!(check_bots(true, false, false, false), Ok(()));
     }
 }

@@ -27,6 +27,10 @@ pub struct Args {
     /// Open connections allowed from one client address (WebSockets included); more are closed at once.
     #[arg(long, default_value_t = guoxiang_server::listen::ConnLimits::default().per_ip)]
     pub max_connections_per_ip: usize,
+    /// Let bot accounts and people play rated games against each other (as Lichess does); without it their games
+    /// are casual. Two bots may always play rated.
+    #[arg(long)]
+    pub rated_bot_games: bool,
 }
 
 impl Default for Args {
@@ -42,6 +46,7 @@ impl Default for Args {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(DEFAULT_COMPUTER_REPLY_MS),
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
+            rated_bot_games: false,
         }
     }
 }
@@ -63,6 +68,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     }
     config.secure_cookies = a.secure_cookies;
     config.computer_reply_ms = a.computer_reply_ms;
+    config.rated_bot_games = a.rated_bot_games;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
     tracing_subscriber::fmt()
         .with_env_filter(

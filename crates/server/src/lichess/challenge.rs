@@ -98,6 +98,7 @@ pub async fn create(
     if rated && (auth.user.is_guest || dest.is_guest) {
         return Err(ApiError::bad_request("not_ratable", "游客不能下计分对局", "guests cannot play rated games"));
     }
+    crate::policy::check_bots(rated, auth.user.is_bot, dest.is_bot, state.config.rated_bot_games)?;
     let tc = lj::challenge_time_control(&p)?;
     // `acceptByToken`: the destination's own token (with `challenge:write`) accepts at once, and the game starts.
     let accept_by = match p.get("acceptByToken").filter(|t| !t.is_empty()) {

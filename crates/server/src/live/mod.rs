@@ -235,6 +235,8 @@ pub struct Timeouts {
     pub disconnect_ms: Option<u64>,
     /// The computer's least reply time at the lower levels, ms (`Config::computer_reply_ms`).
     pub computer_reply_ms: u64,
+    /// Rated games between a bot account and a person (`Config::rated_bot_games`).
+    pub rated_bot_games: bool,
 }
 
 /// The computer levels that take their time like a person (`Config::computer_reply_ms`); above them it answers
@@ -444,8 +446,13 @@ impl Live {
         // The last gate for every path to a rated game (challenges, seeks, pools, rematches, the APIs).
         crate::policy::check_variant(rated, &variant)?;
         let store = &self.inner.store;
-        crate::policy::check_game(rated, &time_control, &white, &black, |id| async move {
-            Ok::<_, GameError>(store.user(&id).await?.is_none_or(|u| u.is_guest))
+        let bots = self.inner.timeouts.rated_bot_games;
+        crate::policy::check_game(rated, &time_control, [&white, &black], bots, |id| async move {
+            let user = store.user(&id).await?;
+            Ok::<_, GameError>(crate::policy::AccountKind {
+                guest: user.as_ref().is_none_or(|u| u.is_guest),
+                bot: user.is_some_and(|u| u.is_bot),
+            })
         })
         .await?;
         let mut config = GameConfig::for_time_control(&time_control);
