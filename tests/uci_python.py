@@ -7,6 +7,7 @@ Analyses with depth, time, node and mate limits and with MultiPV, then plays a f
 against itself (full strength and weak levels), checking that every move is legal. Exits non-zero on failure.
 """
 
+import logging
 import sys
 
 import chess
@@ -20,6 +21,21 @@ def check(cond, what):
         print("FAIL:", what)
         sys.exit(1)
     print("ok:", what)
+
+
+class Warnings(logging.Handler):
+    """Keeps python-chess's warnings (e.g. "Unexpected engine output" for a line where UCI allows none)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.seen = []
+
+    def emit(self, record):
+        self.seen.append(record.getMessage())
+
+
+WARNINGS = Warnings()
+logging.getLogger("chess.engine").addHandler(WARNINGS)
 
 
 def open_engine(binary, **options):
@@ -42,6 +58,8 @@ def analyses(binary):
     wdl = info.get("wdl")
     check(wdl is not None and wdl.white().total() == 1000 and wdl.white().wins > 900,
           f"UCI_ShowWDL: a queen up wins ({wdl})")
+    check("does not probe" in info.get("string", ""), f"the SyzygyPath notice comes with the search: {info.get('string')!r}")
+    check(not WARNINGS.seen, f"python-chess saw no unexpected engine output: {WARNINGS.seen}")
     wdl_engine.quit()
 
     board = chess.Board()

@@ -78,7 +78,7 @@ export const api = {
     request<AuthAnswer>('POST', '/api/register', { username, password } satisfies Credentials),
   logout: () => request<OkAnswer>('POST', '/api/logout'),
   levels: () => request<Level[]>('GET', '/api/levels'),
-  profile: (name: string) => request<Profile>('GET', `/api/user/${encodeURIComponent(name)}`),
+  profile: (name: string) => request<Profile>('GET', `/api/user/${encodeURIComponent(name)}?format=guoxiang`),
   ratingHistory: (name: string) => request<RatingPoint[]>('GET', `/api/user/${encodeURIComponent(name)}/rating-history?format=guoxiang`),
   games: (name: string, offset: number, limit: number) =>
     request<GamesPage>('GET', `/api/user/${encodeURIComponent(name)}/games?offset=${offset}&limit=${limit}`),

@@ -151,7 +151,7 @@ created_at: number, };
 export type TokenList = { tokens: Array<TokenInfo>, };
 
 /**
- * `GET /api/user/{name}`: a user's public profile.
+ * `GET /api/user/{name}?format=guoxiang`: a user's public profile (without `format`, the answer has Lichess's shape).
  */
 export type Profile = { id: string, username: string, guest: boolean, 
 /**

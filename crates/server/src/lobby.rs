@@ -37,6 +37,9 @@ pub struct ChallengeInfo {
     pub time_control: String,
     pub rated: bool,
     pub color: ColorChoice,
+    /// The challenger's colour in the game: `color`, or drawn when the challenge is made if that is random (as on
+    /// Lichess, whose challenges show it as `finalColor`).
+    pub challenger_white: bool,
     pub variant: Variant,
     pub status: ChallengeStatus,
     pub game_id: Option<String>,
@@ -294,6 +297,11 @@ impl Lobby {
             time_control: tc.to_pgn(),
             rated,
             color,
+            challenger_white: match color {
+                ColorChoice::White => true,
+                ColorChoice::Black => false,
+                ColorChoice::Random => rand::random::<bool>(),
+            },
             variant,
             status: ChallengeStatus::Pending,
             game_id: None,
@@ -373,7 +381,8 @@ impl Lobby {
                 _ => return Err(LobbyError::ChallengeClosed),
             }
         }
-        let (white, black) = colors(c.color, c.challenger.clone(), by.clone());
+        let (white, black) =
+            if c.challenger_white { (c.challenger.clone(), by.clone()) } else { (by.clone(), c.challenger.clone()) };
         let tc = parse_time_control(&c.time_control)?;
         // Lichess: a challenge from a position of the challenger's choice is a `position` game.
         let source = if matches!(c.variant, Variant::FromPosition { .. }) { Source::Position } else { Source::Friend };

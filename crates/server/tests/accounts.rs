@@ -163,6 +163,16 @@ async fn rated_game_changes_glicko_and_points() {
     assert_eq!(w["points"], 10);
     assert_eq!(l["points"], 0);
     assert_eq!(w["level_zh"], "无级别");
+    // Lichess's shape by default (every speed in perfs, `url`, counts); ours with `?format=guoxiang`.
+    assert_eq!(w["username"], "winner");
+    assert!(w["url"].as_str().unwrap().ends_with("/@/winner"), "{w}");
+    assert_eq!(w["perfs"]["classical"]["games"], 0, "{w}");
+    assert_eq!(w["count"]["rated"], 1, "{w}");
+    assert_eq!(w["count"]["win"], 1, "{w}");
+    assert!(w.get("title").is_none() && w.get("playing").is_none(), "{w}");
+    let ours: Value = reqwest::get(server.url("/api/user/winner?format=guoxiang")).await.unwrap().json().await.unwrap();
+    assert_eq!((&ours["points"], &ours["guest"], &ours["count"]["all"]), (&json!(10), &json!(false), &json!(1)));
+    assert!(ours["perfs"].get("classical").is_none(), "ours lists the speeds played: {ours}");
     let pgn = reqwest::get(server.url(&format!("/game/export/{gid}"))).await.unwrap().text().await.unwrap();
     assert!(pgn.contains("[WhiteElo \"1500\"]") && pgn.contains("[WhiteRatingDiff \"+"), "{pgn}");
     assert!(pgn.contains("[Event \"Rated blitz game\"]"), "{pgn}");

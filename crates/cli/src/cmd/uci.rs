@@ -52,6 +52,9 @@ struct Uci {
     elo: u32,
     skill: u32,
     search: Option<Running>,
+    /// Said as `info string` at the start of the next search rather than at once: an engine says nothing after
+    /// `setoption`, and clients such as python-chess warn of any line there.
+    notices: Vec<String>,
 }
 
 pub fn run(_: Args) -> Result<ExitCode, String> {
@@ -66,6 +69,7 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
         elo: 1500,
         skill: 20,
         search: None,
+        notices: Vec::new(),
     };
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -98,6 +102,9 @@ impl Uci {
             }
             "go" => {
                 self.stop();
+                for n in std::mem::take(&mut self.notices) {
+                    info_string(&n);
+                }
                 self.go(args);
             }
             "stop" => self.stop(),
@@ -273,7 +280,7 @@ impl Uci {
             "syzygypath" => {
                 let path = value.trim();
                 if !path.is_empty() && path != "<empty>" {
-                    info_string(&format!(
+                    self.notices.push(format!(
                         "SyzygyPath {path}: guoxiang does not probe Syzygy tablebases; it searches endgames itself"
                     ));
                 }

@@ -12,7 +12,7 @@ use ts_rs::TS;
 use super::Perf;
 use crate::Color;
 
-/// `GET /api/user/{name}`: a user's public profile.
+/// `GET /api/user/{name}?format=guoxiang`: a user's public profile (without `format`, the answer has Lichess's shape).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Profile {
     pub id: String,

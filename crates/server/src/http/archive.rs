@@ -227,12 +227,25 @@ async fn user_by_name(state: &AppState, name: &str) -> ApiResult<guoxiang_store:
         .ok_or_else(|| ApiError::not_found(&format!("用户 {name}"), &format!("user {name}")))
 }
 
-pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Profile>> {
+/// `GET /api/user/{name}`: a user's public data in Lichess's shape (as `/api/account`); with `?format=guoxiang`,
+/// our [`Profile`] (what the web UI reads).
+pub async fn profile(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(q): Query<HistoryQuery>,
+) -> ApiResult<Response> {
     let u = user_by_name(&state, &name).await?;
+    if q.format.as_deref() == Some("guoxiang") {
+        return Ok(Json(our_profile(&state, u).await?).into_response());
+    }
+    Ok(Json(crate::lichess::user_json(&state, &u).await?).into_response())
+}
+
+async fn our_profile(state: &AppState, u: guoxiang_store::User) -> ApiResult<Profile> {
     let ratings = state.store.ratings(&u.id).await?;
     let games = state.store.count_user_games(&u.id).await?;
     let points = u.points.max(0) as u32;
-    Ok(Json(Profile {
+    Ok(Profile {
         online: state.hub.is_online(&u.id),
         playing: state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).collect(),
         id: u.id,
@@ -245,12 +258,12 @@ pub async fn profile(State(state): State<AppState>, Path(name): Path<String>) ->
         level_zh: guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::Zh).to_string(),
         level_en: guoxiang_ratings::level_name(points, guoxiang_ratings::Lang::En).to_string(),
         count: GameCount { all: games },
-    }))
+    })
 }
 
 #[derive(Debug, Deserialize)]
 pub struct HistoryQuery {
-    /// `guoxiang`: our own shape (`RatingPoint[]`, what the web UI reads); otherwise Lichess's.
+    /// `guoxiang`: our own shape (what the web UI reads); otherwise Lichess's.
     #[serde(default)]
     pub format: Option<String>,
 }

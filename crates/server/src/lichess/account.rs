@@ -1,4 +1,4 @@
-//! `GET /api/account`, `GET /api/account/playing`, `POST /api/bot/account/upgrade`, `POST /api/token/test`,
+//! `GET /api/account` (and the same shape for `GET /api/user/{name}`), `GET /api/account/playing`, `POST /api/bot/account/upgrade`, `POST /api/token/test`,
 //! `GET /api/users/status`, `GET /api/bot/online`.
 
 use axum::Json;
@@ -19,7 +19,13 @@ const MAX_STATUS_IDS: usize = 100;
 
 /// The user's profile, as Lichess's `/api/account`.
 pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
-    let u = &auth.user;
+    Ok(Json(user_json(&state, &auth.user).await?))
+}
+
+/// A user as Lichess's `/api/account` and `/api/user/{name}` show one: id, username, `title` (`BOT`), perfs for
+/// every speed, `count`, `createdAt`/`seenAt`, `url`, and `playing` (the URL of a game in progress), plus our
+/// 积分 and 级别 (`points`, `level`, `level_zh`, `level_en`), which Lichess clients ignore.
+pub async fn user_json(state: &AppState, u: &guoxiang_store::User) -> ApiResult<Value> {
     let ratings = state.store.ratings(&u.id).await?;
     let history = state.store.rating_history(&u.id).await?;
     let counts = state.store.game_counts(&u.id).await?;
@@ -36,6 +42,10 @@ pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Jso
         "followable": false,
         "following": false,
         "blocking": false,
+        "points": u.points,
+        "level": guoxiang_ratings::level(u.points.max(0) as u32),
+        "level_zh": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::Zh).to_string(),
+        "level_en": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::En).to_string(),
     });
     if u.is_bot {
         account["title"] = json!("BOT");
@@ -45,7 +55,7 @@ pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Jso
         let color = if g.white.id == u.id { "white" } else { "black" };
         account["playing"] = json!(format!("{}/{}/{color}", state.config.public_url, g.id));
     }
-    Ok(Json(account))
+    Ok(account)
 }
 
 #[derive(Debug, Deserialize)]

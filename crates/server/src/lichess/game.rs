@@ -190,7 +190,9 @@ async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, action: Act
     Ok(ok())
 }
 
-/// A move in UCI (`e2e4`, `e7e8q`, castling `e1g1`); `offeringDraw=true` offers a draw with it.
+/// A move in UCI (`e2e4`, `e7e8q`, castling `e1g1`); `offeringDraw=true` offers a draw with it — or, as on Lichess
+/// ("offer or agree to a draw"), when the opponent has offered one, agrees to it: the game is drawn and the move
+/// is not played. lichess-bot accepts draws only this way.
 pub async fn make_move(
     State(state): State<AppState>,
     auth: Auth,
@@ -202,6 +204,14 @@ pub async fn make_move(
         return Err(ApiError::bad_request("illegal_move", "着法格式错误", format!("{uci:?} is not a UCI move")));
     }
     let offer_draw = p.bool("offeringDraw")?.unwrap_or(false);
+    if offer_draw && let Some(h) = state.live.get(lj::game_id(&id)) {
+        let v = h.view().await?;
+        let mine = h.color_of(&auth.user.id).map(|c| c.fold("white", "black"));
+        if v.draw_offer.is_some() && v.draw_offer.as_deref() != mine && !is_over(&v) {
+            // Offering a draw while the opponent offers one agrees to it.
+            return command(&state, &auth, &uri, &id, Action::OfferDraw).await;
+        }
+    }
     command(&state, &auth, &uri, &id, Action::Move { mv: MoveInput::Uci(uci), offer_draw }).await
 }
 

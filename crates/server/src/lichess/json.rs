@@ -426,9 +426,7 @@ pub fn challenge_json(
         "color": color,
         "perf": {"icon": "", "name": perf_name(speed)},
     });
-    if color != "random" {
-        v["finalColor"] = json!(color);
-    }
+    v["finalColor"] = json!(if c.challenger_white { "white" } else { "black" });
     if let Some(viewer) = viewer {
         if c.challenger.id == viewer {
             v["direction"] = json!("out");
@@ -444,7 +442,8 @@ pub fn challenge_json(
     }
     if c.status == ChallengeStatus::Declined {
         let key = decline_reason_key(c.decline_reason.as_deref());
-        v["declineReasonKey"] = json!(key);
+        // Lichess writes the key in lower case (`timecontrol`, `toofast`, …) and the reason in English.
+        v["declineReasonKey"] = json!(key.to_ascii_lowercase());
         v["declineReason"] = json!(decline_reason_text(key));
     }
     if c.dest.is_none() {
@@ -762,7 +761,8 @@ mod tests {
             opponent: None,
             time_control: "300+3".into(),
             rated: true,
-            color: ColorChoice::White,
+            color: ColorChoice::Random,
+            challenger_white: true,
             variant: Variant::Standard,
             status: ChallengeStatus::Pending,
             game_id: None,
@@ -776,14 +776,16 @@ mod tests {
         assert_eq!(v["direction"], "in");
         assert_eq!(v["url"], "http://x/challenge/chal1234");
         assert_eq!(v["speed"], "blitz");
-        assert_eq!(v["finalColor"], "white");
+        assert_eq!((&v["color"], &v["finalColor"]), (&json!("random"), &json!("white")));
         assert_eq!(v["timeControl"]["limit"], 300);
         assert_eq!(v["destUser"]["id"], "bob");
         assert!(v.get("urlWhite").is_none());
-        let declined = ChallengeInfo { status: ChallengeStatus::Declined, decline_reason: Some("later".into()), ..c };
+        let declined =
+            ChallengeInfo { status: ChallengeStatus::Declined, decline_reason: Some("TIMECONTROL".into()), ..c };
         let v = challenge_json(&declined, "http://x", alice, bob, Some("alice"));
         assert_eq!(v["direction"], "out");
-        assert_eq!(v["declineReasonKey"], "later");
+        assert_eq!(v["declineReasonKey"], "timecontrol");
+        assert_eq!(v["declineReason"], "I'm not accepting challenges with this time control.");
         assert_eq!(challenge_event_type(ChallengeStatus::Declined), Some("challengeDeclined"));
         assert_eq!(challenge_event_type(ChallengeStatus::Cancelled), Some("challengeCanceled"));
         assert_eq!(challenge_event_type(ChallengeStatus::Accepted), None);

@@ -18,6 +18,7 @@ mod challenge;
 mod events;
 mod game;
 pub mod json;
+pub use account::user_json;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
