@@ -264,7 +264,25 @@ def scenario(env):
     expect_error(400, "a move out of turn", bob.board.make_move, gid, "d7d5")
     expect_error(400, "an illegal move", alice.board.make_move, gid, "e1e3")
     alice.board.make_move(gid, "g2g4")
+    a_game.wait(moves_are("f2f3 e7e5 g2g4"), "gameState g2g4")
+    # Anyone may follow the moves (no token), three moves late while the game goes on.
+    watcher = Stream("watcher", berserk.Client(base_url=env.base).games.stream_game_moves(gid))
+    d = watcher.wait(lambda e: "id" in e, "the game's description")
+    check(d["id"] == gid and d["turns"] == 0 and "lastMove" not in d and d["player"] == "white"
+          and d["source"] == "friend" and d["players"]["white"]["user"]["id"] == "alice"
+          and isinstance(d["players"]["black"]["rating"], int) and d["status"]["name"] == "started",
+          "games.stream_game_moves: the description, three moves late (3 played, 0 shown)")
+    start_entry = watcher.wait(lambda e: "wc" in e, "the start position")
+    check(start_entry["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w" and "lm" not in start_entry
+          and start_entry["wc"] == 300, f"stream_game_moves: the start, clocks in seconds ({start_entry})")
     bob.board.make_move(gid, "d8h4")
+    shown = [watcher.wait(lambda e: e.get("lm") == m, f"the move {m}")["lm"]
+             for m in ("f2f3", "e7e5", "g2g4", "d8h4")]
+    final = watcher.wait(lambda e: "id" in e, "the final description")
+    check(shown == ["f2f3", "e7e5", "g2g4", "d8h4"] and final["status"]["name"] == "mate"
+          and final["winner"] == "black" and final["turns"] == 4 and final["lastMove"] == "d8h4",
+          "stream_game_moves: once over, the rest of the moves and the final description")
+    watcher.wait_end("after the final description")
     for name, s in (("alice", a_game), ("bob", b_game)):
         st = s.wait(moves_are("f2f3 e7e5 g2g4 d8h4"), "final gameState")
         check(st["status"] == "mate" and st["winner"] == "black", f"{name}'s stream: status mate, winner black")
@@ -480,8 +498,27 @@ def scenario(env):
     # Alice finished six games (mate, resignation, the draw claim, the AI, Chess960, the bot); aborted ones are not
     # exported.
     check(fool in [x["id"] for x in games] and len(games) == 6, f"games.export_by_player (JSON): {len(games)} games")
-    pgns = list(alice.games.export_by_player("Alice", as_pgn=True))
-    check(len(pgns) == len(games), "games.export_by_player (PGN): as many games")
+    pgns = list(alice.games.export_by_player("Alice", as_pgn=True, clocks=True, opening=True))
+    check(len(pgns) == len(games), f"games.export_by_player (PGN): as many games ({len(pgns)} of {len(games)})")
+    plain = list(alice.games.export_by_player("Alice", as_pgn=True))
+    check(all("%clk" not in p and "[Opening " not in p for p in plain),
+          "export_by_player: no clocks or opening unless asked (Lichess's defaults)")
+    bare = list(alice.games.export_by_player("Alice", as_pgn=True, tags=False))
+    check(all(not p.lstrip().startswith("[") and ("1." in p or "1-0" in p or "0-1" in p) for p in bare),
+          "export_by_player tags=False: movetext only")
+    heads = list(alice.games.export_by_player("Alice", as_pgn=True, moves=False))
+    check(all(p.lstrip().startswith("[Event") and "1." not in p.split("]")[-1] for p in heads),
+          "export_by_player moves=False: tags only")
+    # By ids: newest first, unknown ids left out.
+    ids = [fool, games[0]["id"], "nosuchid"]
+    multi = list(alice.games.export_multi(*ids))
+    newest_first = [games[0]["id"], fool]  # games[0] is Alice's newest; the fool's mate was her first
+    check([g["id"] for g in multi] == newest_first and multi[-1]["moves"] == "f3 e5 g4 Qh4#",
+          f"games.export_multi: the known games, newest first ({[g['id'] for g in multi]})")
+    multi_pgn = list(alice.games.export_multi(fool, as_pgn=True, clocks=True))
+    check(len(multi_pgn) == 1 and "Qh4#" in multi_pgn[0] and "%clk" in multi_pgn[0], "games.export_multi as PGN, clocks")
+    r = requests.post(env.base + "/api/games/export/_ids", data=",".join(["x"] * 301), timeout=WAIT)
+    check(r.status_code == 400 and "300" in r.json().get("error", ""), f"export/_ids: more than 300 ids is a 400 ({r.text})")
     # Lichess's filters.
     by = lambda **kw: list(alice.games.export_by_player("Alice", **kw))
     rated = by(rated=True)

@@ -374,12 +374,98 @@ pub struct UserExportQuery {
     pub ongoing: Option<String>,
     #[serde(default)]
     pub finished: Option<String>,
+    #[serde(flatten)]
+    pub options: ExportOptionsQuery,
+}
+
+/// Lichess's options of a games export (`/api/games/user/{name}`, `/api/games/export/_ids`), with its defaults:
+/// `moves` and `tags` on, `clocks`, `opening`, `evals` and `pgnInJson` off.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportOptionsQuery {
     #[serde(default)]
     pub clocks: Option<String>,
     #[serde(default)]
     pub evals: Option<String>,
     #[serde(default)]
     pub opening: Option<String>,
+    #[serde(default)]
+    pub moves: Option<String>,
+    #[serde(default)]
+    pub tags: Option<String>,
+    #[serde(default)]
+    pub pgn_in_json: Option<String>,
+}
+
+/// The options of an export, checked.
+#[derive(Clone, Copy, Debug)]
+pub struct ExportOptions {
+    pub pgn: PgnOptions,
+    /// A reviewed game as its review annotated it (`[%eval]`, comments), in PGN.
+    pub evals: bool,
+    pub moves: bool,
+    pub tags: bool,
+    /// The PGN in the JSON form's `pgn` field.
+    pub pgn_in_json: bool,
+}
+
+impl ExportOptions {
+    pub fn of(q: &ExportOptionsQuery) -> ApiResult<ExportOptions> {
+        Ok(ExportOptions {
+            pgn: PgnOptions {
+                clocks: flag("clocks", &q.clocks)?.unwrap_or(false),
+                opening: flag("opening", &q.opening)?.unwrap_or(false),
+            },
+            evals: flag("evals", &q.evals)?.unwrap_or(false),
+            moves: flag("moves", &q.moves)?.unwrap_or(true),
+            tags: flag("tags", &q.tags)?.unwrap_or(true),
+            pgn_in_json: flag("pgnInJson", &q.pgn_in_json)?.unwrap_or(false),
+        })
+    }
+}
+
+/// A PGN with its tags or its movetext left out (`tags=false`, `moves=false`); it ends as the whole PGN does
+/// (a blank line), so that exports keep Lichess's two blank lines between games.
+pub fn pgn_parts(pgn: &str, tags: bool, moves: bool) -> String {
+    if tags && moves {
+        return pgn.to_owned();
+    }
+    let (head, body) = match pgn.find("\n\n") {
+        Some(i) => (&pgn[..=i], pgn[i + 2..].trim_end()),
+        None => (pgn, ""),
+    };
+    let mut out = if tags { head.to_owned() } else { format!("{body}\n") };
+    out.push('\n');
+    out
+}
+
+/// One game of an export, in PGN or as a line of NDJSON; `None` when it cannot be written (logged).
+async fn export_one(state: &AppState, r: &GameRow, ndjson: bool, o: ExportOptions) -> Option<String> {
+    let moves = state.store.moves(&r.id).await.unwrap_or_default();
+    // With evals, a reviewed game comes as its review annotated it (`[%eval]` and comments).
+    let reviewed = if o.evals { reviewed_pgn(state, &r.id, "zh").await.ok().flatten() } else { None };
+    let pgn = || reviewed.clone().map_or_else(|| game_pgn_with(&state.config.public_url, r, &moves, o.pgn), Ok);
+    if ndjson {
+        let with_pgn = if o.pgn_in_json { pgn().ok() } else { None };
+        let mut g = game_export(r, &moves, with_pgn);
+        if !o.moves {
+            g.moves.clear();
+        }
+        return match serde_json::to_string(&g) {
+            Ok(line) => Some(format!("{line}\n")),
+            Err(e) => {
+                tracing::warn!("export of game {}: {e}", r.id);
+                None
+            }
+        };
+    }
+    match pgn() {
+        Ok(p) => Some(format!("{}\n", pgn_parts(&p, o.tags, o.moves))),
+        Err(e) => {
+            tracing::warn!("export of game {}: {}", r.id, e.en);
+            None
+        }
+    }
 }
 
 /// A Lichess boolean parameter (see [`crate::lichess::parse_bool`]).
@@ -485,11 +571,7 @@ pub async fn export_user(
     let ndjson = wants(&headers, "application/x-ndjson");
     let max = p.max.unwrap_or(i64::MAX).max(0);
     let filter = ExportFilter::of(&p)?;
-    let evals = flag("evals", &p.evals)?.unwrap_or(false);
-    let opts = PgnOptions {
-        clocks: flag("clocks", &p.clocks)?.unwrap_or(true),
-        opening: flag("opening", &p.opening)?.unwrap_or(true),
-    };
+    let opts = ExportOptions::of(&p.options)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<String, std::io::Error>>(4);
     tokio::spawn(async move {
         let (mut offset, mut sent) = (0, 0);
@@ -511,20 +593,7 @@ pub async fn export_user(
                     continue;
                 }
                 sent += 1;
-                let moves = state.store.moves(&r.id).await.unwrap_or_default();
-                let chunk = if ndjson {
-                    match serde_json::to_string(&game_export(&r, &moves, None)) {
-                        Ok(line) => format!("{line}\n"),
-                        Err(_) => continue,
-                    }
-                } else {
-                    // With evals, a reviewed game comes as its review annotated it (`[%eval]` and comments).
-                    let reviewed = if evals { reviewed_pgn(&state, &r.id, "zh").await.ok().flatten() } else { None };
-                    match reviewed.map_or_else(|| game_pgn_with(&state.config.public_url, &r, &moves, opts), Ok) {
-                        Ok(pgn) => format!("{pgn}\n"),
-                        Err(_) => continue,
-                    }
-                };
+                let Some(chunk) = export_one(&state, &r, ndjson, opts).await else { continue };
                 if tx.send(Ok(chunk)).await.is_err() {
                     return;
                 }
@@ -536,6 +605,44 @@ pub async fn export_user(
     let filename = format!("attachment; filename=\"guoxiang_{name}.pgn\"");
     Ok(([(header::CONTENT_TYPE, ctype.to_owned()), (header::CONTENT_DISPOSITION, filename)], Body::from_stream(stream))
         .into_response())
+}
+
+/// At most this many ids per `POST /api/games/export/_ids` (as Lichess).
+pub const MAX_EXPORT_IDS: usize = 300;
+
+/// `POST /api/games/export/_ids`: the games whose ids the body lists (comma-separated, at most 300), newest first,
+/// as PGN or NDJSON (`Accept: application/x-ndjson`) with the export options. Unknown ids, aborted games and games
+/// in progress are left out (follow those with `/api/stream/game/{id}`).
+pub async fn export_ids(
+    State(state): State<AppState>,
+    Query(q): Query<ExportOptionsQuery>,
+    headers: HeaderMap,
+    body: String,
+) -> ApiResult<Response> {
+    let opts = ExportOptions::of(&q)?;
+    let ids = crate::lichess::comma_list(&body, MAX_EXPORT_IDS, "too_many_ids")?;
+    let mut rows = Vec::new();
+    for id in ids.iter().filter(|id| id.len() <= 32) {
+        if let Some((row, _)) = state.store.game(id).await?
+            && row.status == "finished"
+            && !rows.iter().any(|r: &GameRow| r.id == row.id)
+        {
+            rows.push(row);
+        }
+    }
+    rows.sort_by_key(|r| std::cmp::Reverse(r.created_at_ms));
+    let ndjson = wants(&headers, "application/x-ndjson");
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<String, std::io::Error>>(4);
+    tokio::spawn(async move {
+        for r in rows {
+            let Some(chunk) = export_one(&state, &r, ndjson, opts).await else { continue };
+            if tx.send(Ok(chunk)).await.is_err() {
+                return;
+            }
+        }
+    });
+    let ctype = if ndjson { "application/x-ndjson" } else { "application/x-chess-pgn; charset=utf-8" };
+    Ok(([(header::CONTENT_TYPE, ctype)], Body::from_stream(tokio_stream_from(rx))).into_response())
 }
 
 fn tokio_stream_from<T: Send + 'static>(
@@ -712,4 +819,26 @@ pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) ->
 /// `GET /api/live`: games being played, for spectators.
 pub async fn live(State(state): State<AppState>) -> Json<Vec<guoxiang_protocol::LiveGame>> {
     Json(state.live.live_games(100))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_without_tags_or_moves() {
+        let pgn = "[Event \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
+        assert_eq!(pgn_parts(pgn, true, true), pgn);
+        assert_eq!(pgn_parts(pgn, false, true), "1. f3 e5 2. g4 Qh4# 0-1\n\n");
+        assert_eq!(pgn_parts(pgn, true, false), "[Event \"x\"]\n[Result \"0-1\"]\n\n");
+    }
+
+    #[test]
+    fn export_options_have_lichess_defaults_and_name_a_bad_flag() {
+        let o = ExportOptions::of(&ExportOptionsQuery::default()).unwrap();
+        assert!(!o.pgn.clocks && !o.pgn.opening && !o.evals && !o.pgn_in_json && o.moves && o.tags);
+        let q = ExportOptionsQuery { clocks: Some("maybe".into()), ..ExportOptionsQuery::default() };
+        let e = ExportOptions::of(&q).unwrap_err();
+        assert!(e.en.contains("clocks"), "{}", e.en);
+    }
 }

@@ -9,6 +9,7 @@
 //! | `events` | the event stream (`/api/stream/event`) and board seeks |
 //! | `challenge` | challenges to a user, open challenges, the AI |
 //! | `game` | the board and bot game endpoints: the game stream, moves and the other game commands |
+//! | `watch` | anyone's stream of a game's moves (`/api/stream/game/{id}`), three moves late while it goes on |
 //!
 //! Requests are form-encoded (as Lichess) or JSON; query parameters count too. Streams are NDJSON with a newline
 //! every few seconds to keep the connection alive.
@@ -18,6 +19,7 @@ mod challenge;
 mod events;
 mod game;
 pub mod json;
+pub mod watch;
 pub use account::user_json;
 
 use std::collections::HashMap;
@@ -51,6 +53,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/bot/online", get(account::bots_online))
         .route("/api/users", post(account::users_by_id))
         .route("/api/stream/event", get(events::stream))
+        .route("/api/stream/game/{id}", get(watch::stream))
         .route("/api/board/seek", post(events::seek))
         .route("/api/challenge", get(challenge::list))
         .route("/api/challenge/open", post(challenge::open))
