@@ -605,6 +605,12 @@ def scenario(env):
             board.push_uci(uci)
         check(board.is_valid(), "the daily puzzle's setup move and solution replay with python-chess")
     expect_error(404, "puzzles.get of an unknown id", alice.puzzles.get, "nosuchpuzzle")
+    nxt = alice.puzzles.get_next()
+    check(all(k in nxt["puzzle"] for k in ("id", "rating", "solution", "themes")) and "pgn" in nxt["game"],
+          "puzzles.get_next: a puzzle in lichess's shape")
+    hard = alice.puzzles.get_next(angle="fork", difficulty="hardest")
+    check("fork" in hard["puzzle"]["themes"], f"puzzles.get_next(angle=fork, difficulty=hardest): {hard['puzzle']['themes']}")
+    expect_error(400, "puzzles.get_next with an unknown difficulty", alice.puzzles.get_next, difficulty="impossible")
 
 
 def fresh_database(tmp):

@@ -756,7 +756,7 @@ game_url: string,
 source: string, };
 
 /**
- * `GET /api/puzzle/next?theme=&rating=&exclude=` and `GET /api/puzzle/{id}?format=guoxiang`.
+ * `GET /api/puzzle/next?format=guoxiang&theme=&rating=&exclude=` and `GET /api/puzzle/{id}?format=guoxiang`.
  */
 export type PuzzleAnswer = { puzzle: PuzzleView, };
 

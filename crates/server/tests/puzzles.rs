@@ -73,7 +73,7 @@ async fn server(name: &str) -> TestServer {
     let server = TestServer::start(&temp_db(name)).await;
     let defaults = server.state.store.puzzle_count().await.unwrap();
     assert!(defaults > 0, "the default set is imported at start");
-    let (status, _) = get(&server, "/api/puzzle/next", None).await;
+    let (status, _) = get(&server, "/api/puzzle/next?format=guoxiang", None).await;
     assert_eq!(status, 200);
     add_00008(&server.state.store, true).await;
     add_tagged(&server.state.store).await;
@@ -108,7 +108,7 @@ async fn own_server(name: &str) -> TestServer {
     add_tagged(&store).await;
     drop(store);
     let server = TestServer::start(&db).await;
-    let (status, _) = get(&server, "/api/puzzle/next", None).await;
+    let (status, _) = get(&server, "/api/puzzle/next?format=guoxiang", None).await;
     assert_eq!(status, 200);
     assert_eq!(server.state.store.puzzle_count().await.unwrap(), 4, "no default set over stored puzzles");
     server
@@ -117,7 +117,7 @@ async fn own_server(name: &str) -> TestServer {
 #[tokio::test]
 async fn next_by_rating_and_theme() {
     let server = own_server("pz_next").await;
-    let (status, body) = get(&server, "/api/puzzle/next?rating=1750", None).await;
+    let (status, body) = get(&server, "/api/puzzle/next?format=guoxiang&rating=1750", None).await;
     assert_eq!(status, 200, "{body}");
     let p = &body["puzzle"];
     assert_eq!(p["id"], "00008", "the only one within 100 of 1750: {p}");
@@ -126,19 +126,19 @@ async fn next_by_rating_and_theme() {
         assert!(!p[key].is_null(), "{key} in {p}");
     }
     // By theme: the fork nearest to the rating, over the whole range if need be.
-    let (_, body) = get(&server, "/api/puzzle/next?theme=fork&rating=1300", None).await;
+    let (_, body) = get(&server, "/api/puzzle/next?format=guoxiang&theme=fork&rating=1300", None).await;
     assert_eq!(body["puzzle"]["id"], "gx1", "{body}");
     let m = &body["puzzle"]["motifs"][0];
     assert_eq!((m["id"].as_str(), m["zh"].as_str(), m["seed"].as_u64()), (Some("fork"), Some("捉双"), Some(4)));
     assert_eq!(m["text"]["en"], "The rook takes on d8, mate");
-    let (_, body) = get(&server, "/api/puzzle/next?theme=fork&rating=2300", None).await;
+    let (_, body) = get(&server, "/api/puzzle/next?format=guoxiang&theme=fork&rating=2300", None).await;
     assert_eq!(body["puzzle"]["id"], "gx2");
-    let (_, body) = get(&server, "/api/puzzle/next?theme=fork&rating=2300&exclude=gx2", None).await;
+    let (_, body) = get(&server, "/api/puzzle/next?format=guoxiang&theme=fork&rating=2300&exclude=gx2", None).await;
     assert_eq!(body["puzzle"]["id"], "gx1", "excluded ids are skipped");
     // seed-14 (吸引和引离) is attraction or deflection.
-    let (_, body) = get(&server, "/api/puzzle/next?theme=seed-14", None).await;
+    let (_, body) = get(&server, "/api/puzzle/next?format=guoxiang&theme=seed-14", None).await;
     assert_eq!(body["puzzle"]["id"], "gx3");
-    let (status, body) = get(&server, "/api/puzzle/next?theme=skewer", None).await;
+    let (status, body) = get(&server, "/api/puzzle/next?format=guoxiang&theme=skewer", None).await;
     assert_eq!((status, body["code"].as_str()), (404, Some("no_puzzle")), "{body}");
 
     let (status, body) = get(&server, "/api/puzzle/themes", None).await;
@@ -149,18 +149,18 @@ async fn next_by_rating_and_theme() {
     assert_eq!(body["seeds"][13]["count"], 1);
     assert_eq!(body["seeds"].as_array().unwrap().len(), 18);
 
-    let (s, b) = get(&server, "/api/puzzle/next?theme=nope", None).await;
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&theme=nope", None).await;
     names_field(s, &b, "theme");
-    let (s, b) = get(&server, "/api/puzzle/next?rating=abc", None).await;
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&rating=abc", None).await;
     names_field(s, &b, "rating");
-    let (s, b) = get(&server, "/api/puzzle/next?rating=90000", None).await;
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&rating=90000", None).await;
     names_field(s, &b, "rating");
     let many = (0..201).map(|i| format!("x{i}")).collect::<Vec<_>>().join(",");
-    let (s, b) = get(&server, &format!("/api/puzzle/next?exclude={many}"), None).await;
+    let (s, b) = get(&server, &format!("/api/puzzle/next?format=guoxiang&exclude={many}"), None).await;
     names_field(s, &b, "exclude");
-    let (s, b) = get(&server, "/api/puzzle/next?exclude=a,b%20c", None).await;
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&exclude=a,b%20c", None).await;
     names_field(s, &b, "exclude[1]");
-    let (s, b) = get(&server, "/api/puzzle/next?colour=white", None).await;
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&colour=white", None).await;
     names_field(s, &b, "colour");
 }
 
@@ -250,7 +250,7 @@ async fn rounds_for_guests_and_accounts() {
     assert!(b["rating"]["after"].as_i64().unwrap() < after, "{b}");
     // The next puzzle for alice is never one she played.
     for _ in 0..5 {
-        let (_, n) = get(&server, "/api/puzzle/next?rating=1200&theme=fork", Some(&alice)).await;
+        let (_, n) = get(&server, "/api/puzzle/next?format=guoxiang&rating=1200&theme=fork", Some(&alice)).await;
         assert_eq!(n["puzzle"]["id"], "gx2", "{n}");
     }
 

@@ -54,7 +54,7 @@ pub struct PuzzleView {
     pub source: String,
 }
 
-/// `GET /api/puzzle/next?theme=&rating=&exclude=` and `GET /api/puzzle/{id}?format=guoxiang`.
+/// `GET /api/puzzle/next?format=guoxiang&theme=&rating=&exclude=` and `GET /api/puzzle/{id}?format=guoxiang`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PuzzleAnswer {
     pub puzzle: PuzzleView,

@@ -311,16 +311,46 @@ fn stored(g: &Glicko) -> PuzzleGlicko {
     PuzzleGlicko { rating: g.rating, deviation: g.deviation, volatility: g.volatility }
 }
 
-/// `GET /api/puzzle/next?theme=&rating=&exclude=`.
+/// Lichess's `difficulty` of `GET /api/puzzle/next`: how far from the solver's rating.
+fn difficulty_offset(d: &str) -> Result<f64, ApiError> {
+    match d {
+        "easiest" => Ok(-600.0),
+        "easier" => Ok(-300.0),
+        "normal" => Ok(0.0),
+        "harder" => Ok(300.0),
+        "hardest" => Ok(600.0),
+        _ => Err(bad(
+            "difficulty",
+            "须为 easiest、easier、normal、harder 或 hardest",
+            "must be easiest, easier, normal, harder or hardest",
+        )),
+    }
+}
+
+/// `GET /api/puzzle/next?theme=&rating=&exclude=`, in Lichess's shape (as `/api/puzzle/{id}`); with
+/// `format=guoxiang`, ours (what the trainer reads). Lichess's `angle` is `theme`'s other name, and `difficulty`
+/// moves the rating asked for by ±300 or ±600.
 pub async fn next(
     State(state): State<AppState>,
     MaybeAuth(auth): MaybeAuth,
     Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Json<PuzzleAnswer>> {
-    if let Some(k) = q.keys().find(|k| !["theme", "rating", "exclude"].contains(&k.as_str())) {
-        return Err(bad(k, "未知参数", "unknown parameter (expected theme, rating, exclude)"));
+) -> ApiResult<Response> {
+    const KNOWN: [&str; 6] = ["theme", "angle", "rating", "exclude", "difficulty", "format"];
+    if let Some(k) = q.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(bad(
+            k,
+            "未知参数",
+            "unknown parameter (expected theme, rating, exclude, angle, difficulty, format)",
+        ));
     }
-    let motifs = match q.get("theme").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+    let ours = match q.get("format").map(|s| s.trim()) {
+        None | Some("" | "lichess") => false,
+        Some("guoxiang") => true,
+        Some(_) => return Err(bad("format", "须为 lichess 或 guoxiang", "must be lichess or guoxiang")),
+    };
+    let offset = q.get("difficulty").map(|d| d.trim()).filter(|d| !d.is_empty()).map_or(Ok(0.0), difficulty_offset)?;
+    let theme = q.get("theme").or_else(|| q.get("angle").filter(|a| a.trim() != "mix"));
+    let motifs = match theme.map(|s| s.trim()).filter(|s| !s.is_empty()) {
         Some(t) => theme_motifs(t)?,
         None => Vec::new(),
     };
@@ -332,7 +362,7 @@ pub async fn next(
             Some(id) => account_rating(&state, id).await?.0.rating,
             None => guoxiang_ratings::DEFAULT_RATING,
         },
-    };
+    } + offset;
     ensure_puzzles(&state).await?;
     let query = NextQuery {
         rating,
@@ -343,7 +373,11 @@ pub async fn next(
         not_daily: false,
     };
     let row = state.store.next_puzzle(&query).await?.ok_or_else(no_puzzle)?;
-    Ok(Json(PuzzleAnswer { puzzle: puzzle_view(&row)? }))
+    Ok(if ours {
+        Json(PuzzleAnswer { puzzle: puzzle_view(&row)? }).into_response()
+    } else {
+        Json(lichess_puzzle(&row)?).into_response()
+    })
 }
 
 // ----- themes -----

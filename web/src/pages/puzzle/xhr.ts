@@ -83,12 +83,11 @@ export interface NextQuery {
 
 /** A puzzle near the rating (the account's when not given), of the theme, not one of `exclude`. */
 export async function nextPuzzle(q: NextQuery): Promise<Puzzle> {
-  const p = new URLSearchParams();
+  const p = new URLSearchParams({ format: 'guoxiang' });
   if (q.theme) p.set('theme', q.theme);
   if (q.rating) p.set('rating', String(Math.round(q.rating)));
   if (q.exclude?.length) p.set('exclude', q.exclude.slice(-200).join(','));
-  const qs = p.toString();
-  const a = await request<PuzzleAnswer>('GET', '/api/puzzle/next' + (qs ? '?' + qs : ''));
+  const a = await request<PuzzleAnswer>('GET', '/api/puzzle/next?' + p.toString());
   return fromView(a.puzzle);
 }
 
