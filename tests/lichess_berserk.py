@@ -533,6 +533,10 @@ def scenario(env):
           "exports carry Lichess's source: ai for the computer game, friend for challenges")
     check(all(x["speed"] == "blitz" for x in by(perf_type="blitz")) and by(perf_type="blitz"),
           "export_by_player perf_type=blitz")
+    ct = alice.users.get_crosstable("Alice", "Bob")
+    vs_bob_finished = [x for x in by(vs="Bob")]
+    check(ct["nbGames"] == len(vs_bob_finished) and ct["users"]["alice"] + ct["users"]["bob"] == len(vs_bob_finished)
+          and ct["users"]["bob"] >= 1, f"users.get_crosstable: Alice–Bob over their finished games ({ct})")
     vs_bob = by(vs="Bob")
     check(vs_bob and all("bob" in (x["players"]["white"].get("user", {}).get("id"),
                                    x["players"]["black"].get("user", {}).get("id")) for x in vs_bob),

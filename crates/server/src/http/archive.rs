@@ -607,6 +607,39 @@ pub async fn export_user(
         .into_response())
 }
 
+/// `GET /api/crosstable/{a}/{b}`: the two users' score against each other over their finished games, as Lichess
+/// gives it: `{"users": {a: score, b: score}, "nbGames": n}` (ids as keys; a win 1, a draw ½). Lichess's
+/// `matchup` (the current streak of games) is not given.
+pub async fn crosstable(State(state): State<AppState>, Path((a, b)): Path<(String, String)>) -> ApiResult<Json<Value>> {
+    let (ua, ub) = (user_by_name(&state, &a).await?, user_by_name(&state, &b).await?);
+    let (mut score_a, mut score_b, mut games) = (0.0_f64, 0.0_f64, 0_u32);
+    let mut offset = 0;
+    loop {
+        let rows = state.store.user_games(&ua.id, offset, 200).await?;
+        if rows.is_empty() {
+            break;
+        }
+        offset += rows.len() as i64;
+        for r in rows.iter().filter(|r| r.status == "finished" && (r.white_id == ub.id || r.black_id == ub.id)) {
+            games += 1;
+            let a_white = r.white_id == ua.id;
+            match r.winner.as_deref() {
+                Some("white") if a_white => score_a += 1.0,
+                Some("black") if !a_white => score_a += 1.0,
+                Some(_) => score_b += 1.0,
+                None => {
+                    score_a += 0.5;
+                    score_b += 0.5;
+                }
+            }
+        }
+    }
+    let mut users = serde_json::Map::new();
+    users.insert(ua.id.clone(), json!(score_a));
+    users.insert(ub.id.clone(), json!(score_b));
+    Ok(Json(json!({"users": users, "nbGames": games})))
+}
+
 /// At most this many ids per `POST /api/games/export/_ids` (as Lichess).
 pub const MAX_EXPORT_IDS: usize = 300;
 

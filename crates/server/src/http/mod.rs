@@ -36,6 +36,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/user/{name}/games", get(archive::games_json))
         .route("/api/games/user/{name}", get(archive::export_user))
         .route("/api/games/export/_ids", post(archive::export_ids))
+        .route("/api/crosstable/{a}/{b}", get(archive::crosstable))
         .route("/game/export/{id}", get(archive::export_game))
         .route("/api/game/{id}", get(archive::game_json))
         .route("/api/game/{id}/review", get(review::get_review).post(review::request_review))
