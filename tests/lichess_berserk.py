@@ -498,6 +498,31 @@ def scenario(env):
     # Alice finished six games (mate, resignation, the draw claim, the AI, Chess960, the bot); aborted ones are not
     # exported.
     check(fool in [x["id"] for x in games] and len(games) == 6, f"games.export_by_player (JSON): {len(games)} games")
+    titled = [p["user"] for x in games for p in x["players"].values() if p.get("user", {}).get("title")]
+    check([u["id"] for u in titled] == ["robo"] and titled[0]["title"] == "BOT",
+          "exported games: the bot's user has the title BOT, nobody else a title")
+    pub = alice.users.get_public_data("Robo")
+    check(pub["id"] == "robo" and pub.get("title") == "BOT" and pub["url"].endswith("/@/Robo")
+          and set(pub["perfs"]) >= {"ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence"}
+          and pub["count"]["all"] >= 1, "users.get_public_data: the bot in Lichess's shape (title, url, every perf, count)")
+    # A reviewed game exports with its evaluations ([%eval]) when evals=true; python-chess reads them.
+    r = requests.post(f"{env.base}/api/game/{fool}/review", headers=env.auth("Alice"), timeout=WAIT)
+    check(r.status_code in (200, 201, 202), f"review of the fool's mate requested ({r.status_code} {r.text[:100]})")
+    deadline = time.monotonic() + 4 * WAIT
+    while time.monotonic() < deadline:
+        state = requests.get(f"{env.base}/api/game/{fool}/review", timeout=WAIT).json()["status"]
+        if state in ("done", "failed"):
+            break
+        time.sleep(0.5)
+    check(state == "done", f"the review is done ({state})")
+    with_evals = [p for p in alice.games.export_by_player("Alice", as_pgn=True, evals=True, clocks=True, opening=True)
+                  if fool in p]
+    check(len(with_evals) == 1 and "[%eval" in with_evals[0], "export_by_player evals=True: the reviewed game has [%eval]")
+    if chess is not None:
+        g = chess.pgn.read_game(io.StringIO(with_evals[0]))
+        evals = [n.eval() for n in g.mainline() if n.eval() is not None]
+        check(not g.errors and evals and g.end().board().is_checkmate(),
+              f"python-chess reads the evals export: {len(evals)} evaluations, checkmate")
     pgns = list(alice.games.export_by_player("Alice", as_pgn=True, clocks=True, opening=True))
     check(len(pgns) == len(games), f"games.export_by_player (PGN): as many games ({len(pgns)} of {len(games)})")
     plain = list(alice.games.export_by_player("Alice", as_pgn=True))

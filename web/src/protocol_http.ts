@@ -196,7 +196,11 @@ at: number, rating: number, rd: number, };
 /**
  * A human player of an exported game.
  */
-export type ExportUser = { name: string, id: string, };
+export type ExportUser = { name: string, id: string, 
+/**
+ * `BOT` for a bot account (as Lichess); absent otherwise.
+ */
+title?: string, };
 
 /**
  * A player of an exported game: a user, or the computer at a level; ratings for rated games.

@@ -58,6 +58,10 @@ pub struct RatingPoint {
 pub struct ExportUser {
     pub name: String,
     pub id: String,
+    /// `BOT` for a bot account (as Lichess); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
 }
 
 /// A player of an exported game: a user, or the computer at a level; ratings for rated games.

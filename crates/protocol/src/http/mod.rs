@@ -233,7 +233,7 @@ mod tests {
             players: ExportPlayers {
                 white: ExportPlayer { user: None, ai_level: Some(3), rating: None, rating_diff: None },
                 black: ExportPlayer {
-                    user: Some(ExportUser { name: "Li".into(), id: "li".into() }),
+                    user: Some(ExportUser { name: "Li".into(), id: "li".into(), title: None }),
                     ai_level: None,
                     rating: Some(1500),
                     rating_diff: Some(-7),

@@ -145,7 +145,7 @@ fn color_of(s: &str) -> Option<Color> {
 pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -> ExportGame {
     let view = game_row_view(row, moves);
     let player = |p: &guoxiang_game::PlayerRef, rating: Option<i64>, diff: Option<i64>| ExportPlayer {
-        user: (!p.is_engine).then(|| ExportUser { name: p.name.clone(), id: p.id.clone() }),
+        user: (!p.is_engine).then(|| ExportUser { name: p.name.clone(), id: p.id.clone(), title: None }),
         ai_level: if p.is_engine { p.engine_level } else { None },
         rating,
         rating_diff: diff,
@@ -188,6 +188,22 @@ pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -
         initial_fen: view.initial_fen,
         pgn: with_pgn,
     }
+}
+
+/// [`game_export`] with the players' titles (`BOT`), which only the store knows.
+pub async fn game_export_titled(
+    state: &AppState,
+    row: &GameRow,
+    moves: &[MoveRow],
+    with_pgn: Option<String>,
+) -> ExportGame {
+    let mut g = game_export(row, moves, with_pgn);
+    for p in [&mut g.players.white, &mut g.players.black] {
+        if let Some(u) = p.user.as_mut() {
+            u.title = crate::lichess::title(state, &u.id).await.map(str::to_owned);
+        }
+    }
+    g
 }
 
 /// A user's ratings by speed.
@@ -339,7 +355,7 @@ pub async fn games_json(
     let mut games = Vec::new();
     for r in &rows {
         let moves = state.store.moves(&r.id).await?;
-        games.push(game_export(r, &moves, None));
+        games.push(game_export_titled(&state, r, &moves, None).await);
     }
     Ok(Json(GamesPage { total, offset, games }))
 }
@@ -447,7 +463,7 @@ async fn export_one(state: &AppState, r: &GameRow, ndjson: bool, o: ExportOption
     let pgn = || reviewed.clone().map_or_else(|| game_pgn_with(&state.config.public_url, r, &moves, o.pgn), Ok);
     if ndjson {
         let with_pgn = if o.pgn_in_json { pgn().ok() } else { None };
-        let mut g = game_export(r, &moves, with_pgn);
+        let mut g = game_export_titled(state, r, &moves, with_pgn).await;
         if !o.moves {
             g.moves.clear();
         }
@@ -737,7 +753,7 @@ pub async fn export_game(
         None => game_pgn(&state, &row, &moves)?,
     };
     if wants(&headers, "application/json") {
-        return Ok(Json(game_export(&row, &moves, Some(pgn))).into_response());
+        return Ok(Json(game_export_titled(&state, &row, &moves, Some(pgn)).await).into_response());
     }
     let filename = format!("attachment; filename=\"guoxiang_{id}.pgn\"");
     Ok((
