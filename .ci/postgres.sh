@@ -79,7 +79,8 @@ if as_pg "$BINDIR/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
 else
   log "starting on 127.0.0.1:$PORT"
   # fsync stays on: the tests are about durability too, and the suite is small.
-  as_pg "$BINDIR/pg_ctl" -D "$PGDATA" -l "$PGROOT/server.log" -w -t 60 \
+  # A loaded machine can take more than a minute to start it (and to recover a cluster left running): wait long.
+  as_pg "$BINDIR/pg_ctl" -D "$PGDATA" -l "$PGROOT/server.log" -w -t 300 \
     -o "-c listen_addresses=127.0.0.1 -p $PORT -c unix_socket_directories=$PGROOT -c max_connections=200" \
     start >&2 || { cat "$PGROOT/server.log" >&2; exit 1; }
 fi

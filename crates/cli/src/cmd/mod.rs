@@ -9,5 +9,6 @@ pub mod position;
 pub mod puzzles;
 pub mod review;
 pub mod serve;
+pub mod tournament;
 pub mod uci;
 pub mod user;
