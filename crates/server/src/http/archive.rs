@@ -458,12 +458,23 @@ pub fn pgn_parts(pgn: &str, tags: bool, moves: bool) -> String {
 /// One game of an export, in PGN or as a line of NDJSON; `None` when it cannot be written (logged).
 async fn export_one(state: &AppState, r: &GameRow, ndjson: bool, o: ExportOptions) -> Option<String> {
     let moves = state.store.moves(&r.id).await.unwrap_or_default();
+    export_with_moves(state, r, &moves, ndjson, o).await
+}
+
+/// [`export_one`] for a game whose moves are already read.
+async fn export_with_moves(
+    state: &AppState,
+    r: &GameRow,
+    moves: &[MoveRow],
+    ndjson: bool,
+    o: ExportOptions,
+) -> Option<String> {
     // With evals, a reviewed game comes as its review annotated it (`[%eval]` and comments).
     let reviewed = if o.evals { reviewed_pgn(state, &r.id, "zh").await.ok().flatten() } else { None };
-    let pgn = || reviewed.clone().map_or_else(|| game_pgn_with(&state.config.public_url, r, &moves, o.pgn), Ok);
+    let pgn = || reviewed.clone().map_or_else(|| game_pgn_with(&state.config.public_url, r, moves, o.pgn), Ok);
     if ndjson {
         let with_pgn = if o.pgn_in_json { pgn().ok() } else { None };
-        let mut g = game_export_titled(state, r, &moves, with_pgn).await;
+        let mut g = game_export_titled(state, r, moves, with_pgn).await;
         if !o.moves {
             g.moves.clear();
         }
@@ -670,21 +681,21 @@ pub async fn export_ids(
 ) -> ApiResult<Response> {
     let opts = ExportOptions::of(&q)?;
     let ids = crate::lichess::comma_list(&body, MAX_EXPORT_IDS, "too_many_ids")?;
-    let mut rows = Vec::new();
+    let mut games: Vec<(GameRow, Vec<MoveRow>)> = Vec::new();
     for id in ids.iter().filter(|id| id.len() <= 32) {
-        if let Some((row, _)) = state.store.game(id).await?
+        if let Some((row, moves)) = state.store.game(id).await?
             && row.status == "finished"
-            && !rows.iter().any(|r: &GameRow| r.id == row.id)
+            && !games.iter().any(|(r, _)| r.id == row.id)
         {
-            rows.push(row);
+            games.push((row, moves));
         }
     }
-    rows.sort_by_key(|r| std::cmp::Reverse(r.created_at_ms));
+    games.sort_by_key(|(r, _)| std::cmp::Reverse(r.created_at_ms));
     let ndjson = wants(&headers, "application/x-ndjson");
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<String, std::io::Error>>(4);
     tokio::spawn(async move {
-        for r in rows {
-            let Some(chunk) = export_one(&state, &r, ndjson, opts).await else { continue };
+        for (r, moves) in games {
+            let Some(chunk) = export_with_moves(&state, &r, &moves, ndjson, opts).await else { continue };
             if tx.send(Ok(chunk)).await.is_err() {
                 return;
             }

@@ -117,6 +117,16 @@ fn not_found(id: &str) -> ApiError {
     ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
 }
 
+/// Sends `lines` in order; false once the follower has gone.
+async fn send_all(tx: &tokio::sync::mpsc::Sender<String>, lines: Vec<String>) -> bool {
+    for l in lines {
+        if tx.send(l).await.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
 fn line(v: &Value) -> String {
     format!("{v}\n")
 }
@@ -169,12 +179,7 @@ pub async fn stream(State(state): State<AppState>, Path(id): Path<String>) -> Ap
         if over {
             lines.push(line(&description(&view, sent, &fens[sent], r, t)));
         }
-        for l in lines {
-            if tx.send(l).await.is_err() {
-                return;
-            }
-        }
-        if over {
+        if !send_all(&tx, lines).await || over {
             return;
         }
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
@@ -203,7 +208,7 @@ pub async fn stream(State(state): State<AppState>, Path(id): Path<String>) -> Ap
                 () = tx.closed() => return,
                 () = &mut stop => return,
             }
-            // A takeback shortens the game: follow it from the positions both agree on.
+            // The moves changed (new ones, or a takeback): the positions again, the clocks kept where they still hold.
             if view.moves_uci.len() + 1 != fens.len() {
                 let Ok(f) = positions(&variant, &view.moves_uci) else { return };
                 fens = f;
@@ -222,12 +227,7 @@ pub async fn stream(State(state): State<AppState>, Path(id): Path<String>) -> Ap
             if over {
                 lines.push(line(&description(&view, sent, &fens[sent], r, t)));
             }
-            for l in lines {
-                if tx.send(l).await.is_err() {
-                    return;
-                }
-            }
-            if over {
+            if !send_all(&tx, lines).await || over {
                 return;
             }
         }
