@@ -5,9 +5,9 @@
 //! - [`trf`]: reading and writing FIDE's Tournament Report File, TRF-16 (Handbook C.04, Annex 2), with the `XXR`
 //!   extension that pairing engines read.
 //! - [`standings`]: scores (1/½/0), the crosstable, and the tie-breaks of FIDE's Tie-Break Regulations (C.07).
-//!
-//! Swiss pairings (the Dutch system) are not here yet; docs/tournament.md says what is and is not done.
+//! - [`dutch`]: Swiss pairings by the FIDE (Dutch) System (C.04.3), as weighted matchings.
 
 pub mod berger;
+pub mod dutch;
 pub mod standings;
 pub mod trf;

@@ -26,8 +26,10 @@
 //! rated), `H` a half-point bye, `F` a full-point bye, `U` a pairing-allocated bye, `Z` or blank a zero-point bye
 //! (a known absence). Letter codes may be in either case.
 //!
-//! `XXR n` (the number of rounds) is the extension that the pairing engines JaVaFo and bbpPairings read. Comment
-//! lines start with `###`. Other lines (`013` teams, other `XX?` extensions) are kept as they are and written back.
+//! `XXR n` (the number of rounds), `XXC white1`/`XXC black1` (the colour of pairing number 1 in round 1) and
+//! `XXP a b ...` (players of whom no two may be paired) are the extensions that the pairing engines JaVaFo and
+//! bbpPairings read. A round entry written out in full after the last round played (`0000 - H`, `0000 - Z`) is
+//! kept: pairing programs read it as "not to be paired in the next round". Comment lines start with `###`. Other lines (`013` teams, other `XX?` extensions) are kept as they are and written back.
 //!
 //! Columns are counted in characters, not bytes, so a name in Chinese characters keeps the layout. Reading never
 //! panics: a bad line gives a [`TrfError`] with its line and column.
@@ -206,6 +208,10 @@ pub struct Tournament {
     pub header: Header,
     /// `XXR`: the number of rounds.
     pub rounds: Option<u32>,
+    /// `XXC white1` or `XXC black1`: the colour of pairing number 1 in round 1.
+    pub initial_colour: Option<Colour>,
+    /// `XXP a b c ...`: groups of players (by starting rank) of whom no two may be paired.
+    pub forbidden: Vec<Vec<u16>>,
     /// Players in file order.
     pub players: Vec<Player>,
     /// Lines this module does not interpret (teams, other extensions, comments), in file order.
@@ -301,9 +307,11 @@ fn parse_player(chars: &[char], line: usize) -> Result<Player, TrfError> {
     let points = parse_points(&field(chars, 81, 84), line, 81)?;
     let rank = parse_opt_number::<u16>(&field(chars, 86, 89), line, 86, "rank")?;
     let mut rounds = Vec::new();
+    let mut blank = Vec::new();
     let mut r = 0;
     while chars.len() >= round_column(r) {
         let c0 = round_column(r);
+        blank.push(field(chars, c0, c0 + 7).trim().is_empty());
         let opp_text = field(chars, c0, c0 + 3);
         let opponent = match parse_opt_number::<u16>(&opp_text, line, c0, "opponent")? {
             Some(0) | None => None,
@@ -334,8 +342,9 @@ fn parse_player(chars: &[char], line: usize) -> Result<Player, TrfError> {
         rounds.push(RoundEntry { opponent, colour, code });
         r += 1;
     }
-    // A line may end in blank rounds written out in full; they are absences like rounds not written.
-    while rounds.last() == Some(&RoundEntry::ABSENT) {
+    // A line may end in blank rounds; they are absences like rounds not written.
+    while blank.last() == Some(&true) {
+        blank.pop();
         rounds.pop();
     }
     Ok(Player {
@@ -358,6 +367,7 @@ fn parse_player(chars: &[char], line: usize) -> Result<Player, TrfError> {
 pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     let mut t = Tournament::default();
     let mut lines_of: Vec<usize> = Vec::new(); // the file line of each player
+    let mut xxp_lines: Vec<usize> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -401,6 +411,29 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                     _ => return Err(err(line, 5, format!("XXR needs a number of rounds, not {v:?}"))),
                 }
             }
+            "XXC" => {
+                for (col, word) in words(&chars, 4) {
+                    match word.to_ascii_lowercase().as_str() {
+                        "white1" => t.initial_colour = Some(Colour::White),
+                        "black1" => t.initial_colour = Some(Colour::Black),
+                        _ => return Err(err(line, col, format!("XXC: {word:?} is not white1 or black1"))),
+                    }
+                }
+            }
+            "XXP" => {
+                let mut group = Vec::new();
+                for (col, word) in words(&chars, 4) {
+                    match word.parse::<u16>() {
+                        Ok(n) if n > 0 => group.push(n),
+                        _ => return Err(err(line, col, format!("XXP: {word:?} is not a starting rank"))),
+                    }
+                }
+                if group.len() < 2 {
+                    return Err(err(line, 1, "XXP needs at least two starting ranks"));
+                }
+                t.forbidden.push(group);
+                xxp_lines.push(line);
+            }
             _ if code.len() == 3 && (code.starts_with("###") || code.chars().all(|c| c.is_ascii_alphanumeric())) => {
                 t.other_lines.push(raw.to_string())
             }
@@ -408,6 +441,11 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         }
     }
     check_pairings(&t, &lines_of)?;
+    for (group, &line) in t.forbidden.iter().zip(&xxp_lines) {
+        if let Some(&n) = group.iter().find(|&&n| t.player(n).is_none()) {
+            return Err(err(line, 5, format!("XXP: starting rank {n} is not a player of the file")));
+        }
+    }
     if let Some(n) = t.rounds
         && t.rounds_present() > n as usize
     {
@@ -419,6 +457,24 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
         ));
     }
     Ok(t)
+}
+
+/// The blank-separated words of a line from 0-based character `from`, each with its 1-based column.
+fn words(chars: &[char], from: usize) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < chars.len() {
+        if chars[i].is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        out.push((start + 1, chars[start..i].iter().collect()));
+    }
+    out
 }
 
 fn check_pairings(t: &Tournament, lines_of: &[usize]) -> Result<(), TrfError> {
@@ -555,6 +611,15 @@ pub fn write(t: &Tournament) -> String {
     }
     if let Some(n) = t.rounds {
         out.push_str(&format!("XXR {n}\n"));
+    }
+    match t.initial_colour {
+        Some(Colour::White) => out.push_str("XXC white1\n"),
+        Some(Colour::Black) => out.push_str("XXC black1\n"),
+        _ => {}
+    }
+    for group in &t.forbidden {
+        let numbers: Vec<String> = group.iter().map(|n| n.to_string()).collect();
+        out.push_str(&format!("XXP {}\n", numbers.join(" ")));
     }
     for l in &t.other_lines {
         out.push_str(l);
