@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! `guoxiang tournament berger` and `guoxiang tournament standings`, run as a user would run them.
+//! `guoxiang tournament berger`, `standings` and `pair`, run as a user would run them.
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -77,4 +77,28 @@ fn a_bad_file_names_the_line() {
     assert!(!err.contains("panicked"));
     let o = guoxiang(&["tournament", "standings", "/nonexistent/x.trf"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn pair_prints_the_next_round_as_bbp_does() {
+    // small.trf has played 3 rounds; with XXR 4 the fourth can be paired. The expected lines are what
+    // bbpPairings prints for the same file.
+    let f = temp_file("pair.trf", &SMALL.replace("XXR 3", "XXR 4"));
+    let o = guoxiang(&["tournament", "pair", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), "3\n1 4\n2 5\n3 0\n");
+    let o = guoxiang(&["tournament", "pair", f.to_str().unwrap(), "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v, serde_json::json!({"boards": [{"white": 1, "black": 4}, {"white": 2, "black": 5}], "bye": 3}));
+    // All rounds played: an error, not a pairing.
+    let f = temp_file("over.trf", SMALL);
+    let o = guoxiang(&["tournament", "pair", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("all 3 rounds have been played"));
+    // A bad XXP line names its line and column.
+    let f = temp_file("xxp.trf", &SMALL.replace("XXR 3", "XXR 4\nXXP 1 x"));
+    let o = guoxiang(&["tournament", "pair", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 8, column 7") && err.contains("XXP"), "{err}");
 }

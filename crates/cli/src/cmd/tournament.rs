@@ -6,13 +6,16 @@
 //! - `standings FILE.trf [--json]`: every player's start number, name, rating, score, rank and the FIDE tie-breaks
 //!   (BH, BH-C1, BH-M1, SB, DE, WIN, WON, BPG, BWG, PS, ARO), ranked by score and `guoxiang_tournament::standings::
 //!   DEFAULT_ORDER`. A bad file is reported with its line and column (exit code 2).
+//! - `pair FILE.trf [--json]`: the next round's pairings by the FIDE (Dutch) System, printed as bbpPairings and
+//!   JaVaFo print them: the number of pairs, then `white black` per board by start number, the bye as `N 0`.
+//!   With `--json`: `{"boards":[{"white":w,"black":b},...],"bye":n|null}`.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use guoxiang_tournament::standings::{self, DEFAULT_ORDER, TieBreak};
-use guoxiang_tournament::{berger, trf};
+use guoxiang_tournament::{berger, dutch, trf};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,6 +43,13 @@ enum TournamentCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Pair the next round by the FIDE (Dutch) System from a TRF-16 file (with XXR, the number of rounds).
+    Pair {
+        file: PathBuf,
+        /// JSON: {"boards":[{"white":w,"black":b},...],"bye":n or null}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(a: Args) -> Result<ExitCode, String> {
@@ -60,6 +70,24 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 for (k, round) in table.iter().enumerate() {
                     let boards: Vec<String> = round.iter().map(|(w, b)| format!("{w:>3}-{b:<3}")).collect();
                     put(&format!("Round {:>3}: {}", k + 1, boards.join(" ")))?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        TournamentCommand::Pair { file, json } => {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let t = trf::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let input = dutch::input_from_trf(&t).map_err(|e| format!("{}: {e}", file.display()))?;
+            let pairing = dutch::pair(&input).map_err(|e| format!("{}: {e}", file.display()))?;
+            if json {
+                put(&serde_json::to_string(&pairing).map_err(|e| e.to_string())?)?;
+            } else {
+                put(&(pairing.boards.len() + pairing.bye.is_some() as usize).to_string())?;
+                for b in &pairing.boards {
+                    put(&format!("{} {}", b.white, b.black))?;
+                }
+                if let Some(p) = pairing.bye {
+                    put(&format!("{p} 0"))?;
                 }
             }
             Ok(ExitCode::SUCCESS)
