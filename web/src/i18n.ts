@@ -173,6 +173,7 @@ const zh = {
   'term.time_forfeit_draw': '超时，但对方无法将死 — 和棋',
   'term.abandoned': '一方离开了对局',
   'term.adjudication': '裁决',
+  'term.illegal_move': '不合规则的着法次数已满',
 
   'settings.chineseLetters': '棋谱用中文棋子名',
 
@@ -544,6 +545,7 @@ const en: Record<Key, string> = {
   'term.time_forfeit_draw': 'Time ran out, but the opponent cannot checkmate — draw',
   'term.abandoned': 'A player left the game',
   'term.adjudication': 'Adjudication',
+  'term.illegal_move': 'Too many illegal moves',
 
   'settings.chineseLetters': 'Chinese piece letters in the move list',
 

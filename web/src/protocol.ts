@@ -53,7 +53,9 @@ export type Action = { "t": "move", uci: string, offer_draw?: boolean, }
   | { "t": "claim_victory" }
   | { "t": "rematch_offer" }
   | { "t": "rematch_accept" }
-  | { "t": "rematch_decline" };
+  | { "t": "rematch_decline" }
+  | { "t": "touch", square: string, }
+  | { "t": "adjust", square: string, };
 
 /**
  * A message to the browser. Answers to a client message carry its `id`; the rest are pushed.
@@ -129,6 +131,9 @@ export type GameEvent = { "type": "move_made", by: Color, uci: string, san: stri
   | { "type": "adjourned", clocks: Clocks | null, }
   | { "type": "resumed", clocks: Clocks | null, }
   | { "type": "game_ended", result: GameResult, termination: TerminationCode, winner: Color | null, message_zh: string, message_en: string, clocks: Clocks | null, }
+  | { "type": "piece_touched", by: Color, square: string, binding: boolean, message_zh: string, message_en: string, }
+  | { "type": "piece_adjusted", by: Color, square: string, }
+  | { "type": "illegal_move_counted", by: Color, uci: string, count: number, limit: number, penalty_ms: number, message_zh: string, message_en: string, }
   | { "type": "aborted", reason: AbortReasonCode, by: Color, message_zh: string, message_en: string, };
 
 /**
@@ -151,6 +156,9 @@ export type VersionedGameEvent = { version: number, } & ({ "type": "move_made", 
   | { "type": "adjourned", clocks: Clocks | null, }
   | { "type": "resumed", clocks: Clocks | null, }
   | { "type": "game_ended", result: GameResult, termination: TerminationCode, winner: Color | null, message_zh: string, message_en: string, clocks: Clocks | null, }
+  | { "type": "piece_touched", by: Color, square: string, binding: boolean, message_zh: string, message_en: string, }
+  | { "type": "piece_adjusted", by: Color, square: string, }
+  | { "type": "illegal_move_counted", by: Color, uci: string, count: number, limit: number, penalty_ms: number, message_zh: string, message_en: string, }
   | { "type": "aborted", reason: AbortReasonCode, by: Color, message_zh: string, message_en: string, });
 
 /**
@@ -295,7 +303,7 @@ export type GameResult = "1-0" | "0-1" | "1/2-1/2";
 /**
  * How a game ended: `guoxiang_core::Termination::code`.
  */
-export type TerminationCode = "checkmate" | "stalemate" | "dead_position" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "resignation" | "agreement" | "time_forfeit" | "time_forfeit_draw" | "abandoned" | "adjudication";
+export type TerminationCode = "checkmate" | "stalemate" | "dead_position" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "resignation" | "agreement" | "time_forfeit" | "time_forfeit_draw" | "abandoned" | "adjudication" | "illegal_move";
 
 /**
  * Why a game was aborted: `guoxiang_game::AbortReason::code`.
@@ -311,4 +319,4 @@ export type ReasonCode = "same_square" | "no_piece" | "not_your_turn" | "bad_pie
  * The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`), the game's
  * (`guoxiang_game::CommandError::code`) and the server's (accounts, lobby, challenges, rematches).
  */
-export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games";
+export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "touch_move_off" | "nothing_to_touch" | "touch_move" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games";

@@ -332,3 +332,24 @@ test('rematch offers come as game events and in the snapshot', () => {
   st = reduce(st, events([{ version: 3, type: 'rematch_agreed' }]));
   assert.equal(st.rematchBy, null);
 });
+
+test('rule sets: a touch-move obligation and a counted illegal move are shown until the next move', () => {
+  let st = reduce(
+    started(),
+    events([{ version: 1, type: 'piece_touched', by: 'white', square: 'g1', binding: true, message_zh: '你已摸了马g1，必须走马', message_en: 'move it' }]),
+  );
+  assert.deepEqual(st.ruleNotice, { zh: '你已摸了马g1，必须走马', en: 'move it' });
+  st = reduce(st, events([{ version: 2, type: 'piece_adjusted', by: 'white', square: 'b1' }]));
+  assert.equal(st.version, 2);
+  assert.deepEqual(st.ruleNotice, { zh: '你已摸了马g1，必须走马', en: 'move it' });
+  st = reduce(st, events([move(3, 'white', 'g1f3', 'Nf3')]));
+  assert.equal(st.ruleNotice, null);
+  st = reduce(
+    st,
+    events([
+      { version: 4, type: 'illegal_move_counted', by: 'black', uci: 'e8e6', count: 1, limit: 2, penalty_ms: 120000, message_zh: '送王', message_en: 'illegal' },
+    ]),
+  );
+  assert.deepEqual(st.ruleNotice, { zh: '送王', en: 'illegal' });
+  assert.equal(ply(st), 1, 'the illegal move is not in the line');
+});

@@ -86,6 +86,10 @@ pub enum Termination {
     Abandoned,
     /// An arbiter or the server decided the result (either side wins, or a draw).
     Adjudication,
+    /// Article 7.5.5: `offender` completed a second illegal move (or, under the school rule 送王, moved into check
+    /// a third time) and loses — or the game is drawn if the opponent cannot checkmate by any series of legal
+    /// moves.
+    IllegalMove { offender: Color },
 }
 
 impl Termination {
@@ -105,6 +109,7 @@ impl Termination {
             Termination::TimeForfeitDraw { .. } => "time_forfeit_draw",
             Termination::Abandoned => "abandoned",
             Termination::Adjudication => "adjudication",
+            Termination::IllegalMove { .. } => "illegal_move",
         }
     }
 
@@ -121,6 +126,7 @@ impl Termination {
             Termination::Resignation => "5.1.2",
             Termination::Agreement => "5.2.3",
             Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "6.9",
+            Termination::IllegalMove { .. } => "7.5.5",
             Termination::Abandoned | Termination::Adjudication => return None,
         })
     }
@@ -143,6 +149,7 @@ impl Termination {
             Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "time forfeit",
             Termination::Abandoned => "abandoned",
             Termination::Adjudication => "adjudication",
+            Termination::IllegalMove { .. } => "rules infraction",
             _ => "normal",
         }
     }
@@ -254,6 +261,12 @@ impl Outcome {
                 }
             }
             (Termination::Adjudication, None) => "Draw by adjudication".into(),
+            (Termination::IllegalMove { .. }, Some(_)) => format!("{w} wins: {l} made one illegal move too many"),
+            (Termination::IllegalMove { offender }, None) => format!(
+                "Draw: {} made one illegal move too many, but {} cannot checkmate by any series of legal moves",
+                who(offender),
+                who(!offender)
+            ),
             // An outcome whose winner does not fit its termination (built by hand): say both plainly.
             (t, Some(_)) => format!("{w} wins ({})", t.code().replace('_', " ")),
             (t, None) => format!("Draw ({})", t.code().replace('_', " ")),
@@ -292,6 +305,12 @@ impl Outcome {
                 }
             }
             (Termination::Adjudication, None) => "裁判判定和棋".into(),
+            (Termination::IllegalMove { .. }, Some(_)) => format!("{l}不合规则的着法次数已满，判负，{ws}胜"),
+            (Termination::IllegalMove { offender }, None) => format!(
+                "{}不合规则的着法次数已满，但{}无论怎样走都无法将死对方 — 和棋",
+                offender.name_zh(),
+                (!offender).name_zh()
+            ),
             (t, Some(_)) => format!("{ws}胜（{}）", t.code()),
             (t, None) => format!("和棋（{}）", t.code()),
         }

@@ -60,6 +60,12 @@ pub enum Action {
     RematchAccept,
     /// Decline the opponent's rematch offer.
     RematchDecline,
+    /// Touch-move games: the player on move touches the piece on `square` (e.g. `g1`) with the intention of moving
+    /// it or capturing it (Article 4.3); it may bind the move.
+    Touch { square: String },
+    /// Touch-move games: the player on move says "I adjust" (摆正) and adjusts the piece on `square`; it binds nothing
+    /// (Article 4.2).
+    Adjust { square: String },
 }
 
 impl Action {
@@ -108,6 +114,12 @@ enum ActionRepr {
     RematchOffer {},
     RematchAccept {},
     RematchDecline {},
+    Touch {
+        square: String,
+    },
+    Adjust {
+        square: String,
+    },
 }
 
 impl From<ActionRepr> for Action {
@@ -127,6 +139,8 @@ impl From<ActionRepr> for Action {
             ActionRepr::RematchOffer {} => Action::RematchOffer,
             ActionRepr::RematchAccept {} => Action::RematchAccept,
             ActionRepr::RematchDecline {} => Action::RematchDecline,
+            ActionRepr::Touch { square } => Action::Touch { square },
+            ActionRepr::Adjust { square } => Action::Adjust { square },
         }
     }
 }

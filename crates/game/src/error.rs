@@ -58,6 +58,12 @@ pub enum CommandError {
     NoRematchOffer { by: Color },
     /// `by` has already offered a rematch.
     RematchAlreadyOffered { by: Color },
+    /// `touch` or `adjust` in a game not played with touch-move.
+    TouchMoveOff,
+    /// `touch` or `adjust` of a square that is not a square, or has no piece on it.
+    NothingToTouch { square: String },
+    /// The move breaks the touch-move rule: what the touched pieces oblige, in zh and en.
+    TouchMove { zh: String, en: String },
     /// Something that should not happen (a clock in an unexpected state); the game is unchanged.
     Internal(String),
 }
@@ -101,6 +107,9 @@ impl CommandError {
             CommandError::RematchAgreed => "rematch_done",
             CommandError::NoRematchOffer { .. } => "no_rematch_offer",
             CommandError::RematchAlreadyOffered { .. } => "rematch_offered",
+            CommandError::TouchMoveOff => "touch_move_off",
+            CommandError::NothingToTouch { .. } => "nothing_to_touch",
+            CommandError::TouchMove { .. } => "touch_move",
             CommandError::Internal(_) => "internal",
         }
     }
@@ -144,6 +153,9 @@ impl CommandError {
             CommandError::RematchAgreed => "the rematch has already started".into(),
             CommandError::NoRematchOffer { by } => format!("there is no rematch offer to {} to answer", who(by)),
             CommandError::RematchAlreadyOffered { by } => format!("{} has already offered a rematch", who(by)),
+            CommandError::TouchMoveOff => "this game is not played with the touch-move rule".into(),
+            CommandError::NothingToTouch { square } => format!("there is no piece on {square:?} to touch"),
+            CommandError::TouchMove { en, .. } => en.clone(),
             CommandError::Internal(e) => format!("internal error: {e}"),
         }
     }
@@ -181,6 +193,9 @@ impl CommandError {
             CommandError::RematchAgreed => "已经开始了再战".into(),
             CommandError::NoRematchOffer { by } => format!("没有需要{}答复的再战邀请", who(by)),
             CommandError::RematchAlreadyOffered { by } => format!("{}已经提出再战", who(by)),
+            CommandError::TouchMoveOff => "本局不采用摸子走子规则".into(),
+            CommandError::NothingToTouch { square } => format!("{square:?} 上没有可以摸的棋子"),
+            CommandError::TouchMove { zh, .. } => zh.clone(),
             CommandError::Internal(e) => format!("内部错误：{e}"),
         }
     }

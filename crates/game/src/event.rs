@@ -109,6 +109,35 @@ pub enum Event {
         message_en: String,
         clocks: Option<Clocks>,
     },
+    /// Touch-move games: `by` touched the piece on `square`. `binding` tells whether the touches of this turn now
+    /// oblige a move; the message says what they oblige (or that nothing binds).
+    PieceTouched {
+        #[serde(with = "color")]
+        by: Color,
+        square: String,
+        binding: bool,
+        message_zh: String,
+        message_en: String,
+    },
+    /// Touch-move games: `by` said "I adjust" and adjusted the piece on `square` (binds nothing).
+    PieceAdjusted {
+        #[serde(with = "color")]
+        by: Color,
+        square: String,
+    },
+    /// `by` completed an illegal move (`uci`); it was taken back (the position before it stands) and counted: this is
+    /// `by`'s illegal move number `count`, and `limit` of them lose. `penalty_ms` was added to the opponent's clock.
+    /// The message says why the move is illegal and what follows (Article 7.5, or the school rule 送王).
+    IllegalMoveCounted {
+        #[serde(with = "color")]
+        by: Color,
+        uci: String,
+        count: u8,
+        limit: u8,
+        penalty_ms: u64,
+        message_zh: String,
+        message_en: String,
+    },
     /// The game was cancelled without a result. `reason` is `player` (then `by` says who) or `first_move_timeout`
     /// (then `by` is the player who did not move in time).
     Aborted {

@@ -14,6 +14,7 @@
 //! | [`Event`], [`VersionedEvent`], [`Clocks`] | what happened, for the clients |
 //! | [`Status`], [`AbortReason`], [`MoveRecord`] | where the game is, and its moves with clock times |
 //! | [`Snapshot`] | full state for resync and persistence |
+//! | [`Rules`], [`IllegalMoves`], [`Obligation`] | the rule set: online, touch-move, illegal moves counted (7.5, 送王) |
 //! | [`PgnTags`], [`Game::to_pgn`] | PGN export with `[%clk]` comments |
 //!
 //! The rules as implemented, with the FIDE article numbers, are in `docs/game.md`.
@@ -59,6 +60,7 @@ mod error;
 mod event;
 mod game;
 mod pgn;
+mod rules;
 mod serde_util;
 mod snapshot;
 
@@ -70,6 +72,7 @@ pub use game::{
     PlayerRef, Source, Status, Variant, move_text,
 };
 pub use pgn::{PgnTags, format_clk, termination_tag};
+pub use rules::{IllegalMoves, Incident, Obligation, Rules, Touch, penalty_ms};
 pub use snapshot::{STATE_RECORD_FORMAT, Snapshot, StateRecord};
 
 pub use guoxiang_clock::{TimeControl, Timestamp};

@@ -21,14 +21,15 @@ pub struct PgnTags {
 }
 
 /// The PGN `Termination` tag in the words lichess uses: `Normal`, `Time forfeit`, `Abandoned`, `Adjudication`
-/// (a server or arbiter decision), `Unterminated` (still going, or aborted). This crate never produces "Rules
-/// infraction" (that is a moderation decision, made outside the game).
+/// (a server or arbiter decision), `Rules infraction` (a game lost or drawn for illegal moves, Article 7.5.5),
+/// `Unterminated` (still going, or aborted).
 pub fn termination_tag(status: &Status) -> &'static str {
     match status {
         Status::Finished { outcome } => match outcome.termination {
             Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "Time forfeit",
             Termination::Abandoned => "Abandoned",
             Termination::Adjudication => "Adjudication",
+            Termination::IllegalMove { .. } => "Rules infraction",
             _ => "Normal",
         },
         _ => "Unterminated",
@@ -44,7 +45,8 @@ pub fn format_clk(ms: u64) -> String {
 impl Game {
     /// The game in PGN export format: the seven-tag roster, then `GameId`, `TimeControl`, `Termination`, and for a
     /// non-standard start `Variant`, `SetUp` and `FEN`; each move followed by `{ [%clk h:mm:ss] }` with the mover's
-    /// time after the move (unless there is no time limit). Unfinished and aborted games get the result `*`.
+    /// time after the move (unless there is no time limit), and each counted illegal move by a comment saying what it
+    /// was and what followed. Unfinished and aborted games get the result `*`.
     pub fn to_pgn(&self, tags: &PgnTags) -> String {
         let mut w = Writer::new(Vec::new());
         let default_event =
@@ -77,11 +79,20 @@ impl Game {
                 w.tag("FEN", &self.state.start().fen());
             }
         }
-        for r in &self.moves {
+        let mut incidents = self.incidents.iter().peekable();
+        // Counted illegal moves (Article 7.5) are comments where they happened, in English (PGN's language).
+        let mut note = |w: &mut Writer<Vec<u8>>, ply: usize| {
+            while let Some(i) = incidents.next_if(|i| i.ply as usize == ply) {
+                w.comment(&i.message_en);
+            }
+        };
+        note(&mut w, 0);
+        for (i, r) in self.moves.iter().enumerate() {
             w.san(&r.san);
             if let Some(ms) = r.clock_ms.filter(|_| !tags.without_clocks) {
                 w.comment(&format!("[%clk {}]", format_clk(ms)));
             }
+            note(&mut w, i + 1);
         }
         // Writing into a Vec cannot fail.
         let _ = w.finish(result);

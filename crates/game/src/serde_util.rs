@@ -62,6 +62,7 @@ impl From<&Outcome> for OutcomeRepr {
                 (Some(claimant), false)
             }
             Termination::TimeForfeitDraw { flagged, bare_king } => (Some(flagged), bare_king),
+            Termination::IllegalMove { offender } => (Some(offender), false),
             _ => (None, false),
         };
         OutcomeRepr { winner: o.winner, termination: o.termination.code().to_owned(), side, bare_king }
@@ -87,6 +88,7 @@ impl TryFrom<OutcomeRepr> for Outcome {
             "time_forfeit_draw" => Termination::TimeForfeitDraw { flagged: side()?, bare_king: r.bare_king },
             "abandoned" => Termination::Abandoned,
             "adjudication" => Termination::Adjudication,
+            "illegal_move" => Termination::IllegalMove { offender: side()? },
             other => return Err(format!("unknown termination {other:?}")),
         };
         Ok(Outcome { winner: r.winner, termination })

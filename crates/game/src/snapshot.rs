@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
 use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
+use crate::rules::{Incident, Touch};
 use crate::serde_util::{color, opt_color};
 
 /// Everything about a game at one moment (`taken_at`), except the event log: restoring gives a game at the same
@@ -51,9 +52,22 @@ pub struct Snapshot {
     pub last_move_at: [Option<Timestamp>; 2],
     pub disconnected: [Option<Timestamp>; 2],
     pub adjourned_at: Option<Timestamp>,
+    /// Touch-move: the squares of the pieces the player on move has touched this turn, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub touches: Vec<String>,
+    /// `[white, black]`: completed illegal moves counted.
+    #[serde(default, skip_serializing_if = "no_illegal_moves")]
+    pub illegal_moves: [u8; 2],
+    /// The illegal moves counted, for the PGN.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incidents: Vec<Incident>,
     pub version: u64,
     /// When the snapshot was taken, on the same time scale as the other timestamps.
     pub taken_at: Timestamp,
+}
+
+fn no_illegal_moves(c: &[u8; 2]) -> bool {
+    *c == [0, 0]
 }
 
 /// The format of [`StateRecord`] written now.
@@ -125,6 +139,9 @@ impl Game {
             last_move_at: self.last_move_at,
             disconnected: self.disconnected,
             adjourned_at: self.adjourned_at,
+            touches: self.touches.iter().map(|t| t.square.to_string()).collect(),
+            illegal_moves: self.illegal_counts,
+            incidents: self.incidents.clone(),
             version: self.version,
             taken_at: now,
         }
@@ -160,6 +177,12 @@ impl Game {
             clock.resume(now).map_err(|e| bad(e.to_string()))?;
         }
         let moves = s.moves.into_iter().map(|r| MoveRecord { at: shift(r.at), ..r }).collect();
+        let mut touches = Vec::new();
+        for t in &s.touches {
+            let square = guoxiang_core::Square::parse(t).ok_or_else(|| bad(format!("touched square {t:?}")))?;
+            let piece = state.position().piece_at(square).ok_or_else(|| bad(format!("no piece on touched {t}")))?;
+            touches.push(Touch { square, piece });
+        }
         Ok(Game {
             id: s.id,
             white: s.white,
@@ -184,6 +207,9 @@ impl Game {
             disconnected: s.disconnected.map(|t| t.map(shift)),
             adjourned_at: s.adjourned_at.map(shift),
             moves,
+            touches,
+            illegal_counts: s.illegal_moves,
+            incidents: s.incidents,
             version: s.version,
         })
     }

@@ -291,7 +291,9 @@ fn threefold_claim_of_the_current_position() {
 }
 
 #[test]
-fn incorrect_claim_gives_the_opponent_two_minutes_and_plays_the_intended_move() {
+/// In blitz the penalty is one minute (Appendix A.3, which blitz follows); two in standard play (see
+/// `rule_sets.rs`).
+fn incorrect_claim_gives_the_opponent_a_minute_in_blitz_and_plays_the_intended_move() {
     let mut g = game("300+0", true);
     line(&mut g, T0 + 1_000, "g1f3 g8f6 f3g1"); // clocks start at T0 + 2 s; White used 1 s
     let ev = g
@@ -306,7 +308,7 @@ fn incorrect_claim_gives_the_opponent_two_minutes_and_plays_the_intended_move() 
     assert_eq!(types(&ev), ["draw_claim_rejected", "clock_update", "move_made"]);
     match &ev[0].event {
         Event::DrawClaimRejected { by, kind, penalty_ms, message_en, message_zh } => {
-            assert_eq!((*by, kind.as_str(), *penalty_ms), (Color::Black, "threefold_repetition", 120_000));
+            assert_eq!((*by, kind.as_str(), *penalty_ms), (Color::Black, "threefold_repetition", 60_000));
             assert_eq!(
                 message_en,
                 "incorrect claim: after the intended move, the position would have occurred only 2 time(s), not three"
@@ -319,7 +321,7 @@ fn incorrect_claim_gives_the_opponent_two_minutes_and_plays_the_intended_move() 
         Event::MoveMade { uci, clocks, .. } => {
             assert_eq!(uci, "f6g8");
             let c = clocks.unwrap();
-            assert_eq!((c.white_ms, c.black_ms), (300_000 - 1_000 + 120_000, 300_000 - 2_000));
+            assert_eq!((c.white_ms, c.black_ms), (300_000 - 1_000 + 60_000, 300_000 - 2_000));
         }
         e => panic!("{e:?}"),
     }
@@ -340,7 +342,8 @@ fn incorrect_claim_without_a_move_lets_the_game_go_on() {
     assert_eq!(types(&ev), ["draw_claim_rejected", "clock_update"]);
     assert_eq!(
         ev[1].event,
-        Event::ClockUpdate { clocks: Some(guoxiang_game::Clocks { white_ms: 300_000 - 1_000, black_ms: 420_000 }) }
+        // Blitz: one minute (Appendix A.3).
+        Event::ClockUpdate { clocks: Some(guoxiang_game::Clocks { white_ms: 300_000 - 1_000, black_ms: 360_000 }) }
     );
     assert_eq!(g.turn(), Color::White);
     assert_eq!(g.status(), Status::Started);

@@ -33,11 +33,12 @@ pub enum TerminationCode {
     TimeForfeitDraw,
     Abandoned,
     Adjudication,
+    IllegalMove,
 }
 
 impl TerminationCode {
     /// Every value, in order.
-    pub const ALL: [TerminationCode; 13] = [
+    pub const ALL: [TerminationCode; 14] = [
         TerminationCode::Checkmate,
         TerminationCode::Stalemate,
         TerminationCode::DeadPosition,
@@ -51,6 +52,7 @@ impl TerminationCode {
         TerminationCode::TimeForfeitDraw,
         TerminationCode::Abandoned,
         TerminationCode::Adjudication,
+        TerminationCode::IllegalMove,
     ];
 
     /// The code as it is written on the wire.
@@ -69,6 +71,7 @@ impl TerminationCode {
             TerminationCode::TimeForfeitDraw => "time_forfeit_draw",
             TerminationCode::Abandoned => "abandoned",
             TerminationCode::Adjudication => "adjudication",
+            TerminationCode::IllegalMove => "illegal_move",
         }
     }
 
@@ -240,6 +243,12 @@ pub enum ErrorCode {
     NotStarted,
     OpponentConnected,
     ClaimTooEarly,
+    /// `touch` or `adjust` in a game not played with touch-move.
+    TouchMoveOff,
+    /// `touch` or `adjust` of an empty or unreadable square.
+    NothingToTouch,
+    /// The move breaks the touch-move rule (the message says what the touched pieces oblige).
+    TouchMove,
     Internal,
     /// The server could not commit the change; nothing changed, and the client may send it again.
     NotSaved,
@@ -269,7 +278,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 49] = [
+    pub const ALL: [ErrorCode; 52] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -297,6 +306,9 @@ impl ErrorCode {
         ErrorCode::NotStarted,
         ErrorCode::OpponentConnected,
         ErrorCode::ClaimTooEarly,
+        ErrorCode::TouchMoveOff,
+        ErrorCode::NothingToTouch,
+        ErrorCode::TouchMove,
         ErrorCode::Internal,
         ErrorCode::NotSaved,
         ErrorCode::LoginRequired,
@@ -351,6 +363,9 @@ impl ErrorCode {
             ErrorCode::NotStarted => "not_started",
             ErrorCode::OpponentConnected => "opponent_connected",
             ErrorCode::ClaimTooEarly => "claim_too_early",
+            ErrorCode::TouchMoveOff => "touch_move_off",
+            ErrorCode::NothingToTouch => "nothing_to_touch",
+            ErrorCode::TouchMove => "touch_move",
             ErrorCode::Internal => "internal",
             ErrorCode::NotSaved => "not_saved",
             ErrorCode::LoginRequired => "login_required",

@@ -184,6 +184,22 @@ pub enum GameEvent {
         message_en: String,
         clocks: Option<Clocks>,
     },
+    /// Touch-move games: `by` touched the piece on `square`; `binding` tells whether the touches of this turn now
+    /// oblige a move, and the message says what they oblige.
+    PieceTouched { by: Color, square: String, binding: bool, message_zh: String, message_en: String },
+    /// Touch-move games: `by` said "I adjust" (摆正) and adjusted the piece on `square`.
+    PieceAdjusted { by: Color, square: String },
+    /// `by`'s illegal move `uci` was taken back and counted (number `count`; `limit` lose); `penalty_ms` was added
+    /// to the opponent's clock. The message says why it is illegal and what follows.
+    IllegalMoveCounted {
+        by: Color,
+        uci: String,
+        count: u8,
+        limit: u8,
+        penalty_ms: u64,
+        message_zh: String,
+        message_en: String,
+    },
     /// The game was cancelled without a result: `reason` is `player` or `first_move_timeout`.
     Aborted {
         #[ts(as = "AbortReasonCode")]
@@ -226,6 +242,13 @@ impl From<Event> for GameEvent {
                 message_en,
                 clocks: clk(clocks),
             },
+            Event::PieceTouched { by, square, binding, message_zh, message_en } => {
+                GameEvent::PieceTouched { by: by.into(), square, binding, message_zh, message_en }
+            }
+            Event::PieceAdjusted { by, square } => GameEvent::PieceAdjusted { by: by.into(), square },
+            Event::IllegalMoveCounted { by, uci, count, limit, penalty_ms, message_zh, message_en } => {
+                GameEvent::IllegalMoveCounted { by: by.into(), uci, count, limit, penalty_ms, message_zh, message_en }
+            }
             Event::Aborted { reason, by, message_zh, message_en } => {
                 GameEvent::Aborted { reason, by: by.into(), message_zh, message_en }
             }

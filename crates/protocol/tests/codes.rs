@@ -36,6 +36,7 @@ fn termination_codes_and_results() {
         Termination::TimeForfeitDraw { flagged: w, bare_king: true },
         Termination::Abandoned,
         Termination::Adjudication,
+        Termination::IllegalMove { offender: b },
     ];
     let ours: Vec<&str> = TerminationCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(ours, all.iter().map(Termination::code).collect::<Vec<_>>());
@@ -81,6 +82,9 @@ fn error_codes_are_the_protocol_and_game_codes() {
         CommandError::NotStarted,
         CommandError::OpponentConnected { by: w },
         CommandError::ClaimTooEarly { by: w, remaining_ms: 5 },
+        CommandError::TouchMoveOff,
+        CommandError::NothingToTouch { square: "e9".into() },
+        CommandError::TouchMove { zh: "z".into(), en: "e".into() },
         CommandError::Internal("z".into()),
     ];
     let mut expected: Vec<&str> = PROTOCOL_ERROR_CODES.to_vec();

@@ -49,6 +49,8 @@ pub fn client_samples() -> Vec<ClientMessage> {
         Game { id: 17, game_id: g(), action: Action::RematchOffer, lag_ms: 0 },
         Game { id: 18, game_id: g(), action: Action::RematchAccept, lag_ms: 0 },
         Game { id: 19, game_id: g(), action: Action::RematchDecline, lag_ms: 0 },
+        Game { id: 19, game_id: g(), action: Action::Touch { square: "g1".into() }, lag_ms: 0 },
+        Game { id: 19, game_id: g(), action: Action::Adjust { square: "b1".into() }, lag_ms: 0 },
         Ping { id: 20, client_time_ms: 1_764_500_000_123 },
         Explain { id: 21, game_id: g(), from: "e7".into(), to: "e8".into(), promotion: Some(PromotionRole::King) },
         Explain { id: 22, game_id: g(), from: "e1".into(), to: "g1".into(), promotion: None },
@@ -150,6 +152,23 @@ pub fn game_events() -> Vec<guoxiang_game::Event> {
             by: b,
             message_zh: "黑方取消了对局".into(),
             message_en: "Black aborted".into(),
+        },
+        PieceTouched {
+            by: w,
+            square: "g1".into(),
+            binding: true,
+            message_zh: "你已摸了马g1，必须走马".into(),
+            message_en: "You touched your knight on g1: you must move it".into(),
+        },
+        PieceAdjusted { by: w, square: "b1".into() },
+        IllegalMoveCounted {
+            by: b,
+            uci: "e8e6".into(),
+            count: 1,
+            limit: 2,
+            penalty_ms: 120_000,
+            message_zh: "黑方不合规则的着法".into(),
+            message_en: "Black's illegal move".into(),
         },
     ]
 }

@@ -127,7 +127,7 @@ pub fn lichess_status(row_status: &str, termination: Option<&str>) -> &'static s
         (_, Some("stalemate")) => "stalemate",
         (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
         (_, Some("abandoned")) => "timeout",
-        (_, Some("adjudication")) => "unknownFinish",
+        (_, Some("adjudication" | "illegal_move")) => "unknownFinish",
         _ => "draw",
     }
 }

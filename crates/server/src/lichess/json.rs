@@ -31,7 +31,7 @@ pub fn status_name(status: &str, termination: Option<&str>, no_start: bool) -> &
         (_, Some("stalemate")) => "stalemate",
         (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
         (_, Some("abandoned")) => "timeout",
-        (_, Some("adjudication")) => "unknownFinish",
+        (_, Some("adjudication" | "illegal_move")) => "unknownFinish",
         _ => "draw",
     }
 }

@@ -92,6 +92,7 @@ export function makeControls(ctx: Ctx) {
       );
     }
     if (st.claimRejected) items.push(h('div', { class: 'offer warn' }, pick(st.claimRejected.zh, st.claimRejected.en)));
+    if (st.ruleNotice) items.push(h('div', { class: 'offer warn' }, pick(st.ruleNotice.zh, st.ruleNotice.en)));
     const opp = me ? opposite(me) : null;
     if (!over && opp && st.disconnected[opp === 'white' ? 0 : 1]) {
       items.push(

@@ -55,6 +55,8 @@ export interface GameState {
   typed: string;
   opening: Opening | null;
   claimRejected: { zh: string; en: string } | null;
+  /** Under a rule set: what the touched pieces oblige, or the last counted illegal move (cleared by a move). */
+  ruleNotice: { zh: string; en: string } | null;
   /** A move that would allow a draw claim (FIDE 9.2.1.1, 9.3.1): claim with it, or just play it. */
   pendingClaim: { uci: string; kind: ClaimKind } | null;
   /** Set by the action that found a gap or an unreplayable move: the page must subscribe again from `version`. */
@@ -104,6 +106,7 @@ export function initialState(gameId: string, me: string | null): GameState {
     typed: '',
     opening: null,
     claimRejected: null,
+    ruleNotice: null,
     pendingClaim: null,
     resync: false,
   };
@@ -263,6 +266,7 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
         resignConfirm: false,
         pendingClaim: null,
         claimRejected: null,
+        ruleNotice: null,
         viewPly: s.viewPly !== null && s.viewPly === line.moves.length - 1 ? null : s.viewPly,
       };
       return out;
@@ -279,6 +283,11 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
     }
     case 'draw_claim_rejected':
       return { ...s, claimRejected: { zh: e.message_zh, en: e.message_en } };
+    case 'piece_touched':
+    case 'illegal_move_counted':
+      return { ...s, ruleNotice: { zh: e.message_zh, en: e.message_en } };
+    case 'piece_adjusted':
+      return s;
     case 'clock_update':
     case 'adjourned':
     case 'resumed':
