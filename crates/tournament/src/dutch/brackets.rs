@@ -392,8 +392,8 @@ impl Bracket<'_> {
             g.remove(y);
         }
 
-        // The remainder (homogeneous): exchanges first (fewest, then smallest difference of numbers), then
-        // transpositions.
+        // The remainder (homogeneous): exchanges first (fewest, then the smallest difference of the numbers
+        // exchanged, then the highest moved out of S1 and the lowest moved in from S2), then transpositions.
         let remainder: Vec<usize> = (nm..nbr).filter(|&r| !taken[r]).collect();
         let rn = remainder.len();
         let pairs_in = remainder.iter().filter(|&&r| mate[r].is_some_and(|m| m > r && remainder.contains(&m))).count();
@@ -410,8 +410,61 @@ impl Bracket<'_> {
             }
         }
         mate = g.solve();
-        let s1: Vec<usize> =
-            remainder.iter().copied().filter(|&r| mate[r].is_some_and(|m| m > r && remainder.contains(&m))).collect();
+        // A remainder player is in the new S1 when it is the higher player of a pair in the remainder.
+        let higher = |mate: &[Option<usize>], r: usize| mate[r].is_some_and(|m| m > r && remainder.contains(&m));
+        let later = |g: &Graph<L>, x: usize| -> Vec<usize> {
+            remainder.iter().copied().filter(|&r| r > x && g.edge(x, r)).collect()
+        };
+        // Keeps `x` in the new S1 (only a later remainder player as opponent), or out of it.
+        let settle = |g: &mut Graph<L>, x: usize, in_s1: bool| {
+            for v in 0..n {
+                let with_later = v > x && remainder.contains(&v);
+                if v != x && with_later != in_s1 {
+                    g.set(x, v, Wide::ZERO);
+                }
+            }
+        };
+        // Exchanges, criterion 3: of the original S1, move the highest numbers out; criterion 4: of the original
+        // S2, move the lowest numbers in. Each is tried with a bonus (or malus) of one unit in the lowest field.
+        let mut exchanges = remainder[..pairs_in].iter().filter(|&&r| !higher(&mate, r)).count();
+        let mut left = exchanges;
+        for &x in remainder[..pairs_in].iter().rev() {
+            if left == 0 {
+                break;
+            }
+            if higher(&mate, x) {
+                let edges = later(&g, x);
+                for &r in &edges {
+                    g.set(x, r, g.get(x, r) - f(1, lay.transposition));
+                }
+                mate = g.solve();
+                for &r in &edges {
+                    g.set(x, r, g.get(x, r) + f(1, lay.transposition));
+                }
+            }
+            let stays = higher(&mate, x);
+            left -= !stays as usize;
+            settle(&mut g, x, stays);
+        }
+        for &y in &remainder[pairs_in..] {
+            if exchanges == 0 {
+                break;
+            }
+            if !higher(&mate, y) {
+                let edges = later(&g, y);
+                for &r in &edges {
+                    g.set(y, r, g.get(y, r) + f(1, lay.transposition));
+                }
+                mate = g.solve();
+                for &r in &edges {
+                    g.set(y, r, g.get(y, r) - f(1, lay.transposition));
+                }
+            }
+            let moves_in = higher(&mate, y);
+            exchanges -= moves_in as usize;
+            settle(&mut g, y, moves_in);
+        }
+        let s1: Vec<usize> = remainder.iter().copied().filter(|&r| higher(&mate, r)).collect();
         // Only S1 against S2 from now on.
         for (ia, &a) in remainder.iter().enumerate() {
             for &b in &remainder[ia + 1..] {

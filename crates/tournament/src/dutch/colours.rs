@@ -41,9 +41,8 @@ pub fn colour_of_higher(a: &State, b: &State, initial: Side) -> Side {
     }
 }
 
-/// E.5: an odd number gets the initial colour. The number counted is the player's place among the players
-/// paired in the round, in pairing-number order (as bbpPairings counts: a player absent from round 1 does not
-/// shift the colours of the boards below).
+/// E.5: an odd number gets the initial colour. The number is the player's place in pairing-number order among
+/// the players in the tournament so far (a late entry not yet paired has no place yet, as bbpPairings counts).
 fn e5(a: &State, initial: Side) -> Side {
     if a.place % 2 == 1 { initial } else { initial.other() }
 }

@@ -29,7 +29,7 @@ pub enum Float {
 pub struct State {
     /// The pairing number (the TRF's start number).
     pub number: u16,
-    /// 1-based place among the players to be paired, in pairing-number order (for E.5).
+    /// 1-based place in pairing-number order among the players of the tournament so far (for E.5).
     pub place: u32,
     /// Score in half points.
     pub score: u32,
@@ -146,9 +146,18 @@ pub fn states(input: &Input, played: usize) -> Vec<State> {
             barred,
         });
     }
-    out.sort_by_key(|s| s.number);
-    for (k, s) in out.iter_mut().enumerate() {
-        s.place = k as u32 + 1;
+    // E.5 counts pairing numbers among the players of the tournament so far: those to be paired now and those
+    // who have been paired before (a late entry not yet paired does not count, as its number is not yet
+    // assigned in the list).
+    let mut counted: Vec<u16> = input
+        .players
+        .iter()
+        .filter(|e| !e.absent || e.history.iter().any(|g| g.opponent.is_some() || g.pairing_bye))
+        .map(|e| e.start_number)
+        .collect();
+    counted.sort_unstable();
+    for s in out.iter_mut() {
+        s.place = counted.binary_search(&s.number).map(|k| k as u32 + 1).unwrap_or(s.number as u32);
     }
     // Pairing order (1.2): score, then pairing number.
     out.sort_by(|a, b| b.score.cmp(&a.score).then(a.number.cmp(&b.number)));
