@@ -77,8 +77,10 @@ pub fn pair(players: &[State], round: &Round) -> Result<Paired, PairingError> {
             }
         }
         let lower: Vec<usize> = alive.iter().copied().filter(|&i| i >= next).collect();
-        // C.9 decides among the players of the last bracket, whose one unpaired player is the bye.
-        let c9 = odd && lower.is_empty();
+        // C.9 can decide only in a bracket the bye's score reaches; it does when the bye is the bracket's only
+        // downfloater (checked on the bracket's first matching).
+        let resident_score = residents.first().map(|&i| players[i].score);
+        let c9 = odd && bye_score.is_some_and(|b| resident_score.is_none_or(|s| s <= b));
         let ctx = Bracket {
             players,
             legal: &legal,
@@ -165,7 +167,8 @@ struct Bracket<'a> {
 /// Where each field of the edge weight starts (bit offsets), from the least significant up.
 struct Layout {
     nb: u32,
-    /// Scores in the bracket, highest first; a score's subfield index is its position from the end.
+    /// Scores in the bracket and the next scoregroup, highest first; a score's subfield index is its position
+    /// from the end.
     scores: Vec<u32>,
     natural: u32,
     transposition: u32,
@@ -193,7 +196,8 @@ impl Layout {
         let n = b.carried.len() + b.residents.len() + b.lower.len();
         // A count over the at most n/2 pairs, of at most 2 per pair, stays below 2^nb.
         let nb = bits(n);
-        let mut scores: Vec<u32> = b.carried.iter().chain(b.residents).map(|&i| b.players[i].score).collect();
+        let mut scores: Vec<u32> =
+            b.carried.iter().chain(b.residents).chain(b.next_group).map(|&i| b.players[i].score).collect();
         scores.dedup();
         let k = scores.len() as u32;
         let mut at = 0;
@@ -309,11 +313,9 @@ impl Bracket<'_> {
                 let (pa, pb) = (p(a), p(b));
                 let complete = 1 + (!self.candidate[verts[a]]) as u64 + (!self.candidate[verts[b]]) as u64;
                 let mut w = f(complete, lay.complete);
-                if self.c9 {
-                    w += f((self.games_rank)(pa) + (self.games_rank)(pb), lay.bye_games);
-                }
                 let cur = a < nbr && b < nbr && b >= nm;
-                if a < nbr && !cur && in_next(b) {
+                // C.8 looks at the whole next bracket: its residents' pairs count as well as the downfloaters'.
+                if (a < nbr || in_next(a)) && !cur && in_next(b) {
                     w += f(1, lay.next_pairs) + f(1, lay.score_at(lay.next_scores, pa.score, lay.nb));
                 }
                 if cur {
@@ -329,6 +331,18 @@ impl Bracket<'_> {
             }
         }
         let mut mate = g.solve();
+        if self.c9 && (0..nbr).all(|v| mate[v].is_none_or(|m| m < nbr)) {
+            // C.9: the bye to the player with the most games played (the fewest unplayed rounds).
+            for a in 0..n {
+                for b in a + 1..n {
+                    if g.edge(a, b) {
+                        let bonus = (self.games_rank)(p(a)) + (self.games_rank)(p(b));
+                        g.set(a, b, g.get(a, b) + f(bonus, lay.bye_games));
+                    }
+                }
+            }
+            mate = g.solve();
+        }
         let mut fixed: Vec<(usize, usize)> = Vec::new();
         let mut taken = vec![false; n];
         let in_residents = |v: usize| v >= nm && v < nbr;

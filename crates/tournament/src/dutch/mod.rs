@@ -18,9 +18,10 @@
 //!    bye can go to), so the one player left over is allowed the bye;
 //! 2. pairs made in the bracket (C.6), and per score in the bracket the pairs whose higher player has it (C.7:
 //!    the downfloaters' scores as low as possible);
-//! 3. pairs, and their scores, between the bracket and the next scoregroup (C.8: downfloaters chosen so the
-//!    next bracket can be paired well);
-//! 4. the bye to the player of its scoregroup with the most games played (C.9);
+//! 3. pairs in the next bracket (between the bracket and the next scoregroup, and within that scoregroup),
+//!    and their scores (C.8: downfloaters chosen so the next bracket can be paired well);
+//! 4. the bye to the player of its scoregroup with the most games played (C.9), in the bracket whose only
+//!    downfloater is the bye;
 //! 5. colours, for pairs in the bracket: C.10 and C.11 (topscorers' colour difference and three in a row),
 //!    C.12 (preferences), C.13 (strong preferences);
 //! 6. floats of the last two rounds: C.14–C.17 (how many repeat a float), C.18–C.21 (their scores);
