@@ -167,6 +167,8 @@ struct Bracket<'a> {
 /// Where each field of the edge weight starts (bit offsets), from the least significant up.
 struct Layout {
     nb: u32,
+    /// The width of the fields where several players are settled by one matching.
+    block_bits: u32,
     /// Scores in the bracket and the next scoregroup, highest first; a score's subfield index is its position
     /// from the end.
     scores: Vec<u32>,
@@ -209,9 +211,11 @@ impl Layout {
         // The tie-break stages run one after the other, and a stage's bonuses are gone (or the same for every
         // candidate) when the next starts, so they share three fields: the transpositions with the initial
         // lean, the exchanges' sum with the MDPs' opponents, the number of exchanges with the choice of MDPs.
-        let natural = take(2 * nb + 2);
+        // Wide enough for several players' choices at once (see `choose_in_order`).
+        let block_bits = (2 * nb + 2).max(60);
+        let natural = take(block_bits);
         let transposition = natural;
-        let exchange_sum = take(2 * nb + 2);
+        let exchange_sum = take(block_bits);
         let mdp_opponent = exchange_sum;
         let exchange_count = take(2 * nb + 2);
         let mdp_choice = exchange_count;
@@ -228,6 +232,7 @@ impl Layout {
         let complete = take(nb + 2);
         Layout {
             nb,
+            block_bits,
             scores,
             natural,
             transposition,
@@ -290,6 +295,63 @@ impl<const L: usize> Graph<L> {
     }
 }
 
+/// A chooser's options, best first, given the players already taken.
+type Options<'a, const L: usize> = &'a dyn Fn(&Graph<L>, usize, &[bool]) -> Vec<usize>;
+
+/// The matching so far and the pairs already decided in a bracket.
+struct Settled {
+    mate: Vec<Option<usize>>,
+    taken: Vec<bool>,
+    fixed: Vec<(usize, usize)>,
+}
+
+/// Gives each chooser, in order, the first of its options that keeps the matching's quality (the order of
+/// transpositions). The current matching often does so already; otherwise a block of choosers is settled by one
+/// matching, their bonuses digits of one number in `bits` bits from `field`, the first chooser's the highest.
+fn choose_in_order<const L: usize>(
+    g: &mut Graph<L>,
+    st: &mut Settled,
+    choosers: &[usize],
+    options: Options<'_, L>,
+    field: u32,
+    bits_available: u32,
+) {
+    let width = bits(g.n);
+    let per_block = (bits_available / width).max(1) as usize;
+    let fix = |g: &mut Graph<L>, st: &mut Settled, x: usize, y: usize| {
+        st.fixed.push((x, y));
+        st.taken[x] = true;
+        st.taken[y] = true;
+        g.remove(x);
+        g.remove(y);
+    };
+    let mut i = 0;
+    while i < choosers.len() {
+        let x = choosers[i];
+        let first = options(g, x, &st.taken).first().copied();
+        if let Some(y) = first.filter(|&y| st.mate[x] == Some(y)) {
+            fix(g, st, x, y);
+            i += 1;
+            continue;
+        }
+        let block: Vec<usize> = choosers[i..].iter().take(per_block).copied().collect();
+        for (bi, &c) in block.iter().enumerate() {
+            let opts = options(g, c, &st.taken);
+            let at = field + width * (per_block - 1 - bi) as u32;
+            for (k, &r) in opts.iter().enumerate() {
+                g.set(c, r, g.get(c, r) + Wide::shifted((opts.len() - k) as u64, at));
+            }
+        }
+        st.mate = g.solve();
+        for &c in &block {
+            if let Some(y) = st.mate[c] {
+                fix(g, st, c, y);
+            }
+        }
+        i += block.len();
+    }
+}
+
 impl Bracket<'_> {
     /// Pairs the bracket: the pairs made in it (indices into `players`) and its unpaired players, who move down.
     fn pair<const L: usize>(&self) -> (Vec<(usize, usize)>, Vec<usize>) {
@@ -343,8 +405,8 @@ impl Bracket<'_> {
             }
             mate = g.solve();
         }
-        let mut fixed: Vec<(usize, usize)> = Vec::new();
-        let mut taken = vec![false; n];
+        let fixed: Vec<(usize, usize)> = Vec::new();
+        let taken = vec![false; n];
         let in_residents = |v: usize| v >= nm && v < nbr;
 
         // Article 4 (heterogeneous brackets): pair the highest MDPs possible, MDP by MDP.
@@ -387,24 +449,13 @@ impl Bracket<'_> {
             i += group.len();
         }
         // The opponents of the paired MDPs: the highest resident possible (transpositions of S2).
-        for x in 0..nm {
-            if !mdp_paired[x] {
-                continue;
-            }
-            let options: Vec<usize> = (nm..nbr).filter(|&r| !taken[r] && g.edge(x, r)).collect();
-            if mate[x] != options.first().copied() {
-                for (k, &r) in options.iter().enumerate() {
-                    g.set(x, r, g.get(x, r) + f((options.len() - k) as u64, lay.mdp_opponent));
-                }
-                mate = g.solve();
-            }
-            let Some(y) = mate[x] else { continue };
-            fixed.push((x, y));
-            taken[x] = true;
-            taken[y] = true;
-            g.remove(x);
-            g.remove(y);
-        }
+        let choosers: Vec<usize> = (0..nm).filter(|&x| mdp_paired[x]).collect();
+        let residents_of = |g: &Graph<L>, x: usize, taken: &[bool]| -> Vec<usize> {
+            (nm..nbr).filter(|&r| !taken[r] && g.edge(x, r)).collect()
+        };
+        let mut state = Settled { mate, taken, fixed };
+        choose_in_order(&mut g, &mut state, &choosers, &residents_of, lay.mdp_opponent, lay.block_bits);
+        let Settled { mut mate, taken, fixed } = state;
 
         // The remainder (homogeneous): exchanges first (fewest, then the smallest difference of the numbers
         // exchanged, then the highest moved out of S1 and the lowest moved in from S2), then transpositions.
@@ -423,7 +474,13 @@ impl Bracket<'_> {
                 }
             }
         }
-        mate = g.solve();
+        // A matching without exchanges is already the best for the fields just added (the lean it was found
+        // with is lower than all of them); otherwise find the best exchange.
+        let exchanged =
+            remainder[..pairs_in].iter().any(|&r| !mate[r].is_some_and(|m| m > r && remainder.contains(&m)));
+        if exchanged {
+            mate = g.solve();
+        }
         // A remainder player is in the new S1 when it is the higher player of a pair in the remainder.
         let higher = |mate: &[Option<usize>], r: usize| mate[r].is_some_and(|m| m > r && remainder.contains(&m));
         let later = |g: &Graph<L>, x: usize| -> Vec<usize> {
@@ -439,44 +496,39 @@ impl Bracket<'_> {
             }
         };
         // Exchanges, criterion 3: of the original S1, move the highest numbers out; criterion 4: of the original
-        // S2, move the lowest numbers in. Each is tried with a bonus (or malus) of one unit in the lowest field.
-        let mut exchanges = remainder[..pairs_in].iter().filter(|&&r| !higher(&mate, r)).count();
-        let mut left = exchanges;
-        for &x in remainder[..pairs_in].iter().rev() {
-            if left == 0 {
-                break;
-            }
-            if higher(&mate, x) {
-                let edges = later(&g, x);
-                for &r in &edges {
-                    g.set(x, r, g.get(x, r) - f(1, lay.transposition));
+        // S2, move the lowest numbers in. Up to `block_bits` players are tried by one matching: each a bit of a
+        // bonus (or malus) on the edges that keep it in (or out of) the new S1, the first the most significant.
+        let exchanges = remainder[..pairs_in].iter().filter(|&&r| !higher(&mate, r)).count();
+        let k = lay.block_bits as usize;
+        for (into, group) in [
+            (false, remainder[..pairs_in].iter().rev().copied().collect::<Vec<_>>()),
+            (true, remainder[pairs_in..].to_vec()),
+        ] {
+            let mut left = exchanges;
+            for block in group.chunks(k) {
+                if left == 0 {
+                    break;
+                }
+                let mut changed = Vec::new();
+                for (bi, &x) in block.iter().enumerate() {
+                    let unit = f(1 << (k - 1 - bi), lay.transposition);
+                    for r in later(&g, x) {
+                        g.set(x, r, if into { g.get(x, r) + unit } else { g.get(x, r) - unit });
+                        changed.push((x, r, unit));
+                    }
                 }
                 mate = g.solve();
-                for &r in &edges {
-                    g.set(x, r, g.get(x, r) + f(1, lay.transposition));
+                for (x, r, unit) in changed {
+                    g.set(x, r, if into { g.get(x, r) - unit } else { g.get(x, r) + unit });
+                }
+                for &x in block {
+                    let in_s1 = higher(&mate, x);
+                    if in_s1 == into {
+                        left = left.saturating_sub(1);
+                    }
+                    settle(&mut g, x, in_s1);
                 }
             }
-            let stays = higher(&mate, x);
-            left -= !stays as usize;
-            settle(&mut g, x, stays);
-        }
-        for &y in &remainder[pairs_in..] {
-            if exchanges == 0 {
-                break;
-            }
-            if !higher(&mate, y) {
-                let edges = later(&g, y);
-                for &r in &edges {
-                    g.set(y, r, g.get(y, r) + f(1, lay.transposition));
-                }
-                mate = g.solve();
-                for &r in &edges {
-                    g.set(y, r, g.get(y, r) - f(1, lay.transposition));
-                }
-            }
-            let moves_in = higher(&mate, y);
-            exchanges -= moves_in as usize;
-            settle(&mut g, y, moves_in);
         }
         let s1: Vec<usize> = remainder.iter().copied().filter(|&r| higher(&mate, r)).collect();
         // Only S1 against S2 from now on.
@@ -487,22 +539,12 @@ impl Bracket<'_> {
                 }
             }
         }
-        for &x in &s1 {
-            let options: Vec<usize> =
-                remainder.iter().copied().filter(|&r| r > x && !taken[r] && !s1.contains(&r) && g.edge(x, r)).collect();
-            if mate[x] != options.first().copied() {
-                for (k, &r) in options.iter().enumerate() {
-                    g.set(x, r, g.get(x, r) + f((options.len() - k) as u64, lay.transposition));
-                }
-                mate = g.solve();
-            }
-            let Some(y) = mate[x] else { continue };
-            fixed.push((x, y));
-            taken[x] = true;
-            taken[y] = true;
-            g.remove(x);
-            g.remove(y);
-        }
+        let s2_of = |g: &Graph<L>, x: usize, taken: &[bool]| -> Vec<usize> {
+            remainder.iter().copied().filter(|&r| r > x && !taken[r] && !s1.contains(&r) && g.edge(x, r)).collect()
+        };
+        let mut state = Settled { mate, taken, fixed };
+        choose_in_order(&mut g, &mut state, &s1, &s2_of, lay.transposition, lay.block_bits);
+        let Settled { taken, fixed, .. } = state;
         let unpaired: Vec<usize> = (0..nbr).filter(|&v| !taken[v]).map(|v| verts[v]).collect();
         (fixed.into_iter().map(|(a, b)| (verts[a], verts[b])).collect(), unpaired)
     }
