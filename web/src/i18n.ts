@@ -174,6 +174,8 @@ const zh = {
   'term.abandoned': '一方离开了对局',
   'term.adjudication': '裁决',
   'term.illegal_move': '不合规则的着法次数已满',
+  'term.sealed_move': '封棋着法不能成立',
+  'term.late_arrival': '续赛迟到',
 
   'settings.chineseLetters': '棋谱用中文棋子名',
 
@@ -546,6 +548,8 @@ const en: Record<Key, string> = {
   'term.abandoned': 'A player left the game',
   'term.adjudication': 'Adjudication',
   'term.illegal_move': 'Too many illegal moves',
+  'term.sealed_move': 'Invalid sealed move',
+  'term.late_arrival': 'Late for the resumption',
 
   'settings.chineseLetters': 'Chinese piece letters in the move list',
 

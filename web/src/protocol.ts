@@ -55,7 +55,10 @@ export type Action = { "t": "move", uci: string, offer_draw?: boolean, }
   | { "t": "rematch_accept" }
   | { "t": "rematch_decline" }
   | { "t": "touch", square: string, }
-  | { "t": "adjust", square: string, };
+  | { "t": "adjust", square: string, }
+  | { "t": "adjourn_offer" }
+  | { "t": "seal", mv: string, }
+  | { "t": "propose_resumption", at_ms: number, };
 
 /**
  * A message to the browser. Answers to a client message carry its `id`; the rest are pushed.
@@ -134,6 +137,12 @@ export type GameEvent = { "type": "move_made", by: Color, uci: string, san: stri
   | { "type": "piece_touched", by: Color, square: string, binding: boolean, message_zh: string, message_en: string, }
   | { "type": "piece_adjusted", by: Color, square: string, }
   | { "type": "illegal_move_counted", by: Color, uci: string, count: number, limit: number, penalty_ms: number, message_zh: string, message_en: string, }
+  | { "type": "adjournment_offered", by: Color, }
+  | { "type": "adjournment_called", to_seal: Color, }
+  | { "type": "move_sealed", by: Color, clocks: Clocks | null, }
+  | { "type": "resumption_proposed", by: Color, at_ms: number, }
+  | { "type": "resumption_scheduled", at_ms: number, }
+  | { "type": "sealed_move_opened", by: Color, text: string, valid: boolean, message_zh: string, message_en: string, }
   | { "type": "aborted", reason: AbortReasonCode, by: Color, message_zh: string, message_en: string, };
 
 /**
@@ -159,6 +168,12 @@ export type VersionedGameEvent = { version: number, } & ({ "type": "move_made", 
   | { "type": "piece_touched", by: Color, square: string, binding: boolean, message_zh: string, message_en: string, }
   | { "type": "piece_adjusted", by: Color, square: string, }
   | { "type": "illegal_move_counted", by: Color, uci: string, count: number, limit: number, penalty_ms: number, message_zh: string, message_en: string, }
+  | { "type": "adjournment_offered", by: Color, }
+  | { "type": "adjournment_called", to_seal: Color, }
+  | { "type": "move_sealed", by: Color, clocks: Clocks | null, }
+  | { "type": "resumption_proposed", by: Color, at_ms: number, }
+  | { "type": "resumption_scheduled", at_ms: number, }
+  | { "type": "sealed_move_opened", by: Color, text: string, valid: boolean, message_zh: string, message_en: string, }
   | { "type": "aborted", reason: AbortReasonCode, by: Color, message_zh: string, message_en: string, });
 
 /**
@@ -303,7 +318,7 @@ export type GameResult = "1-0" | "0-1" | "1/2-1/2";
 /**
  * How a game ended: `guoxiang_core::Termination::code`.
  */
-export type TerminationCode = "checkmate" | "stalemate" | "dead_position" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "resignation" | "agreement" | "time_forfeit" | "time_forfeit_draw" | "abandoned" | "adjudication" | "illegal_move";
+export type TerminationCode = "checkmate" | "stalemate" | "dead_position" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "resignation" | "agreement" | "time_forfeit" | "time_forfeit_draw" | "abandoned" | "adjudication" | "illegal_move" | "sealed_move" | "late_arrival";
 
 /**
  * Why a game was aborted: `guoxiang_game::AbortReason::code`.
@@ -319,4 +334,4 @@ export type ReasonCode = "same_square" | "no_piece" | "not_your_turn" | "bad_pie
  * The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`), the game's
  * (`guoxiang_game::CommandError::code`) and the server's (accounts, lobby, challenges, rematches).
  */
-export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "touch_move_off" | "nothing_to_touch" | "touch_move" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games";
+export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "touch_move_off" | "nothing_to_touch" | "touch_move" | "adjournment_not_allowed" | "adjournment_not_called" | "adjournment_offered" | "sealed_move_pending" | "bad_resumption_time" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games";

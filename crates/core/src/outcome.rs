@@ -90,6 +90,13 @@ pub enum Termination {
     /// a third time) and loses — or the game is drawn if the opponent cannot checkmate by any series of legal
     /// moves.
     IllegalMove { offender: Color },
+    /// Adjourned games: `sealer`'s sealed move was ambiguous, false or illegal, and `sealer` loses (Article 10.16 of
+    /// the older Laws; the Guidelines on adjourned games) — or the game is drawn if the opponent cannot checkmate by
+    /// any series of legal moves.
+    SealedMove { sealer: Color },
+    /// `late` arrived more than the allowed time (an hour) late for the resumption of an adjourned game and loses
+    /// (Article 10.15 of the older Laws; 6.7 today) — or the game is drawn if the opponent cannot checkmate.
+    LateArrival { late: Color },
 }
 
 impl Termination {
@@ -110,6 +117,8 @@ impl Termination {
             Termination::Abandoned => "abandoned",
             Termination::Adjudication => "adjudication",
             Termination::IllegalMove { .. } => "illegal_move",
+            Termination::SealedMove { .. } => "sealed_move",
+            Termination::LateArrival { .. } => "late_arrival",
         }
     }
 
@@ -127,7 +136,8 @@ impl Termination {
             Termination::Agreement => "5.2.3",
             Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "6.9",
             Termination::IllegalMove { .. } => "7.5.5",
-            Termination::Abandoned | Termination::Adjudication => return None,
+            Termination::LateArrival { .. } => "6.7",
+            Termination::Abandoned | Termination::Adjudication | Termination::SealedMove { .. } => return None,
         })
     }
 
@@ -149,7 +159,8 @@ impl Termination {
             Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "time forfeit",
             Termination::Abandoned => "abandoned",
             Termination::Adjudication => "adjudication",
-            Termination::IllegalMove { .. } => "rules infraction",
+            Termination::IllegalMove { .. } | Termination::SealedMove { .. } => "rules infraction",
+            Termination::LateArrival { .. } => "abandoned",
             _ => "normal",
         }
     }
@@ -267,6 +278,22 @@ impl Outcome {
                 who(offender),
                 who(!offender)
             ),
+            (Termination::SealedMove { .. }, Some(_)) => {
+                format!("{w} wins: {l}'s sealed move was ambiguous, false or illegal")
+            }
+            (Termination::SealedMove { sealer }, None) => format!(
+                "Draw: {}'s sealed move was not valid, but {} cannot checkmate by any series of legal moves",
+                who(sealer),
+                who(!sealer)
+            ),
+            (Termination::LateArrival { .. }, Some(_)) => {
+                format!("{w} wins: {l} came too late for the resumption of the adjourned game")
+            }
+            (Termination::LateArrival { late }, None) => format!(
+                "Draw: {} came too late for the resumption, but {} cannot checkmate by any series of legal moves",
+                who(late),
+                who(!late)
+            ),
             // An outcome whose winner does not fit its termination (built by hand): say both plainly.
             (t, Some(_)) => format!("{w} wins ({})", t.code().replace('_', " ")),
             (t, None) => format!("Draw ({})", t.code().replace('_', " ")),
@@ -310,6 +337,18 @@ impl Outcome {
                 "{}不合规则的着法次数已满，但{}无论怎样走都无法将死对方 — 和棋",
                 offender.name_zh(),
                 (!offender).name_zh()
+            ),
+            (Termination::SealedMove { .. }, Some(_)) => format!("{l}的封棋着法模棱两可、虚假或不合规则，判负，{ws}胜"),
+            (Termination::SealedMove { sealer }, None) => format!(
+                "{}的封棋着法不能成立，但{}无论怎样走都无法将死对方 — 和棋",
+                sealer.name_zh(),
+                (!sealer).name_zh()
+            ),
+            (Termination::LateArrival { .. }, Some(_)) => format!("{l}续赛迟到超过规定时间，判负，{ws}胜"),
+            (Termination::LateArrival { late }, None) => format!(
+                "{}续赛迟到超过规定时间，但{}无论怎样走都无法将死对方 — 和棋",
+                late.name_zh(),
+                (!late).name_zh()
             ),
             (t, Some(_)) => format!("{ws}胜（{}）", t.code()),
             (t, None) => format!("和棋（{}）", t.code()),

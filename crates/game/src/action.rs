@@ -66,6 +66,14 @@ pub enum Action {
     /// Touch-move games: the player on move says "I adjust" (摆正) and adjusts the piece on `square`; it binds nothing
     /// (Article 4.2).
     Adjust { square: String },
+    /// Adjournable games: offer to adjourn; the opponent's offer pending, this agrees and the adjournment is called.
+    AdjournOffer,
+    /// Once the adjournment is called, the player on move seals `mv` (SAN or UCI as written; kept secret and judged
+    /// when the envelope is opened).
+    Seal { mv: String },
+    /// While a move is sealed: propose the resumption time (Unix milliseconds); proposing the time the opponent
+    /// proposed agrees to it.
+    ProposeResumption { at_ms: u64 },
 }
 
 impl Action {
@@ -120,6 +128,13 @@ enum ActionRepr {
     Adjust {
         square: String,
     },
+    AdjournOffer {},
+    Seal {
+        mv: String,
+    },
+    ProposeResumption {
+        at_ms: u64,
+    },
 }
 
 impl From<ActionRepr> for Action {
@@ -141,6 +156,9 @@ impl From<ActionRepr> for Action {
             ActionRepr::RematchDecline {} => Action::RematchDecline,
             ActionRepr::Touch { square } => Action::Touch { square },
             ActionRepr::Adjust { square } => Action::Adjust { square },
+            ActionRepr::AdjournOffer {} => Action::AdjournOffer,
+            ActionRepr::Seal { mv } => Action::Seal { mv },
+            ActionRepr::ProposeResumption { at_ms } => Action::ProposeResumption { at_ms },
         }
     }
 }

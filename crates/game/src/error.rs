@@ -64,6 +64,16 @@ pub enum CommandError {
     NothingToTouch { square: String },
     /// The move breaks the touch-move rule: what the touched pieces oblige, in zh and en.
     TouchMove { zh: String, en: String },
+    /// Adjournment: not in this game's rule set, or the game has not started (both players must have moved).
+    AdjournmentNotAllowed,
+    /// A sealed move before the adjournment was called (agreed by both, or by the arbiter).
+    AdjournmentNotCalled,
+    /// `by` has already offered to adjourn.
+    AdjournmentAlreadyOffered { by: Color },
+    /// A move while the sealed move waits to be opened (the sealer's opponent is not at the board yet).
+    SealedMovePending,
+    /// A resumption time that is not after now, or a proposal when no move is sealed.
+    BadResumptionTime,
     /// Something that should not happen (a clock in an unexpected state); the game is unchanged.
     Internal(String),
 }
@@ -110,6 +120,11 @@ impl CommandError {
             CommandError::TouchMoveOff => "touch_move_off",
             CommandError::NothingToTouch { .. } => "nothing_to_touch",
             CommandError::TouchMove { .. } => "touch_move",
+            CommandError::AdjournmentNotAllowed => "adjournment_not_allowed",
+            CommandError::AdjournmentNotCalled => "adjournment_not_called",
+            CommandError::AdjournmentAlreadyOffered { .. } => "adjournment_offered",
+            CommandError::SealedMovePending => "sealed_move_pending",
+            CommandError::BadResumptionTime => "bad_resumption_time",
             CommandError::Internal(_) => "internal",
         }
     }
@@ -156,6 +171,20 @@ impl CommandError {
             CommandError::TouchMoveOff => "this game is not played with the touch-move rule".into(),
             CommandError::NothingToTouch { square } => format!("there is no piece on {square:?} to touch"),
             CommandError::TouchMove { en, .. } => en.clone(),
+            CommandError::AdjournmentNotAllowed => {
+                "this game cannot be adjourned (not in its rules, or before both players have moved)".into()
+            }
+            CommandError::AdjournmentNotCalled => {
+                "the adjournment has not been called: both players must agree, or the arbiter call it".into()
+            }
+            CommandError::AdjournmentAlreadyOffered { by } => format!("{} has already offered to adjourn", who(by)),
+            CommandError::SealedMovePending => {
+                "the sealed move has not been opened yet: it is opened when the sealer's opponent is at the board"
+                    .into()
+            }
+            CommandError::BadResumptionTime => {
+                "a resumption time must be after now, and only for a game with a sealed move".into()
+            }
             CommandError::Internal(e) => format!("internal error: {e}"),
         }
     }
@@ -196,6 +225,11 @@ impl CommandError {
             CommandError::TouchMoveOff => "本局不采用摸子走子规则".into(),
             CommandError::NothingToTouch { square } => format!("{square:?} 上没有可以摸的棋子"),
             CommandError::TouchMove { zh, .. } => zh.clone(),
+            CommandError::AdjournmentNotAllowed => "本局不能封棋暂停（规则不允许，或双方还没有都走棋）".into(),
+            CommandError::AdjournmentNotCalled => "还没有宣布封棋：须双方同意，或由裁判宣布".into(),
+            CommandError::AdjournmentAlreadyOffered { by } => format!("{}已经提出封棋", who(by)),
+            CommandError::SealedMovePending => "封棋着法尚未开启：封棋方的对手到场后才开启".into(),
+            CommandError::BadResumptionTime => "续赛时间必须晚于现在，而且只用于已封棋的对局".into(),
             CommandError::Internal(e) => format!("内部错误：{e}"),
         }
     }

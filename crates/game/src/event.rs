@@ -138,6 +138,41 @@ pub enum Event {
         message_zh: String,
         message_en: String,
     },
+    /// Adjournable games: `by` offered to adjourn.
+    AdjournmentOffered {
+        #[serde(with = "color")]
+        by: Color,
+    },
+    /// The adjournment was called (both agreed, or the arbiter): `to_seal`, the player on move, must seal a move.
+    AdjournmentCalled {
+        #[serde(with = "color")]
+        to_seal: Color,
+    },
+    /// `by` sealed a move (not shown); the clocks stopped and the game is adjourned.
+    MoveSealed {
+        #[serde(with = "color")]
+        by: Color,
+        clocks: Option<Clocks>,
+    },
+    /// `by` proposed to resume at `at_ms` (Unix milliseconds).
+    ResumptionProposed {
+        #[serde(with = "color")]
+        by: Color,
+        at_ms: u64,
+    },
+    /// The game resumes at `at_ms` (agreed, or set by the arbiter).
+    ResumptionScheduled { at_ms: u64 },
+    /// The envelope was opened in the presence of the sealer's opponent: `text` is the sealed move as written.
+    /// `valid`: a legal move, played next (`move_made`); otherwise the message says why it is not (Article 10.16) and
+    /// `game_ended` follows.
+    SealedMoveOpened {
+        #[serde(with = "color")]
+        by: Color,
+        text: String,
+        valid: bool,
+        message_zh: String,
+        message_en: String,
+    },
     /// The game was cancelled without a result. `reason` is `player` (then `by` says who) or `first_move_timeout`
     /// (then `by` is the player who did not move in time).
     Aborted {

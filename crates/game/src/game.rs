@@ -7,6 +7,7 @@ use guoxiang_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
+use crate::adjourn::{Adjournment, Judged, MAX_SEALED_TEXT, Proposal, SealedMove, judge};
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
 use crate::rules::{IllegalMoves, Incident, Obligation, Rules, Touch, completed_move, only_fault_is_check, penalty_ms};
@@ -85,6 +86,14 @@ pub struct GameConfig {
     /// existed: online).
     #[serde(default)]
     pub rules: Rules,
+    /// How late a player may come to the resumption of an adjourned game before losing (Article 10.15 of the older
+    /// Laws: one hour).
+    #[serde(default = "one_hour")]
+    pub late_limit_ms: u64,
+}
+
+fn one_hour() -> u64 {
+    3_600_000
 }
 
 impl Default for GameConfig {
@@ -96,6 +105,7 @@ impl Default for GameConfig {
             claim_penalty_ms: 120_000,
             event_log_len: 200,
             rules: Rules::ONLINE,
+            late_limit_ms: one_hour(),
         }
     }
 }
@@ -285,6 +295,11 @@ pub enum Command {
     Adjourn,
     /// Restart the clocks; the time in between is not charged.
     Resume,
+    /// The arbiter or host calls an adjournment: the player on move must seal a move.
+    CallAdjournment,
+    /// The arbiter sets the resumption time of a game with a sealed move (Unix milliseconds, on the scale of the
+    /// timestamps the game is given).
+    ScheduleResumption { at_ms: u64 },
 }
 
 impl Command {
@@ -380,6 +395,8 @@ pub struct Game {
     pub(crate) illegal_counts: [u8; 2],
     /// The illegal moves counted, for the PGN.
     pub(crate) incidents: Vec<Incident>,
+    /// An adjournment with a sealed move, from the first offer to the opening of the envelope.
+    pub(crate) adjournment: Option<Adjournment>,
     pub(crate) version: u64,
     pub(crate) log: EventLog,
 }
@@ -420,6 +437,7 @@ impl Game {
             touches: Vec::new(),
             illegal_counts: [0, 0],
             incidents: Vec::new(),
+            adjournment: None,
             version: 0,
         })
     }
@@ -562,6 +580,12 @@ impl Game {
         &self.incidents
     }
 
+    /// The adjournment in progress (offered, called, sealed or resumed with the envelope closed). The sealed move's
+    /// text is in it: a server must not show it to anyone before [`Event::SealedMoveOpened`].
+    pub fn adjournment(&self) -> Option<&Adjournment> {
+        self.adjournment.as_ref()
+    }
+
     /// The version: the number of events so far (the version of the last event).
     pub fn version(&self) -> u64 {
         self.version
@@ -592,9 +616,30 @@ impl Game {
     /// schedule its next tick for then; ticking earlier is harmless, and with a simple delay the real flag time may
     /// be later (tick again and ask again).
     pub fn next_deadline(&self, now: Timestamp) -> Option<Timestamp> {
+        if let Some(a) = &self.adjournment
+            && a.is_sealed()
+            && !a.resumed
+        {
+            // The session starts at the resumption time.
+            return a.resume_at_ms.map(Timestamp);
+        }
         if self.adjourned_at.is_some() {
             return None;
         }
+        // After a resumption, the lateness limit for a player not yet at the board.
+        let late = self
+            .adjournment
+            .as_ref()
+            .filter(|a| a.resumed && a.arrived != [true, true])
+            .and_then(|a| a.resume_at_ms.map(|r| Timestamp(r).plus_millis(self.config.late_limit_ms + 1)));
+        let flag = self.flag_deadline(now);
+        match (late, flag) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn flag_deadline(&self, now: Timestamp) -> Option<Timestamp> {
         match self.status {
             Status::Created => Some(self.turn_started_at.plus_millis(self.config.first_move_timeout_ms + 1)),
             Status::Started => {
@@ -714,7 +759,14 @@ impl Game {
             }
             Status::Created | Status::Started => {}
         }
+        if self.adjournment.as_ref().is_some_and(|a| a.is_sealed() || a.resumed) && self.sealed_session(now, &cmd, out)
+        {
+            // The envelope's opening or the lateness rule ended the game: the command is not carried out.
+            self.presence(&cmd, &mut Vec::new());
+            return Ok(());
+        }
         let adjourned = self.adjourned_at.is_some();
+        let sealed = self.adjournment.as_ref().is_some_and(Adjournment::is_sealed);
         if adjourned
             && !matches!(
                 cmd,
@@ -725,6 +777,19 @@ impl Game {
                     | Command::Disconnected { .. }
                     | Command::Reconnected { .. }
             )
+            // With a sealed move, draw offers and the resumption time are settled during the adjournment (10.9).
+            && !(sealed
+                && matches!(
+                    cmd,
+                    Command::ScheduleResumption { .. }
+                        | Command::Player {
+                            action: Action::OfferDraw
+                                | Action::AcceptDraw
+                                | Action::DeclineDraw
+                                | Action::ProposeResumption { .. },
+                            ..
+                        }
+                ))
         {
             return Err(CommandError::Adjourned);
         }
@@ -747,7 +812,13 @@ impl Game {
                 out.push(Event::Adjourned { clocks: self.clocks(now) });
                 Ok(())
             }
+            Command::CallAdjournment => self.call_adjournment(None, out),
+            Command::ScheduleResumption { at_ms } => self.schedule_resumption(None, at_ms, now, out),
             Command::Resume => {
+                if sealed {
+                    // A sealed game resumes at its resumption time, with the envelope.
+                    return Err(CommandError::SealedMovePending);
+                }
                 let Some(since) = self.adjourned_at else {
                     return Err(CommandError::NotAdjourned);
                 };
@@ -820,7 +891,192 @@ impl Game {
             Action::RematchOffer | Action::RematchAccept | Action::RematchDecline => self.cmd_rematch(by, &action, out),
             Action::Touch { square } => self.cmd_touch(by, &square, false, out),
             Action::Adjust { square } => self.cmd_touch(by, &square, true, out),
+            Action::AdjournOffer => self.call_adjournment(Some(by), out),
+            Action::Seal { mv } => self.cmd_seal(now, by, mv, out),
+            Action::ProposeResumption { at_ms } => self.schedule_resumption(Some(by), at_ms, now, out),
         }
+    }
+
+    /// An offer to adjourn (`by` a player: called once both have offered) or the arbiter's call (`by` none).
+    fn call_adjournment(&mut self, by: Option<Color>, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.status != Status::Started || (by.is_some() && !self.config.rules.adjournment) {
+            return Err(CommandError::AdjournmentNotAllowed);
+        }
+        let turn = self.turn();
+        let a = self.adjournment.get_or_insert_with(Adjournment::default);
+        if a.called || a.sealed.is_some() || a.resumed {
+            // (Resumed: the last session's lateness rule still waits for a player.)
+            return Err(CommandError::AlreadyAdjourned);
+        }
+        match by {
+            Some(by) if a.offered_by == Some(by) => return Err(CommandError::AdjournmentAlreadyOffered { by }),
+            Some(by) if a.offered_by.is_none() => {
+                a.offered_by = Some(by);
+                out.push(Event::AdjournmentOffered { by });
+                return Ok(());
+            }
+            _ => {}
+        }
+        a.offered_by = None;
+        a.called = true;
+        out.push(Event::AdjournmentCalled { to_seal: turn });
+        Ok(())
+    }
+
+    /// The player on move seals `text`: the clocks stop, the game is adjourned, the text is kept unread.
+    fn cmd_seal(&mut self, now: Timestamp, by: Color, text: String, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if by != self.turn() {
+            return Err(CommandError::NotYourTurn { by });
+        }
+        if !self.adjournment.as_ref().is_some_and(|a| a.called) {
+            return Err(CommandError::AdjournmentNotCalled);
+        }
+        let text = text.trim().to_owned();
+        if text.is_empty() || text.chars().count() > MAX_SEALED_TEXT {
+            return Err(CommandError::BadMoveText {
+                text,
+                problem: format!("a sealed move is 1 to {MAX_SEALED_TEXT} characters"),
+            });
+        }
+        if matches!(self.clock.state(), ClockState::Running(_)) {
+            self.clock.pause(now).map_err(|e| CommandError::Internal(e.to_string()))?;
+        }
+        self.adjourned_at = Some(now);
+        if let Some(a) = self.adjournment.as_mut() {
+            a.called = false;
+            a.sealed = Some(SealedMove { by, text, at: now });
+        }
+        self.touches.clear();
+        out.push(Event::MoveSealed { by, clocks: self.clocks(now) });
+        Ok(())
+    }
+
+    /// A resumption time proposed by a player (agreed when both propose the same) or set by the arbiter.
+    fn schedule_resumption(
+        &mut self,
+        by: Option<Color>,
+        at_ms: u64,
+        now: Timestamp,
+        out: &mut Vec<Event>,
+    ) -> Result<(), CommandError> {
+        let Some(a) = self.adjournment.as_mut().filter(|a| a.sealed.is_some() && !a.resumed) else {
+            return Err(CommandError::BadResumptionTime);
+        };
+        match by {
+            Some(_) if at_ms <= now.as_millis() => return Err(CommandError::BadResumptionTime),
+            Some(by) if a.proposal != Some(Proposal { by: !by, at_ms }) => {
+                a.proposal = Some(Proposal { by, at_ms });
+                out.push(Event::ResumptionProposed { by, at_ms });
+                return Ok(());
+            }
+            _ => {}
+        }
+        a.proposal = None;
+        a.resume_at_ms = Some(at_ms);
+        out.push(Event::ResumptionScheduled { at_ms });
+        Ok(())
+    }
+
+    /// The session of a game with a sealed move, before a command at `now`: it starts at the resumption time; the
+    /// lateness rule applies after it; `cmd` tells who is at the board; the envelope is opened once the sealer's
+    /// opponent is. True if the game ended.
+    fn sealed_session(&mut self, now: Timestamp, cmd: &Command, out: &mut Vec<Event>) -> bool {
+        let Some(a) = &self.adjournment else { return false };
+        if !a.resumed {
+            let Some(sealer) = a.sealed.as_ref().map(|s| s.by) else { return false };
+            match a.resume_at_ms {
+                Some(r) if now.as_millis() >= r => self.start_session(Timestamp(r), sealer, now, out),
+                _ => return false,
+            }
+        }
+        let Some(a) = &self.adjournment else { return false };
+        let start = Timestamp(a.resume_at_ms.unwrap_or(0));
+        // Article 10.15: a player more than the limit late loses. Both late: the arbiter decides (10.17).
+        if now > start.plus_millis(self.config.late_limit_ms) {
+            let late: Vec<Color> = Color::ALL.into_iter().filter(|c| !a.arrived[c.index()]).collect();
+            if let [late] = late[..] {
+                let t = Termination::LateArrival { late };
+                let o = if self.position().can_mate(!late) { Outcome::win(!late, t) } else { Outcome::draw(t) };
+                self.finish(now, o, out);
+                return true;
+            }
+        }
+        let here = match *cmd {
+            Command::Player { by, .. } => Some(by),
+            Command::Reconnected { who } => Some(who),
+            _ => None,
+        };
+        if let (Some(c), Some(a)) = (here, self.adjournment.as_mut()) {
+            a.arrived[c.index()] = true;
+        }
+        let Some(a) = &self.adjournment else { return false };
+        if let Some(sealer) = a.sealed.as_ref().map(|s| s.by) {
+            if a.arrived[(!sealer).index()] && self.open_envelope(now, out) {
+                return true;
+            }
+        } else if a.arrived == [true, true] {
+            // Opened, and both at the board: the adjournment is over.
+            self.adjournment = None;
+        }
+        false
+    }
+
+    /// The session starts at `at`: the clocks run again, the sealed move's clock press is made at that instant, and
+    /// the opponent's clock runs from then whether or not they are at the board (14.3).
+    fn start_session(&mut self, at: Timestamp, sealer: Color, now: Timestamp, out: &mut Vec<Event>) {
+        let at = at.max(self.adjourned_at.unwrap_or(at));
+        if matches!(self.clock.state(), ClockState::Paused(_)) {
+            let _ = self.clock.resume(at);
+            // The press cannot flag: the sealer's time was stopped when the move was sealed.
+            let _ = self.clock.press(side(sealer), at, 0);
+        }
+        self.adjourned_at = None;
+        self.turn_started_at = at;
+        let present = [self.disconnected[0].is_none(), self.disconnected[1].is_none()];
+        if let Some(a) = self.adjournment.as_mut() {
+            a.resumed = true;
+            a.arrived = present;
+        }
+        out.push(Event::Resumed { clocks: self.clocks(now) });
+    }
+
+    /// Opens the envelope (the sealer's opponent is at the board, or the arbiter must decide a flag): the sealed move
+    /// is played, or judged by 10.16. True if the game ended.
+    fn open_envelope(&mut self, now: Timestamp, out: &mut Vec<Event>) -> bool {
+        let Some(sealed) = self.adjournment.as_mut().and_then(|a| a.sealed.take()) else { return false };
+        let by = sealed.by;
+        match judge(self.position(), &sealed.text) {
+            Judged::Legal(m) => {
+                out.push(Event::SealedMoveOpened {
+                    by,
+                    text: sealed.text,
+                    valid: true,
+                    message_zh: "封棋着法合乎规则，已在棋盘上走出".to_owned(),
+                    message_en: "The sealed move is legal and has been played".to_owned(),
+                });
+                // Kept while a player has yet to come (the lateness rule), dropped once both are here.
+                if self.adjournment.as_ref().is_some_and(|a| a.arrived == [true, true]) {
+                    self.adjournment = None;
+                }
+                let clock_ms = self.clock.remaining(side(by), now);
+                // `play` fails only for an illegal move, and this one was checked legal.
+                let played = self.play(now, by, m, clock_ms, 0, out);
+                debug_assert!(played.is_ok(), "{played:?}");
+            }
+            Judged::Invalid(why) => {
+                out.push(Event::SealedMoveOpened {
+                    by,
+                    text: sealed.text,
+                    valid: false,
+                    message_zh: why.zh,
+                    message_en: why.en,
+                });
+                let t = Termination::SealedMove { sealer: by };
+                let o = if self.position().can_mate(!by) { Outcome::win(!by, t) } else { Outcome::draw(t) };
+                self.finish(now, o, out);
+            }
+        }
+        self.is_over()
     }
 
     /// A touch (or, with `adjust`, "I adjust" and an adjustment) of the piece on `square` by the player on move.
@@ -1050,6 +1306,11 @@ impl Game {
     }
 
     fn flag(&mut self, now: Timestamp, color: Color, out: &mut Vec<Event>) {
+        // The flag of the sealer's opponent fell before they came: the envelope is opened to decide (an invalid
+        // sealed move loses first).
+        if self.adjournment.as_ref().is_some_and(Adjournment::awaiting_opening) && self.open_envelope(now, out) {
+            return;
+        }
         let o = Outcome::time_forfeit(self.position(), color);
         self.finish(now, o, out);
     }
@@ -1060,6 +1321,7 @@ impl Game {
         self.draw_offer = None;
         self.takeback_offer = None;
         self.adjourned_at = None;
+        self.adjournment = None;
         out.push(Event::game_ended(&o, self.clocks(now)));
     }
 
@@ -1068,6 +1330,7 @@ impl Game {
         self.draw_offer = None;
         self.takeback_offer = None;
         self.adjourned_at = None;
+        self.adjournment = None;
         out.push(reason.event());
     }
 
@@ -1099,7 +1362,9 @@ impl Game {
             self.finish(now, Outcome::draw(Termination::Agreement), out);
             return Ok(());
         }
-        if self.turn() == by {
+        // The sealer has made a move by sealing it: an offer now is one made with the move (10.9).
+        let sealer = self.adjournment.as_ref().and_then(|a| a.sealed.as_ref()).map(|s| s.by);
+        if self.turn() == by && sealer != Some(by) {
             return Err(CommandError::OfferWithMove { by });
         }
         self.check_may_offer(by)?;
@@ -1118,6 +1383,9 @@ impl Game {
     ) -> Result<(), CommandError> {
         if by != self.turn() {
             return Err(CommandError::NotYourTurn { by });
+        }
+        if self.adjournment.as_ref().is_some_and(Adjournment::awaiting_opening) {
+            return Err(CommandError::SealedMovePending);
         }
         let m = match mv.resolve(self.position()) {
             Ok(m) => m,

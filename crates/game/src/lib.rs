@@ -56,6 +56,7 @@
 #![forbid(unsafe_code)]
 
 mod action;
+pub mod adjourn;
 mod error;
 mod event;
 mod game;
@@ -65,6 +66,7 @@ mod serde_util;
 mod snapshot;
 
 pub use action::Action;
+pub use adjourn::{Adjournment, SealedMove};
 pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{

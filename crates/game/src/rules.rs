@@ -64,36 +64,39 @@ pub struct Rules {
     /// How completed illegal moves are treated.
     #[serde(default)]
     pub illegal_moves: IllegalMoves,
+    /// Adjournment with a sealed move may be agreed by the players (the arbiter may always call one); for classical
+    /// and correspondence games or where the host allows it. See [`crate::adjourn`].
+    #[serde(default)]
+    pub adjournment: bool,
 }
 
 impl Rules {
     /// Online play: illegal moves refused, no touch-move.
-    pub const ONLINE: Rules = Rules { touch_move: false, illegal_moves: IllegalMoves::Refused };
+    pub const ONLINE: Rules = Rules { touch_move: false, illegal_moves: IllegalMoves::Refused, adjournment: false };
 
     /// Touch-move training: touched pieces bind; illegal moves are refused with their reason.
-    pub const TOUCH_MOVE: Rules = Rules { touch_move: true, illegal_moves: IllegalMoves::Refused };
+    pub const TOUCH_MOVE: Rules = Rules { touch_move: true, illegal_moves: IllegalMoves::Refused, adjournment: false };
 
     /// As at a board under FIDE's Laws: touch-move, and illegal moves counted (Article 7.5).
-    pub const OVER_THE_BOARD: Rules = Rules { touch_move: true, illegal_moves: IllegalMoves::Fide };
+    pub const OVER_THE_BOARD: Rules = Rules { touch_move: true, illegal_moves: IllegalMoves::Fide, adjournment: false };
 
-    /// A name for the rule set: `online`, `touch_move`, `illegal_moves_count`, `touch_move+illegal_moves_count`, or
-    /// with `king_into_check` for 送王.
+    /// A name for the rule set: `online`, or its parts joined by `+` — `touch_move`, `illegal_moves_count` or
+    /// `king_into_check` (送王), `adjournment`.
     pub fn name(&self) -> String {
         let counting = match self.illegal_moves {
             IllegalMoves::Refused => None,
             IllegalMoves::Fide => Some("illegal_moves_count"),
             IllegalMoves::KingIntoCheck => Some("king_into_check"),
         };
-        match (self.touch_move, counting) {
-            (false, None) => "online".to_owned(),
-            (true, None) => "touch_move".to_owned(),
-            (false, Some(c)) => c.to_owned(),
-            (true, Some(c)) => format!("touch_move+{c}"),
-        }
+        let parts: Vec<&str> =
+            [self.touch_move.then_some("touch_move"), counting, self.adjournment.then_some("adjournment")]
+                .into_iter()
+                .flatten()
+                .collect();
+        if parts.is_empty() { "online".to_owned() } else { parts.join("+") }
     }
 
-    /// The rule set for a name as [`Rules::name`] writes it (`online`, `touch_move`, `illegal_moves_count`,
-    /// `king_into_check`, or two joined by `+`).
+    /// The rule set for a name as [`Rules::name`] writes it.
     pub fn parse(name: &str) -> Result<Rules, String> {
         let mut rules = Rules::ONLINE;
         for part in name.split('+') {
@@ -102,10 +105,11 @@ impl Rules {
                 "touch_move" => rules.touch_move = true,
                 "illegal_moves_count" | "fide" => rules.illegal_moves = IllegalMoves::Fide,
                 "king_into_check" | "songwang" => rules.illegal_moves = IllegalMoves::KingIntoCheck,
+                "adjournment" => rules.adjournment = true,
                 other => {
                     return Err(format!(
-                        "unknown rule set {other:?} (expected online, touch_move, illegal_moves_count or \
-                         king_into_check, or two of the last three joined by +)"
+                        "unknown rule set {other:?} (expected online, or touch_move, illegal_moves_count or \
+                         king_into_check, adjournment joined by +)"
                     ));
                 }
             }
@@ -377,9 +381,10 @@ mod tests {
             Rules::ONLINE,
             Rules::TOUCH_MOVE,
             Rules::OVER_THE_BOARD,
-            Rules { touch_move: false, illegal_moves: IllegalMoves::Fide },
-            Rules { touch_move: false, illegal_moves: IllegalMoves::KingIntoCheck },
-            Rules { touch_move: true, illegal_moves: IllegalMoves::KingIntoCheck },
+            Rules { illegal_moves: IllegalMoves::Fide, ..Rules::ONLINE },
+            Rules { illegal_moves: IllegalMoves::KingIntoCheck, ..Rules::ONLINE },
+            Rules { touch_move: true, illegal_moves: IllegalMoves::KingIntoCheck, adjournment: true },
+            Rules { adjournment: true, ..Rules::ONLINE },
         ] {
             assert_eq!(Rules::parse(&r.name()).unwrap(), r, "{}", r.name());
         }

@@ -63,6 +63,8 @@ impl From<&Outcome> for OutcomeRepr {
             }
             Termination::TimeForfeitDraw { flagged, bare_king } => (Some(flagged), bare_king),
             Termination::IllegalMove { offender } => (Some(offender), false),
+            Termination::SealedMove { sealer } => (Some(sealer), false),
+            Termination::LateArrival { late } => (Some(late), false),
             _ => (None, false),
         };
         OutcomeRepr { winner: o.winner, termination: o.termination.code().to_owned(), side, bare_king }
@@ -89,6 +91,8 @@ impl TryFrom<OutcomeRepr> for Outcome {
             "abandoned" => Termination::Abandoned,
             "adjudication" => Termination::Adjudication,
             "illegal_move" => Termination::IllegalMove { offender: side()? },
+            "sealed_move" => Termination::SealedMove { sealer: side()? },
+            "late_arrival" => Termination::LateArrival { late: side()? },
             other => return Err(format!("unknown termination {other:?}")),
         };
         Ok(Outcome { winner: r.winner, termination })

@@ -4,6 +4,7 @@ use guoxiang_clock::{Clock, ClockState, LagReserve, Timestamp};
 use guoxiang_core::{Color, GameState};
 use serde::{Deserialize, Serialize};
 
+use crate::adjourn::Adjournment;
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
 use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
@@ -61,6 +62,9 @@ pub struct Snapshot {
     /// The illegal moves counted, for the PGN.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub incidents: Vec<Incident>,
+    /// An adjournment in progress. It holds the sealed move: this snapshot is the server's, not a client's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjournment: Option<Adjournment>,
     pub version: u64,
     /// When the snapshot was taken, on the same time scale as the other timestamps.
     pub taken_at: Timestamp,
@@ -142,6 +146,7 @@ impl Game {
             touches: self.touches.iter().map(|t| t.square.to_string()).collect(),
             illegal_moves: self.illegal_counts,
             incidents: self.incidents.clone(),
+            adjournment: self.adjournment.clone(),
             version: self.version,
             taken_at: now,
         }
@@ -210,6 +215,13 @@ impl Game {
             touches,
             illegal_counts: s.illegal_moves,
             incidents: s.incidents,
+            // The sealing time moves with the other timestamps; the resumption time is an appointment and stays.
+            adjournment: s.adjournment.map(|mut a| {
+                if let Some(sealed) = a.sealed.as_mut() {
+                    sealed.at = shift(sealed.at);
+                }
+                a
+            }),
             version: s.version,
         })
     }

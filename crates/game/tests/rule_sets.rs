@@ -26,8 +26,8 @@ fn try_move(g: &mut Game, now: u64, uci: &str) -> Result<Vec<guoxiang_game::Vers
     g.apply(t(now), mv_cmd(by, uci))
 }
 
-const FIDE: Rules = Rules { touch_move: false, illegal_moves: IllegalMoves::Fide };
-const SONG_WANG: Rules = Rules { touch_move: false, illegal_moves: IllegalMoves::KingIntoCheck };
+const FIDE: Rules = Rules { illegal_moves: IllegalMoves::Fide, ..Rules::ONLINE };
+const SONG_WANG: Rules = Rules { illegal_moves: IllegalMoves::KingIntoCheck, ..Rules::ONLINE };
 
 #[test]
 fn online_games_refuse_touches_and_illegal_moves() {
@@ -146,7 +146,7 @@ fn touches_are_kept_in_the_snapshot() {
     let snap = g.snapshot(t(T0 + 1_000));
     let json = serde_json::to_string(&snap).unwrap();
     assert!(json.contains(r#""touches":["g1"]"#), "{json}");
-    assert!(json.contains(r#""rules":{"touch_move":true,"illegal_moves":"refused"}"#), "{json}");
+    assert!(json.contains(r#""rules":{"touch_move":true,"illegal_moves":"refused","adjournment":false}"#), "{json}");
     let mut g = Game::restore(serde_json::from_str(&json).unwrap(), t(T0 + 5_000)).unwrap();
     assert!(matches!(try_move(&mut g, T0 + 6_000, "e2e4"), Err(CommandError::TouchMove { .. })));
 }
@@ -270,4 +270,232 @@ fn rule_sets_are_read_from_the_wire() {
     .unwrap();
     assert_eq!(c.rules, Rules::ONLINE);
     let _ = MoveInput::uci("e2e4");
+}
+
+// ----- adjournment with a sealed move (10.9, 10.15, 10.16 and 13–14 of the older Laws; the Guidelines on adjourned
+// games) -----
+
+const ADJOURNABLE: Rules = Rules { adjournment: true, ..Rules::ONLINE };
+
+fn act(g: &mut Game, now: u64, by: Color, a: Action) -> Result<Vec<guoxiang_game::VersionedEvent>, CommandError> {
+    g.apply(t(now), Command::by(by, a))
+}
+
+/// A classical game after 1. e4 e5 2. Nf3 (White moved at T0 + 3 s), adjourned with Black to seal `text` at T0 + 10 s,
+/// to resume at `resume`.
+fn sealed(text: &str, resume: u64) -> Game {
+    let mut g = with_rules("5400+30", ADJOURNABLE, None);
+    line(&mut g, T0 + 1_000, "e2e4 e7e5 g1f3");
+    act(&mut g, T0 + 4_000, Color::White, Action::AdjournOffer).unwrap();
+    let ev = act(&mut g, T0 + 5_000, Color::Black, Action::AdjournOffer).unwrap();
+    assert!(matches!(ev[0].event, Event::AdjournmentCalled { to_seal: Color::Black }), "{ev:?}");
+    let ev = act(&mut g, T0 + 10_000, Color::Black, Action::Seal { mv: text.into() }).unwrap();
+    match &ev[0].event {
+        Event::MoveSealed { by, clocks } => {
+            assert_eq!(*by, Color::Black);
+            // Black's thinking time up to the seal counts: 7 s since White's move.
+            assert_eq!(clocks.unwrap().black_ms, 5_400_000 - 7_000);
+        }
+        e => panic!("{e:?}"),
+    }
+    assert!(g.is_adjourned());
+    act(&mut g, T0 + 11_000, Color::White, Action::ProposeResumption { at_ms: resume }).unwrap();
+    let ev = act(&mut g, T0 + 12_000, Color::Black, Action::ProposeResumption { at_ms: resume }).unwrap();
+    assert!(matches!(ev[0].event, Event::ResumptionScheduled { at_ms } if at_ms == resume), "{ev:?}");
+    g
+}
+
+const DAY: u64 = 86_400_000;
+
+#[test]
+fn adjournment_needs_the_rules_and_a_call_and_the_move_stays_secret() {
+    let mut g = game("5400+30", false);
+    line(&mut g, T0, "e2e4 e7e5");
+    assert_eq!(
+        act(&mut g, T0 + 2_000, Color::White, Action::AdjournOffer).unwrap_err().code(),
+        "adjournment_not_allowed"
+    );
+    let mut g = with_rules("5400+30", ADJOURNABLE, None);
+    assert_eq!(act(&mut g, T0, Color::White, Action::AdjournOffer).unwrap_err().code(), "adjournment_not_allowed");
+    line(&mut g, T0, "e2e4 e7e5");
+    let e = act(&mut g, T0 + 2_000, Color::White, Action::Seal { mv: "Nf3".into() }).unwrap_err();
+    assert_eq!(e.code(), "adjournment_not_called");
+    act(&mut g, T0 + 2_000, Color::White, Action::AdjournOffer).unwrap();
+    assert_eq!(act(&mut g, T0 + 2_000, Color::White, Action::AdjournOffer).unwrap_err().code(), "adjournment_offered");
+    // The arbiter may call it at once.
+    g.apply(t(T0 + 3_000), Command::CallAdjournment).unwrap();
+    assert_eq!(
+        act(&mut g, T0 + 3_000, Color::Black, Action::Seal { mv: "Nf6".into() }).unwrap_err().code(),
+        "not_your_turn"
+    );
+    let ev = act(&mut g, T0 + 4_000, Color::White, Action::Seal { mv: "Nf3".into() }).unwrap();
+    // Nothing the clients see names the move.
+    let json = serde_json::to_string(&ev).unwrap();
+    assert!(!json.contains("Nf3"), "{json}");
+    assert_eq!(g.moves().len(), 2);
+    // Adjourned: no moves; the time must be later than now.
+    assert_eq!(try_move(&mut g, T0 + 5_000, "g1f3").unwrap_err().code(), "adjourned");
+    let e = act(&mut g, T0 + 5_000, Color::Black, Action::ProposeResumption { at_ms: T0 + 5_000 }).unwrap_err();
+    assert_eq!(e.code(), "bad_resumption_time");
+    // 10.15/10.16 states survive a restart: the appointment stays where it was.
+    g.apply(t(T0 + 6_000), Command::ScheduleResumption { at_ms: T0 + DAY }).unwrap();
+    let snap = g.snapshot(t(T0 + 7_000));
+    let g2 = Game::restore(snap, t(T0 + 60_000)).unwrap();
+    assert_eq!(g2.adjournment().unwrap().resume_at_ms, Some(T0 + DAY));
+    assert_eq!(g2.adjournment().unwrap().sealed.as_ref().unwrap().text, "Nf3");
+    assert_eq!(g2.next_deadline(t(T0 + 60_000)), Some(t(T0 + DAY)));
+}
+
+/// 14.2: at the resumption the envelope is opened with the opponent present, the move played, and the opponent's
+/// clock runs from the resumption time; the sealer's time is what it was at the seal.
+#[test]
+fn the_sealed_move_is_played_at_the_resumption() {
+    let resume = T0 + DAY;
+    let mut g = sealed("马c6", resume);
+    // Both are connected (present): the session starts with the first command at or after the resumption time.
+    let ev = g.apply(t(resume + 5_000), Command::Tick).unwrap();
+    assert_eq!(types(&ev), ["resumed", "sealed_move_opened", "move_made"]);
+    match &ev[1].event {
+        Event::SealedMoveOpened { text, valid, .. } => assert_eq!((text.as_str(), *valid), ("马c6", true)),
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(g.moves()[3].san.as_str(), "Nc6");
+    let c = g.clocks(t(resume + 5_000)).unwrap();
+    assert_eq!(c.black_ms, 5_400_000 - 7_000 + 30_000, "the sealed move earns its increment, nothing more is charged");
+    assert_eq!(c.white_ms, 5_400_000 + 30_000 - 1_000 - 5_000, "White's clock ran from the resumption time");
+    assert!(!g.is_adjourned() && g.adjournment().is_none());
+    mv(&mut g, resume + 6_000, "f1b5");
+}
+
+/// 10.16: an ambiguous, false or illegal sealed move loses for the sealer.
+#[test]
+fn an_invalid_sealed_move_loses() {
+    for (text, why) in [("Nd7", "illegal"), ("Nxe9", "false"), ("e7e6", "illegal")] {
+        let resume = T0 + DAY;
+        let mut g = sealed(text, resume);
+        let ev = g.apply(t(resume), Command::Tick).unwrap();
+        match &ev[1].event {
+            Event::SealedMoveOpened { valid, message_en, .. } => {
+                assert!(!valid);
+                assert!(message_en.contains(why), "{text}: {message_en}");
+            }
+            e => panic!("{e:?}"),
+        }
+        let (result, termination, _) = ended(&ev).unwrap();
+        assert_eq!((result.as_str(), termination.as_str()), ("1-0", "sealed_move"), "{text}");
+    }
+    // Two knights that can both go to d2: "Nd2" is ambiguous.
+    let fen = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
+    let mut g = with_rules("5400+30", ADJOURNABLE, Some(fen));
+    line(&mut g, T0, "e1d1 e8d8");
+    g.apply(t(T0 + 2_000), Command::CallAdjournment).unwrap();
+    act(&mut g, T0 + 3_000, Color::White, Action::Seal { mv: "Nd2".into() }).unwrap();
+    g.apply(t(T0 + 4_000), Command::ScheduleResumption { at_ms: T0 + DAY }).unwrap();
+    let ev = g.apply(t(T0 + DAY), Command::Tick).unwrap();
+    assert!(
+        matches!(&ev[1].event, Event::SealedMoveOpened { valid: false, message_en, .. } if message_en.contains("ambiguous")),
+        "{ev:?}"
+    );
+    // Black has a bare king and cannot mate: the sealer's fault draws instead of losing (10.5: a lone king never
+    // wins).
+    assert_eq!(ended(&ev).unwrap(), ("1/2-1/2".to_owned(), "sealed_move".to_owned(), None));
+}
+
+/// 10.15 (1): a sealed mate wins even if the sealer stays away; the opponent must be there for the opening.
+#[test]
+fn a_sealed_mate_wins_in_the_opponents_presence() {
+    let mut g = with_rules("5400+30", ADJOURNABLE, None);
+    line(&mut g, T0, "f2f3 e7e5 g2g4");
+    g.apply(t(T0 + 3_000), Command::CallAdjournment).unwrap();
+    act(&mut g, T0 + 4_000, Color::Black, Action::Seal { mv: "Qh4#".into() }).unwrap();
+    g.apply(t(T0 + 5_000), Command::ScheduleResumption { at_ms: T0 + DAY }).unwrap();
+    g.apply(t(T0 + 6_000), Command::Disconnected { who: Color::White, since: t(T0 + 6_000) }).unwrap();
+    g.apply(t(T0 + 6_000), Command::Disconnected { who: Color::Black, since: t(T0 + 6_000) }).unwrap();
+    // White is not there: the session starts, White's clock runs, the envelope stays closed.
+    let ev = g.apply(t(T0 + DAY + 1_000), Command::Tick).unwrap();
+    assert_eq!(types(&ev), ["resumed"]);
+    assert_eq!(try_move(&mut g, T0 + DAY + 1_500, "d8h4").unwrap_err().code(), "sealed_move_pending");
+    // White arrives: the envelope is opened, and the mate ends the game although Black is absent.
+    let ev = g.apply(t(T0 + DAY + 600_000), Command::Reconnected { who: Color::White }).unwrap();
+    assert_eq!(ended(&ev).unwrap(), ("0-1".to_owned(), "checkmate".to_owned(), Some(Color::Black)));
+}
+
+/// 10.15: more than an hour late loses — the sealer's opponent (the envelope never opened), or the sealer (the
+/// game otherwise goes on); both late decides nothing.
+#[test]
+fn more_than_an_hour_late_loses() {
+    let resume = T0 + DAY;
+    let hour = 3_600_000;
+    // The sealer's opponent (White) does not come.
+    let mut g = sealed("Nc6", resume);
+    g.apply(t(T0 + 20_000), Command::Disconnected { who: Color::White, since: t(T0 + 20_000) }).unwrap();
+    g.apply(t(resume), Command::Tick).unwrap();
+    assert_eq!(g.next_deadline(t(resume)), Some(t(resume + hour + 1)));
+    assert!(g.apply(t(resume + hour), Command::Tick).unwrap().is_empty());
+    let ev = g.apply(t(resume + hour + 1), Command::Tick).unwrap();
+    assert_eq!(ended(&ev).unwrap(), ("0-1".to_owned(), "late_arrival".to_owned(), Some(Color::Black)));
+    // The sealer (Black) does not come: the move is opened with White there, White replies, Black loses at the hour.
+    let mut g = sealed("Nc6", resume);
+    g.apply(t(T0 + 20_000), Command::Disconnected { who: Color::Black, since: t(T0 + 20_000) }).unwrap();
+    let ev = g.apply(t(resume + 1_000), Command::Tick).unwrap();
+    assert_eq!(types(&ev), ["resumed", "sealed_move_opened", "move_made"]);
+    mv(&mut g, resume + 2_000, "f1b5");
+    let ev = g.apply(t(resume + hour + 1), Command::Tick).unwrap();
+    assert_eq!(ended(&ev).unwrap(), ("1-0".to_owned(), "late_arrival".to_owned(), Some(Color::White)));
+    // A late arrival within the hour is in time.
+    let mut g = sealed("Nc6", resume);
+    g.apply(t(T0 + 20_000), Command::Disconnected { who: Color::White, since: t(T0 + 20_000) }).unwrap();
+    g.apply(t(resume), Command::Tick).unwrap();
+    let ev = g.apply(t(resume + hour - 1), Command::Reconnected { who: Color::White }).unwrap();
+    assert!(types(&ev).contains(&"move_made".to_owned()), "{ev:?}");
+    assert!(g.apply(t(resume + hour + 10_000), Command::Tick).unwrap().is_empty());
+    assert!(g.outcome().is_none());
+    // Both late: no automatic result (the arbiter decides).
+    let mut g = sealed("Nc6", resume);
+    for who in Color::ALL {
+        g.apply(t(T0 + 20_000), Command::Disconnected { who, since: t(T0 + 20_000) }).unwrap();
+    }
+    g.apply(t(resume + hour + 10_000), Command::Tick).unwrap();
+    assert!(g.outcome().is_none());
+    // (White's clock has run since the resumption: at 90 minutes White's flag falls, which does decide.)
+    let ev = g.apply(t(resume + 2 * hour), Command::Tick).unwrap();
+    assert_eq!(ended(&ev).unwrap().1, "time_forfeit");
+}
+
+/// 10.9 and 14.2 (1): during the adjournment a draw may be offered and agreed, or a player resign — the envelope
+/// stays closed; the sealer's offer stands until the opponent has seen the move and moved.
+#[test]
+fn draws_and_resignations_during_the_adjournment() {
+    let resume = T0 + DAY;
+    let mut g = sealed("Nc6", resume);
+    act(&mut g, T0 + 20_000, Color::Black, Action::OfferDraw).unwrap();
+    let ev = act(&mut g, T0 + 21_000, Color::White, Action::AcceptDraw).unwrap();
+    assert_eq!(ended(&ev).unwrap().1, "agreement");
+    assert!(!serde_json::to_string(&ev).unwrap().contains("Nc6"));
+    // The sealer's offer, left open, stands until White has seen the move and moved.
+    let mut g = sealed("Nc6", resume);
+    act(&mut g, T0 + 20_000, Color::Black, Action::OfferDraw).unwrap();
+    g.apply(t(resume), Command::Tick).unwrap();
+    assert_eq!(g.draw_offer(), Some(Color::Black));
+    let ev = act(&mut g, resume + 1_000, Color::White, Action::AcceptDraw).unwrap();
+    assert_eq!(ended(&ev).unwrap().1, "agreement");
+    // Resigning while adjourned.
+    let mut g = sealed("Nc6", resume);
+    let ev = act(&mut g, T0 + 20_000, Color::White, Action::Resign).unwrap();
+    assert_eq!(ended(&ev).unwrap().0, "0-1");
+}
+
+/// The flag of the sealer's opponent falls before they come: the envelope is opened to decide, and an invalid
+/// sealed move loses first.
+#[test]
+fn a_flag_before_the_opening() {
+    let mut g = with_rules("600+0", ADJOURNABLE, None);
+    line(&mut g, T0, "e2e4 e7e5 g1f3");
+    g.apply(t(T0 + 3_000), Command::CallAdjournment).unwrap();
+    act(&mut g, T0 + 4_000, Color::Black, Action::Seal { mv: "Qxh9".into() }).unwrap();
+    g.apply(t(T0 + 5_000), Command::ScheduleResumption { at_ms: T0 + DAY }).unwrap();
+    g.apply(t(T0 + 6_000), Command::Disconnected { who: Color::White, since: t(T0 + 6_000) }).unwrap();
+    g.apply(t(T0 + DAY), Command::Tick).unwrap();
+    let ev = g.apply(t(T0 + DAY + 700_000), Command::Tick).unwrap();
+    assert_eq!(ended(&ev).unwrap(), ("1-0".to_owned(), "sealed_move".to_owned(), Some(Color::White)));
 }

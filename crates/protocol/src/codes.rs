@@ -34,11 +34,13 @@ pub enum TerminationCode {
     Abandoned,
     Adjudication,
     IllegalMove,
+    SealedMove,
+    LateArrival,
 }
 
 impl TerminationCode {
     /// Every value, in order.
-    pub const ALL: [TerminationCode; 14] = [
+    pub const ALL: [TerminationCode; 16] = [
         TerminationCode::Checkmate,
         TerminationCode::Stalemate,
         TerminationCode::DeadPosition,
@@ -53,6 +55,8 @@ impl TerminationCode {
         TerminationCode::Abandoned,
         TerminationCode::Adjudication,
         TerminationCode::IllegalMove,
+        TerminationCode::SealedMove,
+        TerminationCode::LateArrival,
     ];
 
     /// The code as it is written on the wire.
@@ -72,6 +76,8 @@ impl TerminationCode {
             TerminationCode::Abandoned => "abandoned",
             TerminationCode::Adjudication => "adjudication",
             TerminationCode::IllegalMove => "illegal_move",
+            TerminationCode::SealedMove => "sealed_move",
+            TerminationCode::LateArrival => "late_arrival",
         }
     }
 
@@ -249,6 +255,16 @@ pub enum ErrorCode {
     NothingToTouch,
     /// The move breaks the touch-move rule (the message says what the touched pieces oblige).
     TouchMove,
+    /// Adjournment not in this game's rules, or before both players have moved.
+    AdjournmentNotAllowed,
+    /// A sealed move before the adjournment was called.
+    AdjournmentNotCalled,
+    /// The player has already offered to adjourn.
+    AdjournmentOffered,
+    /// A move while the sealed move waits to be opened.
+    SealedMovePending,
+    /// A resumption time not after now, or without a sealed move.
+    BadResumptionTime,
     Internal,
     /// The server could not commit the change; nothing changed, and the client may send it again.
     NotSaved,
@@ -278,7 +294,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 52] = [
+    pub const ALL: [ErrorCode; 57] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -309,6 +325,11 @@ impl ErrorCode {
         ErrorCode::TouchMoveOff,
         ErrorCode::NothingToTouch,
         ErrorCode::TouchMove,
+        ErrorCode::AdjournmentNotAllowed,
+        ErrorCode::AdjournmentNotCalled,
+        ErrorCode::AdjournmentOffered,
+        ErrorCode::SealedMovePending,
+        ErrorCode::BadResumptionTime,
         ErrorCode::Internal,
         ErrorCode::NotSaved,
         ErrorCode::LoginRequired,
@@ -366,6 +387,11 @@ impl ErrorCode {
             ErrorCode::TouchMoveOff => "touch_move_off",
             ErrorCode::NothingToTouch => "nothing_to_touch",
             ErrorCode::TouchMove => "touch_move",
+            ErrorCode::AdjournmentNotAllowed => "adjournment_not_allowed",
+            ErrorCode::AdjournmentNotCalled => "adjournment_not_called",
+            ErrorCode::AdjournmentOffered => "adjournment_offered",
+            ErrorCode::SealedMovePending => "sealed_move_pending",
+            ErrorCode::BadResumptionTime => "bad_resumption_time",
             ErrorCode::Internal => "internal",
             ErrorCode::NotSaved => "not_saved",
             ErrorCode::LoginRequired => "login_required",

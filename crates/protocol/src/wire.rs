@@ -200,6 +200,18 @@ pub enum GameEvent {
         message_zh: String,
         message_en: String,
     },
+    /// `by` offered to adjourn.
+    AdjournmentOffered { by: Color },
+    /// The adjournment was called: `to_seal` must seal a move.
+    AdjournmentCalled { to_seal: Color },
+    /// `by` sealed a move (not shown); the clocks stopped.
+    MoveSealed { by: Color, clocks: Option<Clocks> },
+    /// `by` proposed to resume at `at_ms` (Unix milliseconds).
+    ResumptionProposed { by: Color, at_ms: u64 },
+    /// The game resumes at `at_ms`.
+    ResumptionScheduled { at_ms: u64 },
+    /// The envelope was opened: the sealed move as written; if not `valid`, the message says why and the game ends.
+    SealedMoveOpened { by: Color, text: String, valid: bool, message_zh: String, message_en: String },
     /// The game was cancelled without a result: `reason` is `player` or `first_move_timeout`.
     Aborted {
         #[ts(as = "AbortReasonCode")]
@@ -248,6 +260,14 @@ impl From<Event> for GameEvent {
             Event::PieceAdjusted { by, square } => GameEvent::PieceAdjusted { by: by.into(), square },
             Event::IllegalMoveCounted { by, uci, count, limit, penalty_ms, message_zh, message_en } => {
                 GameEvent::IllegalMoveCounted { by: by.into(), uci, count, limit, penalty_ms, message_zh, message_en }
+            }
+            Event::AdjournmentOffered { by } => GameEvent::AdjournmentOffered { by: by.into() },
+            Event::AdjournmentCalled { to_seal } => GameEvent::AdjournmentCalled { to_seal: to_seal.into() },
+            Event::MoveSealed { by, clocks } => GameEvent::MoveSealed { by: by.into(), clocks: clk(clocks) },
+            Event::ResumptionProposed { by, at_ms } => GameEvent::ResumptionProposed { by: by.into(), at_ms },
+            Event::ResumptionScheduled { at_ms } => GameEvent::ResumptionScheduled { at_ms },
+            Event::SealedMoveOpened { by, text, valid, message_zh, message_en } => {
+                GameEvent::SealedMoveOpened { by: by.into(), text, valid, message_zh, message_en }
             }
             Event::Aborted { reason, by, message_zh, message_en } => {
                 GameEvent::Aborted { reason, by: by.into(), message_zh, message_en }

@@ -37,6 +37,8 @@ fn termination_codes_and_results() {
         Termination::Abandoned,
         Termination::Adjudication,
         Termination::IllegalMove { offender: b },
+        Termination::SealedMove { sealer: w },
+        Termination::LateArrival { late: b },
     ];
     let ours: Vec<&str> = TerminationCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(ours, all.iter().map(Termination::code).collect::<Vec<_>>());
@@ -85,6 +87,11 @@ fn error_codes_are_the_protocol_and_game_codes() {
         CommandError::TouchMoveOff,
         CommandError::NothingToTouch { square: "e9".into() },
         CommandError::TouchMove { zh: "z".into(), en: "e".into() },
+        CommandError::AdjournmentNotAllowed,
+        CommandError::AdjournmentNotCalled,
+        CommandError::AdjournmentAlreadyOffered { by: w },
+        CommandError::SealedMovePending,
+        CommandError::BadResumptionTime,
         CommandError::Internal("z".into()),
     ];
     let mut expected: Vec<&str> = PROTOCOL_ERROR_CODES.to_vec();

@@ -53,13 +53,13 @@ fn samples_cover_every_variant() {
         })
         .collect();
     assert_eq!(actions, declared_tags(&guoxiang_protocol::Action::decl(&cfg), "t"));
-    assert_eq!(actions.len(), 16);
+    assert_eq!(actions.len(), 19);
     let server = sample_tags(common::server_samples().iter().map(ServerMessage::to_json), "t");
     assert_eq!(server, declared_tags(&ServerMessage::decl(&cfg), "t"));
     assert_eq!(server.len(), 19);
     let events = sample_tags(common::events().iter().map(|e| serde_json::to_string(e).unwrap()), "type");
     assert_eq!(events, declared_tags(&guoxiang_protocol::GameEvent::decl(&cfg), "type"));
-    assert_eq!(events.len(), 21);
+    assert_eq!(events.len(), 27);
 }
 
 #[test]

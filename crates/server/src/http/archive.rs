@@ -126,8 +126,8 @@ pub fn lichess_status(row_status: &str, termination: Option<&str>) -> &'static s
         (_, Some("resignation")) => "resign",
         (_, Some("stalemate")) => "stalemate",
         (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
-        (_, Some("abandoned")) => "timeout",
-        (_, Some("adjudication" | "illegal_move")) => "unknownFinish",
+        (_, Some("abandoned" | "late_arrival")) => "timeout",
+        (_, Some("adjudication" | "illegal_move" | "sealed_move")) => "unknownFinish",
         _ => "draw",
     }
 }

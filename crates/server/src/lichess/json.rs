@@ -30,8 +30,8 @@ pub fn status_name(status: &str, termination: Option<&str>, no_start: bool) -> &
         (_, Some("resignation")) => "resign",
         (_, Some("stalemate")) => "stalemate",
         (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
-        (_, Some("abandoned")) => "timeout",
-        (_, Some("adjudication" | "illegal_move")) => "unknownFinish",
+        (_, Some("abandoned" | "late_arrival")) => "timeout",
+        (_, Some("adjudication" | "illegal_move" | "sealed_move")) => "unknownFinish",
         _ => "draw",
     }
 }

@@ -287,7 +287,16 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
     case 'illegal_move_counted':
       return { ...s, ruleNotice: { zh: e.message_zh, en: e.message_en } };
     case 'piece_adjusted':
+    // Adjournment with a sealed move: the server does not offer it yet; the page keeps the version.
+    case 'adjournment_offered':
+    case 'adjournment_called':
+    case 'resumption_proposed':
+    case 'resumption_scheduled':
       return s;
+    case 'move_sealed':
+      return { ...s, clock: s.clock ? { ...s.clock, ...(e.clocks ?? {}), running: null, at: now } : null };
+    case 'sealed_move_opened':
+      return { ...s, ruleNotice: { zh: e.message_zh, en: e.message_en } };
     case 'clock_update':
     case 'adjourned':
     case 'resumed':
