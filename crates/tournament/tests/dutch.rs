@@ -61,7 +61,7 @@ fn round_two_pairs_the_winners_and_alternates_colours() {
 001    6      F                                 1500                             0.0       0002 w 0\n\
 001    7      G                                 1400                             0.0       0003 b 0\n\
 001    8      H                                 1300                             0.0       0004 w 0\n";
-    // bbpPairings gives the same: 1-3 would give both White-preferring... E.1 grants both preferences.
+    // E.1 grants every preference here (bbpPairings gives the same boards).
     let p = pair_trf(text).unwrap();
     assert_eq!(boards(&p), [(4, 1), (2, 3), (5, 8), (7, 6)]);
 }
@@ -197,4 +197,37 @@ fn agrees_with_bbppairings_when_it_is_there() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("tournaments 3,") && out.contains("differences 0;"), "{out}");
+}
+
+#[test]
+fn the_odd_bracket_moves_its_lowest_player_down_to_the_highest_resident_it_may_meet() {
+    // Round 2 of six: 1, 2, 3 won. 1-2 is the bracket's pair; 3 moves down (C.6, article 4) and meets the
+    // highest resident not met before, 4 (3 met 6), with Black as 3 wants (E.1); 5-6 is what remains.
+    // bbpPairings gives the same boards.
+    let text = "XXR 5\nXXC white1\n\
+001    1      A                                 2000                             1.0       0004 w 1\n\
+001    2      B                                 1900                             1.0       0005 b 1\n\
+001    3      C                                 1800                             1.0       0006 w 1\n\
+001    4      D                                 1700                             0.0       0001 b 0\n\
+001    5      E                                 1600                             0.0       0002 w 0\n\
+001    6      F                                 1500                             0.0       0003 b 0\n";
+    let p = pair_trf(text).unwrap();
+    assert_eq!(boards(&p), [(2, 1), (4, 3), (6, 5)]);
+}
+
+#[test]
+fn an_absolute_preference_beats_a_mild_one() {
+    // E.2: 2 (Black twice) must have White; 1 (White then Black) only mildly wants White and gets Black.
+    // bbpPairings gives the same boards.
+    let text = "XXR 5\nXXC white1\n\
+001    1      A                                 2000                             2.0       0005 w 1  0003 b 1\n\
+001    2      B                                 1900                             2.0       0006 b 1  0004 b 1\n\
+001    3      C                                 1800                             1.0       0007 w 1  0001 w 0\n\
+001    4      D                                 1700                             1.0       0008 b 1  0002 w 0\n\
+001    5      E                                 1600                             1.0       0001 b 0  0007 w 1\n\
+001    6      F                                 1500                             1.0       0002 w 0  0008 b 1\n\
+001    7      G                                 1400                             0.0       0003 b 0  0005 b 0\n\
+001    8      H                                 1300                             0.0       0004 w 0  0006 w 0\n";
+    let p = pair_trf(text).unwrap();
+    assert_eq!(boards(&p), [(2, 1), (5, 3), (6, 4), (7, 8)]);
 }
