@@ -105,8 +105,10 @@ pub fn pair(players: &[State], round: &Round) -> Result<Paired, PairingError> {
             ctx.pair::<8>()
         } else if layout_bits <= Wide::<16>::USABLE_BITS {
             ctx.pair::<16>()
-        } else {
+        } else if layout_bits <= Wide::<64>::USABLE_BITS {
             ctx.pair::<64>()
+        } else {
+            return Err(PairingError::TooLarge);
         };
         for &(a, b) in &bracket_pairs {
             alive.retain(|&x| x != a && x != b);

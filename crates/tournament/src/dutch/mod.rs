@@ -121,6 +121,8 @@ pub enum PairingError {
     TournamentOver { rounds: u32 },
     /// A player's history is longer than the rounds played (the input is inconsistent).
     BadHistory { start_number: u16 },
+    /// A bracket needs more than 4,092 bits of weight (thousands of players or scoregroups).
+    TooLarge,
 }
 
 impl fmt::Display for PairingError {
@@ -134,6 +136,7 @@ impl fmt::Display for PairingError {
             PairingError::BadHistory { start_number } => {
                 write!(f, "player {start_number} has more rounds than the tournament has played")
             }
+            PairingError::TooLarge => write!(f, "the tournament is too large to pair (too many scoregroups)"),
         }
     }
 }
