@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! The pairing process of C.04.3 article 2 as weighted matchings: brackets from the top scoregroup down, each
+//! The Dutch pairing process as weighted matchings: brackets from the top scoregroup down, each
 //! paired by one maximum-weight matching over every player not yet paired, whose edge weights hold the
-//! criteria of article 3 as fields of bits (the most important highest); then the tie-breaks of article 4
+//! quality criteria as fields of bits (the most important highest); then the order of transpositions and exchanges
 //! (which MDPs are paired, transpositions, exchanges) by further matchings that add low-order bonuses.
 
 use integer_blossom::{Weight, max_weight_matching};
@@ -12,7 +12,7 @@ use super::wide::Wide;
 
 /// The context of a round that the criteria need besides the players.
 pub struct Round {
-    /// Whether a player with this score (half points) is a topscorer (article 1.8; only in the last round).
+    /// Topscorers have more than this score (half points): half the maximum possible, set only in the last round.
     pub topscorer_above: Option<u32>,
     /// Rounds already played.
     pub played: usize,

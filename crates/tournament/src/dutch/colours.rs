@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! Who gets White (C.04.3 article 5, rules E.1–E.5) and the order of the boards (C.04.2: by the higher player's
+//! Who gets White (C.04.3's colour allocation rules E.1–E.5) and the order of the boards (C.04.2: by the higher player's
 //! score, then the lower player's score, then the higher player's rank; the bye last).
 
 use super::Side;

@@ -5,8 +5,8 @@
 //! [`input_from_trf`]) and gives the round's boards and the pairing-allocated bye.
 //!
 //! **How the criteria become one number.** The Dutch system pairs bracket by bracket, from the top scoregroup
-//! down; within a bracket it wants the candidate that best satisfies the criteria of article 3 in their order,
-//! and among equally good candidates the first in the order of article 4 (transpositions and exchanges). Every
+//! down; within a bracket it wants the candidate that best satisfies the quality criteria in their order,
+//! and among equally good candidates the first in the order of transpositions and exchanges. Every
 //! criterion counts pairs or players, so a pairing's quality is a list of counts compared lexicographically.
 //! Each count gets its own field of bits in an edge weight, the most important criterion in the highest bits,
 //! each field wide enough that no sum of less important fields can carry into it; a maximum-weight matching
@@ -25,14 +25,14 @@
 //! 5. colours, for pairs in the bracket: C.10 and C.11 (topscorers' colour difference and three in a row),
 //!    C.12 (preferences), C.13 (strong preferences);
 //! 6. floats of the last two rounds: C.14–C.17 (how many repeat a float), C.18–C.21 (their scores);
-//! 7. low-order fields for article 4: the highest MDPs paired, their opponents as high as possible, the fewest
+//! 7. low-order fields for the order of candidates: the highest MDPs paired, their opponents as high as possible, the fewest
 //!    exchanges with the smallest difference of numbers, then transpositions in lexicographic order. These are
 //!    settled one player at a time, each time by a new matching with a bonus on that player's edges; the
 //!    quality fields above stay as they are, so a tie-break never costs quality.
 //!
 //! Absolute criteria (C.1 no second game between two players, forbidden pairs, C.3 no two players with the
 //! same absolute colour preference except topscorers in the last round) leave the edge out. The weights need
-//! more than 128 bits: [`wide`] is a fixed-width integer for them. Colours then follow article 5 (E.1–E.5) in
+//! more than 128 bits: [`wide`] is a fixed-width integer for them. Colours then follow E.1–E.5 in
 //! [`colours`], and the boards C.04.2's order.
 
 mod brackets;
@@ -151,7 +151,7 @@ pub fn pair(input: &Input) -> Result<Pairing, PairingError> {
     }
     let states = state::states(input, played);
     let last_round = played as u32 + 1 == input.total_rounds;
-    // Topscorers (1.8): more than half the maximum possible score, in the last round.
+    // Topscorers: more than half the maximum possible score, in the last round.
     let round = brackets::Round { topscorer_above: last_round.then_some(played as u32), played };
     let (pairs, bye) = brackets::pair(&states, &round)?;
     let initial = input.initial_colour.unwrap_or(Side::White);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //! What the Dutch rules need to know of each player before a round: score, colour difference and colour
-//! preference (C.04.3 1.7), the floats of the last two rounds (1.4), whether the pairing-allocated bye is still
+//! preference, the floats of the last two rounds (1.4), whether the pairing-allocated bye is still
 //! allowed (C.2), and who they have met.
 
 use std::collections::{HashMap, HashSet};
 
 use super::{Entrant, Input, Side};
 
-/// How strongly a player wants a colour (C.04.3 1.7).
+/// How strongly a player wants a colour (absolute, strong, mild).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Strength {
     None,
