@@ -231,3 +231,28 @@ fn an_absolute_preference_beats_a_mild_one() {
     let p = pair_trf(text).unwrap();
     assert_eq!(boards(&p), [(2, 1), (5, 3), (6, 4), (7, 8)]);
 }
+
+#[test]
+fn equal_preferences_alternate_from_the_last_round_they_differed() {
+    // 1 (Black, White, Black) and 2 (Black, Black, White) both strongly want White (E.2 does not decide). In
+    // round 3 they had different colours, so E.3 swaps them: 1 gets White, although 2 ranks higher (E.4 would
+    // give 2 White).
+    let mut players = vec![
+        Entrant {
+            start_number: 1,
+            history: vec![game(5, Side::Black, 0), game(6, Side::White, 0), game(7, Side::Black, 0)],
+            absent: false,
+        },
+        Entrant {
+            start_number: 2,
+            history: vec![game(8, Side::Black, 2), game(9, Side::Black, 2), game(10, Side::White, 2)],
+            absent: false,
+        },
+    ];
+    for n in 5..=10 {
+        players.push(Entrant { start_number: n, history: Vec::new(), absent: true });
+    }
+    let input = Input { total_rounds: 6, initial_colour: Some(Side::White), players, forbidden: Vec::new() };
+    let p = dutch::pair(&input).unwrap();
+    assert_eq!(boards(&p), [(1, 2)]);
+}
