@@ -30,8 +30,13 @@ export type ClientMessage = { "t": "hello", id: number, protocol: number, lang: 
 /**
  * Chess960, with a chosen or a random start (not with `fen`).
  */
-variant?: StartChoice, }
-  | { "t": "challenge_friend", id: number, time_control: string, rated: boolean, color: ColorChoice, variant?: StartChoice, }
+variant?: StartChoice, 
+/**
+ * The rule set by name (`touch_move`, `illegal_moves_count`, `king_into_check`, joined by `+`; `docs/game.md`);
+ * `online` without it.
+ */
+rules?: string, }
+  | { "t": "challenge_friend", id: number, time_control: string, rated: boolean, color: ColorChoice, variant?: StartChoice, rules?: string, }
   | { "t": "accept_challenge", id: number, challenge_id: string, }
   | { "t": "decline_challenge", id: number, challenge_id: string, }
   | { "t": "cancel_challenge", id: number, challenge_id: string, };
@@ -256,7 +261,20 @@ disconnected: [boolean, boolean],
 /**
  * The game's version: the number of events so far. Events after it come as `game_events`.
  */
-version: number, };
+version: number, 
+/**
+ * The rule set when it is not `online` (`touch_move`, `illegal_moves_count`, `king_into_check`, `adjournment`,
+ * joined by `+`; `docs/game.md`, "Rule sets").
+ */
+rules?: string, 
+/**
+ * Touch-move: the squares the player on move has touched this turn, in order.
+ */
+touches?: Array<string>, 
+/**
+ * `[white, black]`: illegal moves counted so far (rule sets that count them).
+ */
+illegal_moves?: [number, number], };
 
 /**
  * Why a move is illegal (`guoxiang_core::Reason`), for the UI: a stable `code` (see
@@ -308,7 +326,11 @@ opponent: Player | null, time_control: string, rated: boolean, color: ColorChoic
 /**
  * The game, once accepted.
  */
-game_id: string | null, };
+game_id: string | null, 
+/**
+ * The game's rule set when it is not `online` (as in `game_snapshot`), shown before accepting.
+ */
+rules?: string, };
 
 /**
  * A game's result: `1-0`, `0-1` or `1/2-1/2`.

@@ -128,6 +128,7 @@ async fn start_game(pair: &mut Pair, ctx: &Ctx, rng: &mut impl Rng) -> Result<Ga
         rated: false,
         color: ColorChoice::White,
         variant: Default::default(),
+        rules: None,
     };
     let challenge_id = match a.request("challenge_friend", ANSWER_TIMEOUT, challenge, |_| {}).await? {
         ServerMessage::ChallengeCreated { challenge_id, .. } => challenge_id,
@@ -572,6 +573,9 @@ mod tests {
             rematch_offer: None,
             disconnected: [false, false],
             version,
+            rules: None,
+            touches: Vec::new(),
+            illegal_moves: None,
         }
     }
 

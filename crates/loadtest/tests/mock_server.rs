@@ -253,6 +253,9 @@ fn handle(state: &Shared, user: Option<&str>, tx: &Tx, conn: u64, msg: ClientMes
                     rematch_offer: None,
                     disconnected: [false, false],
                     version: g.version,
+                    rules: None,
+                    touches: Vec::new(),
+                    illegal_moves: None,
                 };
                 send(tx, &ServerMessage::GameSnapshot { game_id, snapshot });
                 send(tx, &ServerMessage::Ack { id });

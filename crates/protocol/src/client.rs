@@ -110,8 +110,14 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "is_standard")]
         #[ts(as = "Option<StartChoice>", optional)]
         variant: StartChoice,
+        /// The rule set by name (`touch_move`, `illegal_moves_count`, `king_into_check`, joined by `+`; `docs/game.md`);
+        /// `online` without it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        rules: Option<String>,
     },
-    /// Create a challenge to share as a link; answered with `challenge_created`. `variant` as for `create_seek`.
+    /// Create a challenge to share as a link; answered with `challenge_created`. `variant` as for `create_seek`,
+    /// `rules` as for `play_computer` (with `adjournment` too).
     ChallengeFriend {
         id: u32,
         time_control: String,
@@ -120,6 +126,9 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "is_standard")]
         #[ts(as = "Option<StartChoice>", optional)]
         variant: StartChoice,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        rules: Option<String>,
     },
     /// Accept a challenge (opened from its link); the game is announced with `game_started`.
     AcceptChallenge { id: u32, challenge_id: String },

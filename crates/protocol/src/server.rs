@@ -124,6 +124,10 @@ pub struct Challenge {
     pub status: ChallengeStatus,
     /// The game, once accepted.
     pub game_id: Option<String>,
+    /// The game's rule set when it is not `online` (as in `game_snapshot`), shown before accepting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rules: Option<String>,
 }
 
 impl ServerMessage {

@@ -450,6 +450,19 @@ pub struct GameSnapshot {
     pub disconnected: [bool; 2],
     /// The game's version: the number of events so far. Events after it come as `game_events`.
     pub version: u64,
+    /// The rule set when it is not `online` (`touch_move`, `illegal_moves_count`, `king_into_check`, `adjournment`,
+    /// joined by `+`; `docs/game.md`, "Rule sets").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rules: Option<String>,
+    /// Touch-move: the squares the player on move has touched this turn, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub touches: Vec<String>,
+    /// `[white, black]`: illegal moves counted so far (rule sets that count them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub illegal_moves: Option<[u8; 2]>,
 }
 
 impl From<&Snapshot> for GameSnapshot {
@@ -484,6 +497,9 @@ impl From<&Snapshot> for GameSnapshot {
             rematch_offer: s.rematch_offer.map(Color::from),
             disconnected: s.disconnected.map(|d| d.is_some()),
             version: s.version,
+            rules: (s.config.rules != guoxiang_game::Rules::ONLINE).then(|| s.config.rules.name()),
+            touches: s.touches.clone(),
+            illegal_moves: (s.illegal_moves != [0, 0]).then_some(s.illegal_moves),
         }
     }
 }

@@ -79,6 +79,7 @@ fn golden_client_messages() {
             time_control: "-".into(),
             fen: Some("4k3/8/8/8/8/8/8/3QK3 w - - 0 1".into()),
             variant: StartChoice::Standard,
+            rules: None,
         },
     );
 }
@@ -107,6 +108,7 @@ fn defaults_of_optional_client_fields() {
             time_control: "300+0".into(),
             fen: None,
             variant: StartChoice::Standard,
+            rules: None,
         }
     );
 }

@@ -41,6 +41,8 @@ pub struct ChallengeInfo {
     /// Lichess, whose challenges show it as `finalColor`).
     pub challenger_white: bool,
     pub variant: Variant,
+    /// The rule set of the game it will start.
+    pub rules: guoxiang_game::Rules,
     pub status: ChallengeStatus,
     pub game_id: Option<String>,
     pub created_at_ms: u64,
@@ -65,6 +67,7 @@ impl ChallengeInfo {
             color: self.color,
             status: self.status,
             game_id: self.game_id.clone(),
+            rules: (self.rules != guoxiang_game::Rules::ONLINE).then(|| self.rules.name()),
         }
     }
 }
@@ -280,6 +283,7 @@ impl Lobby {
         rated: bool,
         color: ColorChoice,
         variant: Variant,
+        rules: guoxiang_game::Rules,
     ) -> Result<ChallengeInfo, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, challenger.guest)?;
@@ -303,6 +307,7 @@ impl Lobby {
                 ColorChoice::Random => rand::random::<bool>(),
             },
             variant,
+            rules,
             status: ChallengeStatus::Pending,
             game_id: None,
             created_at_ms: crate::time::now_ms(),
@@ -386,7 +391,15 @@ impl Lobby {
         let tc = parse_time_control(&c.time_control)?;
         // Lichess: a challenge from a position of the challenger's choice is a `position` game.
         let source = if matches!(c.variant, Variant::FromPosition { .. }) { Source::Position } else { Source::Friend };
-        let game = NewGame { white, black, rated: c.rated, time_control: tc, variant: c.variant.clone(), source };
+        let game = NewGame {
+            white,
+            black,
+            rated: c.rated,
+            time_control: tc,
+            variant: c.variant.clone(),
+            source,
+            rules: c.rules,
+        };
         match self.live.create_game_as(c.id.clone(), game).await {
             Ok(game_id) => {
                 c.status = ChallengeStatus::Accepted;
@@ -490,7 +503,15 @@ impl Lobby {
         let (white, black) = colors(entry.seek.color, entry.owner, by);
         let tc = parse_time_control(&entry.seek.time_control)?;
         let variant = crate::live::start_of(entry.seek.variant)?;
-        let game = NewGame { white, black, rated: entry.seek.rated, time_control: tc, variant, source: Source::Lobby };
+        let game = NewGame {
+            white,
+            black,
+            rated: entry.seek.rated,
+            time_control: tc,
+            variant,
+            source: Source::Lobby,
+            rules: guoxiang_game::Rules::ONLINE,
+        };
         Ok(self.live.create_game(game).await?)
     }
 
@@ -526,7 +547,15 @@ impl Lobby {
         self.publish_pools();
         let Some(opponent) = opponent else { return Ok(None) };
         let (white, black) = colors(ColorChoice::Random, opponent.player, player);
-        let game = NewGame { white, black, rated, time_control: tc, variant: Variant::Standard, source: Source::Pool };
+        let game = NewGame {
+            white,
+            black,
+            rated,
+            time_control: tc,
+            variant: Variant::Standard,
+            source: Source::Pool,
+            rules: guoxiang_game::Rules::ONLINE,
+        };
         Ok(self.live.create_game(game).await.map(Some)?)
     }
 

@@ -398,7 +398,8 @@ impl Conn {
                 self.ack(id);
                 Ok(())
             }
-            C::PlayComputer { id, level, color, time_control, fen, variant: choice } => {
+            C::PlayComputer { id, level, color, time_control, fen, variant: choice, rules } => {
+                let rules = rule_set(rules.as_deref())?;
                 let (p, _) = self.need_user()?;
                 let variant = match (fen, choice) {
                     (Some(_), StartChoice::Chess960 { .. }) => {
@@ -411,18 +412,19 @@ impl Conn {
                     (Some(fen), StartChoice::Standard) => Variant::FromPosition { fen },
                     (None, choice) => crate::live::start_of(choice)?,
                 };
-                self.state.live.play_computer(p, level, color, &time_control, variant).await?;
+                self.state.live.play_computer(p, level, color, &time_control, variant, rules).await?;
                 self.ack(id);
                 Ok(())
             }
-            C::ChallengeFriend { id, time_control, rated, color, variant } => {
+            C::ChallengeFriend { id, time_control, rated, color, variant, rules } => {
+                let rules = rule_set(rules.as_deref())?;
                 let (p, guest) = self.need_user()?;
                 if rated && guest {
                     return Err(rated_needs_account());
                 }
                 let who = Entrant { player: p, guest };
                 let variant = crate::live::start_of(variant)?;
-                let c = self.state.lobby.create_challenge(who, None, &time_control, rated, color, variant)?;
+                let c = self.state.lobby.create_challenge(who, None, &time_control, rated, color, variant, rules)?;
                 let url = c.url(&self.state.config.public_url);
                 self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
                 Ok(())
@@ -499,5 +501,14 @@ async fn forward_lobby(mut rx: broadcast::Receiver<Arc<str>>, out: mpsc::Sender<
             Err(broadcast::error::RecvError::Lagged(_)) => continue,
             Err(broadcast::error::RecvError::Closed) => return,
         }
+    }
+}
+
+/// A rule set by name (`docs/game.md`, "Rule sets"); online without one. A bad name is `bad_request`, naming it.
+fn rule_set(name: Option<&str>) -> Result<guoxiang_game::Rules, ApiError> {
+    match name {
+        None => Ok(guoxiang_game::Rules::ONLINE),
+        Some(n) => guoxiang_game::Rules::parse(n)
+            .map_err(|e| ApiError::bad_request("bad_request", format!("规则 {n:?} 无效：{e}"), e)),
     }
 }

@@ -84,6 +84,7 @@ pub fn client_samples() -> Vec<ClientMessage> {
             time_control: "-".into(),
             fen: None,
             variant: StartChoice::Chess960 { position: Some(518) },
+            rules: None,
         },
         PlayComputer {
             id: 35,
@@ -92,6 +93,7 @@ pub fn client_samples() -> Vec<ClientMessage> {
             time_control: "-".into(),
             fen: Some("4k3/8/8/8/8/8/8/3QK3 w - - 0 1".into()),
             variant: StartChoice::Standard,
+            rules: Some("touch_move".into()),
         },
         ChallengeFriend {
             id: 31,
@@ -99,6 +101,7 @@ pub fn client_samples() -> Vec<ClientMessage> {
             rated: false,
             color: ColorChoice::White,
             variant: StartChoice::Standard,
+            rules: Some("king_into_check+adjournment".into()),
         },
         AcceptChallenge { id: 32, challenge_id: "c1".into() },
         DeclineChallenge { id: 33, challenge_id: "c1".into() },
@@ -219,6 +222,9 @@ pub fn snapshot() -> GameSnapshot {
         rematch_offer: None,
         disconnected: [false, true],
         version: 42,
+        rules: Some("touch_move+illegal_moves_count".into()),
+        touches: vec!["g1".into()],
+        illegal_moves: Some([1, 0]),
     }
 }
 
@@ -324,6 +330,7 @@ pub fn server_samples() -> Vec<ServerMessage> {
                 color: ColorChoice::White,
                 status,
                 game_id: accepted.then(g),
+                rules: (status == ChallengeStatus::Pending).then(|| "touch_move".into()),
             },
         });
     }

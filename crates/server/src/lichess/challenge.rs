@@ -131,6 +131,8 @@ pub async fn create(
         rated,
         lj::color_choice(&p)?,
         lj::variant_param(&p)?,
+        // Lichess's own `rules` parameter means something else (noAbort, noRematch, …): online rules here.
+        guoxiang_game::Rules::ONLINE,
     )?;
     if let Some(u) = accept_by {
         state.lobby.accept_challenge(&c.id, PlayerRef::human(u.id.clone(), u.name.clone()), u.is_guest).await?;
@@ -151,6 +153,8 @@ pub async fn open(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
         rated,
         lj::color_choice(&p)?,
         lj::variant_param(&p)?,
+        // Lichess's own `rules` parameter means something else (noAbort, noRematch, …): online rules here.
+        guoxiang_game::Rules::ONLINE,
     )?;
     Ok(Json(challenge_value(&state, &c, Some(&auth.user.id)).await))
 }
@@ -165,7 +169,8 @@ pub async fn ai(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResu
     let tc = lj::challenge_time_control(&p)?;
     let color = lj::color_choice(&p)?;
     let variant = lj::variant_param(&p)?;
-    let id = state.live.play_computer(player_of(&auth), level, color, &tc, variant).await?;
+    let id =
+        state.live.play_computer(player_of(&auth), level, color, &tc, variant, guoxiang_game::Rules::ONLINE).await?;
     let h = state.live.require(&id)?;
     let v = h.view().await?;
     let white = v.white.id == auth.user.id;

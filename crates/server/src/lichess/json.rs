@@ -764,6 +764,7 @@ mod tests {
             color: ColorChoice::Random,
             challenger_white: true,
             variant: Variant::Standard,
+            rules: guoxiang_game::Rules::ONLINE,
             status: ChallengeStatus::Pending,
             game_id: None,
             created_at_ms: 0,

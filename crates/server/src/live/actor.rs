@@ -404,11 +404,12 @@ impl Actor {
                     let variant = self.game.variant().clone();
                     let rated = self.game.rated();
                     let source = self.game.source();
+                    let rules = self.game.rules();
                     let games = self.services.games.clone();
                     let of = game_id.clone();
                     // Creating the game goes through the writer; do it outside this actor's turn so no lock is held.
                     tokio::spawn(async move {
-                        let new = super::NewGame { white, black, rated, time_control: tc, variant, source };
+                        let new = super::NewGame { white, black, rated, time_control: tc, variant, source, rules };
                         if let Err(e) = games.create_game(new).await {
                             tracing::error!("rematch of game {of}: {e}");
                         }

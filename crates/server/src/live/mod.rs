@@ -385,6 +385,7 @@ impl Live {
         color: ColorChoice,
         time_control: &str,
         variant: Variant,
+        rules: guoxiang_game::Rules,
     ) -> Result<String, GameError> {
         if guoxiang_engine::levels::level(level).is_none() {
             return Err(GameError::BadLevel { level });
@@ -400,7 +401,8 @@ impl Live {
             ColorChoice::Random => rand::random::<bool>(),
         };
         let (white, black) = if human_white { (player, engine) } else { (engine, player) };
-        self.create_game(NewGame { white, black, rated: false, time_control: tc, variant, source: Source::Ai }).await
+        self.create_game(NewGame { white, black, rated: false, time_control: tc, variant, source: Source::Ai, rules })
+            .await
     }
 
     /// The ratings of a new game's players in its speed (the default for one who has not played it), `None` for the
@@ -431,7 +433,7 @@ impl Live {
     /// [`Live::create_game`] with the game's id given: a game from an accepted challenge takes the challenge's id,
     /// as on Lichess (lichess-bot counts a game under its challenge's id and frees it under the game's).
     pub async fn create_game_as(&self, id: String, game: NewGame) -> Result<String, GameError> {
-        let NewGame { white, black, rated, time_control, variant, source } = game;
+        let NewGame { white, black, rated, time_control, variant, source, rules } = game;
         for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
             let games = self.games_of(&p.id);
             let against_computer = white.is_engine || black.is_engine;
@@ -455,7 +457,7 @@ impl Live {
             })
         })
         .await?;
-        let mut config = GameConfig::for_time_control(&time_control);
+        let mut config = GameConfig::for_time_control(&time_control).with_rules(rules);
         // A reconnecting client that missed more than this many events resyncs from a snapshot; every kept event is
         // memory of a live game.
         config.event_log_len = EVENT_LOG_LEN;

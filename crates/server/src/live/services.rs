@@ -43,6 +43,8 @@ pub struct NewGame {
     pub time_control: TimeControl,
     pub variant: Variant,
     pub source: guoxiang_game::Source,
+    /// The rule set (touch-move, illegal moves counted, adjournment); `Rules::ONLINE` for most games.
+    pub rules: guoxiang_game::Rules,
 }
 
 /// Creates a game, durably, and tells both players; answers its id.
