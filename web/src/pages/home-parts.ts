@@ -186,3 +186,29 @@ export function variantField(
     picked: () => ({ variant: sel.value as VariantPick, number: box.value }),
   };
 }
+
+/** The rule sets offered when starting a game (docs/game.md, "Rule sets"). */
+const RULE_SETS = ['online', 'touch_move', 'touch_move+illegal_moves_count', 'king_into_check'] as const;
+
+/** The rule set of a new game; `read()` is what `play_computer` and `challenge_friend` take (none for online). */
+export function rulesField(pick: string): { el: HTMLElement; read(): string | undefined; picked(): string } {
+  const sel = h(
+    'select',
+    { testid: 'rules', id: 'setup-rules' },
+    RULE_SETS.map((r) =>
+      h(
+        'option',
+        { value: r, selected: r === pick },
+        r
+          .split('+')
+          .map((p) => t(`rules.${p}` as 'rules.online'))
+          .join(' + '),
+      ),
+    ),
+  );
+  return {
+    el: h('label', { class: 'field', for: 'setup-rules' }, h('span', {}, t('home.rules')), sel),
+    read: () => (sel.value === 'online' ? undefined : sel.value),
+    picked: () => sel.value,
+  };
+}

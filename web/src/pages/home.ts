@@ -10,19 +10,20 @@ import { h, replace } from '../dom';
 import { pick, t } from '../i18n';
 import type { ColorChoice, LiveGame, PoolSize, Seek, ServerMessage } from '../protocol';
 import { playerName, tcFromBox, tcLabel } from '../ui/names';
-import { challengeBox, renderLiveGames, renderMyGames, tcField, variantField } from './home-parts';
+import { challengeBox, renderLiveGames, renderMyGames, rulesField, tcField, variantField } from './home-parts';
 import type { VariantPick } from './home-parts';
 
 type Mode = 'computer' | 'friend' | 'seek';
 
 let levelsCache: Level[] | null = null;
 /** `tc` is the box's text (minutes+seconds, as the presets show them), not the PGN tag. */
-let lastSetup: { level: string; color: ColorChoice; tc: string; variant: VariantPick; number: string } = {
+let lastSetup: { level: string; color: ColorChoice; tc: string; variant: VariantPick; number: string; rules: string } = {
   level: '1',
   color: 'white',
   tc: '10+5',
   variant: 'standard',
   number: '518',
+  rules: 'online',
 };
 
 export function homePage(): Page {
@@ -117,6 +118,8 @@ export function homePage(): Page {
     );
     const tc = tcField(lastSetup.tc);
     const startAs = variantField(lastSetup.variant, lastSetup.number);
+    // The rule set: for a friend or the computer; seeks and pools play online rules.
+    const ruleSet = rulesField(lastSetup.rules);
     const ratedBox = h('input', { type: 'checkbox', testid: 'rated', disabled: !registered });
     const start = h(
       'button',
@@ -141,17 +144,23 @@ export function homePage(): Page {
             toast(t('home.chess960Number'));
             return;
           }
-          lastSetup = { level: levelSel.value || lastSetup.level, color, tc: tcText || '-', ...startAs.picked() };
+          lastSetup = {
+            level: levelSel.value || lastSetup.level,
+            color,
+            tc: tcText || '-',
+            rules: ruleSet.picked(),
+            ...startAs.picked(),
+          };
           start.disabled = true;
           const done = () => (start.disabled = false);
           if (m === 'computer') {
             socket
-              .send({ t: 'play_computer', level: Number(levelSel.value || '1'), color, time_control: tcTag, variant })
+              .send({ t: 'play_computer', level: Number(levelSel.value || '1'), color, time_control: tcTag, variant, rules: ruleSet.read() })
               .catch(toastError)
               .finally(done);
           } else if (m === 'friend') {
             socket
-              .send({ t: 'challenge_friend', time_control: tcTag, rated: ratedBox.checked, color, variant })
+              .send({ t: 'challenge_friend', time_control: tcTag, rated: ratedBox.checked, color, variant, rules: ruleSet.read() })
               .then((r) => {
                 if (r.t === 'challenge_created') {
                   challengeUrl = r.url;
@@ -187,6 +196,7 @@ export function homePage(): Page {
       h('label', { class: 'field', for: 'setup-color' }, h('span', {}, t('home.color')), colorSel),
       ...startAs.el,
       tc.el,
+      m !== 'seek' ? ruleSet.el : null,
       m !== 'computer'
         ? h('label', { class: 'check' }, ratedBox, ' ', registered ? t('home.rated') : t('home.ratedNeedsAccount'))
         : null,

@@ -9,7 +9,7 @@ import { h, replace } from '../../dom';
 import { pick, t } from '../../i18n';
 import { getSetting, setSetting } from '../../settings';
 import type { Ctx } from './ctx';
-import { claimNow, isOver, myColor, myTurn, opposite, ply, turn } from './state';
+import { claimNow, isOver, myColor, myTurn, opposite, ply, ruleParts, touchMove, turn } from './state';
 import type { GameState } from './state';
 
 /** The server lets a player claim the game a minute after the opponent left (docs/game.md, "Disconnection"). */
@@ -92,7 +92,9 @@ export function makeControls(ctx: Ctx) {
       );
     }
     if (st.claimRejected) items.push(h('div', { class: 'offer warn' }, pick(st.claimRejected.zh, st.claimRejected.en)));
-    if (st.ruleNotice) items.push(h('div', { class: 'offer warn' }, pick(st.ruleNotice.zh, st.ruleNotice.en)));
+    if (st.ruleNotice) {
+      items.push(h('div', { class: 'offer warn', testid: 'rule-notice' }, pick(st.ruleNotice.zh, st.ruleNotice.en)));
+    }
     const opp = me ? opposite(me) : null;
     if (!over && opp && st.disconnected[opp === 'white' ? 0 : 1]) {
       items.push(
@@ -125,6 +127,24 @@ export function makeControls(ctx: Ctx) {
     const claim = claimNow(st);
     const offerDisabled = !st.mayOfferDraw[me === 'white' ? 0 : 1] || st.drawOffer === me;
     const buttons: HTMLElement[] = [];
+    if (st.snap.rules) {
+      const names = ruleParts(st).map((p) => t(`rules.${p}` as 'rules.online'));
+      buttons.push(h('span', { class: 'hint', testid: 'rules' }, `${t('rules.label')}${names.join(' · ')}`));
+    }
+    if (touchMove(st) && myTurn(st)) {
+      // "I adjust" (摆正, Art. 4.2): said before touching, the next piece picked up is adjusted and binds nothing.
+      buttons.push(
+        h(
+          'button',
+          {
+            class: st.adjusting ? 'btn primary' : 'btn',
+            testid: 'adjust',
+            onclick: () => ctx.dispatch({ kind: 'adjust_mode', on: !st.adjusting }),
+          },
+          st.adjusting ? t('game.adjusting') : t('game.adjust'),
+        ),
+      );
+    }
     if (ply(st) < 2) {
       buttons.push(h('button', { class: 'btn', testid: 'abort', onclick: () => ctx.cmd({ t: 'abort' }) }, t('game.abort')));
     }

@@ -60,6 +60,7 @@ export function gamePage(gameId: string): Page {
   };
   const view = makeView(ctx, {
     onBoardMove: (o, d) => play.onBoardMove(o, d),
+    onSelect: (key) => play.onSelect(key),
     onTyped: (text) => dispatch({ kind: 'typed', text }),
     onSubmit: () => play.typedMove(st.typed),
   });

@@ -9,10 +9,12 @@ import { claimable, guessIllegal, isPromotion, legalMove, parseTyped, wireUci } 
 import { t } from '../../i18n';
 import { choosePromotion } from '../../ui/promotion';
 import type { Ctx } from './ctx';
-import { isChess960, livePos, myColor, myTurn, turn } from './state';
+import { countsIllegal, isChess960, livePos, myColor, myTurn, touchMove, turn } from './state';
 
 export interface Play {
   onBoardMove(orig: Key, dest: Key): void;
+  /** A piece picked up or clicked: in touch-move games, on our turn, it is touched (or adjusted). */
+  onSelect(key: Key): void;
   typedMove(text: string): void;
 }
 
@@ -69,10 +71,23 @@ export function makePlay(ctx: Ctx, promoEl: HTMLElement, redraw: () => void): Pl
       const m = legalMove(pos, orig, dest);
       if (!m) {
         redraw(); // snap back
+        // Under a rule set that counts them, a completed illegal move goes to the server (taken back and counted
+        // there); its reason is shown either way.
+        if (countsIllegal(st)) ctx.sendMove(`${orig}${dest}`);
         explain(orig, dest);
         return;
       }
       playOrClaim(m);
+    },
+    onSelect(key) {
+      const st = ctx.get();
+      if (!touchMove(st) || !myTurn(st) || !livePos(st).board.get(squareOf(key))) return;
+      if (st.adjusting) {
+        ctx.dispatch({ kind: 'adjust_mode', on: false });
+        ctx.cmd({ t: 'adjust', square: key });
+      } else {
+        ctx.cmd({ t: 'touch', square: key });
+      }
     },
     typedMove(text) {
       if (!text.trim()) return;
@@ -96,6 +111,10 @@ export function makePlay(ctx: Ctx, promoEl: HTMLElement, redraw: () => void): Pl
       else ctx.dispatch({ kind: 'illegal', illegal: { msg: { kind: 'unreadable', text: text.trim() }, squares: [] } });
     },
   };
+}
+
+function squareOf(key: Key): number {
+  return 'abcdefgh'.indexOf(key[0]) + 8 * (Number(key[1]) - 1);
 }
 
 function keyOf(sq: number): Key {

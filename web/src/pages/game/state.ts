@@ -57,6 +57,8 @@ export interface GameState {
   claimRejected: { zh: string; en: string } | null;
   /** Under a rule set: what the touched pieces oblige, or the last counted illegal move (cleared by a move). */
   ruleNotice: { zh: string; en: string } | null;
+  /** Touch-move: "I adjust" said — the next piece picked is adjusted, not touched. */
+  adjusting: boolean;
   /** A move that would allow a draw claim (FIDE 9.2.1.1, 9.3.1): claim with it, or just play it. */
   pendingClaim: { uci: string; kind: ClaimKind } | null;
   /** Set by the action that found a gap or an unreplayable move: the page must subscribe again from `version`. */
@@ -78,6 +80,7 @@ export type Action =
   | { kind: 'resign_confirm'; on: boolean }
   | { kind: 'pending_claim'; claim: { uci: string; kind: ClaimKind } | null }
   | { kind: 'opening'; opening: Opening | null }
+  | { kind: 'adjust_mode'; on: boolean }
   /** Nothing changed but a display setting: draw again. */
   | { kind: 'refresh' };
 
@@ -107,6 +110,7 @@ export function initialState(gameId: string, me: string | null): GameState {
     opening: null,
     claimRejected: null,
     ruleNotice: null,
+    adjusting: false,
     pendingClaim: null,
     resync: false,
   };
@@ -128,6 +132,13 @@ export const livePos = (st: GameState): Chess => st.line.positions[ply(st)];
 /** A Chess960 game: castling is sent as the king onto its rook. */
 export const isChess960 = (st: GameState): boolean => st.snap?.variant.kind === 'chess960';
 export const turn = (st: GameState): Color => livePos(st).turn;
+/** The parts of the game's rule set (`online` when none; `docs/game.md`, "Rule sets"). */
+export const ruleParts = (st: GameState): string[] => (st.snap?.rules ?? 'online').split('+');
+/** Touch-move: picking up one's piece on one's turn touches it. */
+export const touchMove = (st: GameState): boolean => ruleParts(st).includes('touch_move');
+/** Illegal moves are sent to the server, which counts them (FIDE 7.5.5 or 送王), instead of only being explained. */
+export const countsIllegal = (st: GameState): boolean =>
+  ruleParts(st).some((p) => p === 'illegal_moves_count' || p === 'king_into_check');
 export const myTurn = (st: GameState): boolean => !isOver(st) && myColor(st) === turn(st) && st.viewPly === null;
 /** The draw the side to move could claim now (threefold repetition, fifty moves), if it is us. */
 export const claimNow = (st: GameState): ClaimKind | null =>
@@ -165,6 +176,8 @@ export function reduce(st: GameState, a: Action): GameState {
       return { ...s, pendingClaim: a.claim };
     case 'opening':
       return { ...s, opening: a.opening };
+    case 'adjust_mode':
+      return { ...s, adjusting: a.on };
     case 'refresh':
       return s;
   }
@@ -267,6 +280,7 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
         pendingClaim: null,
         claimRejected: null,
         ruleNotice: null,
+        adjusting: false,
         viewPly: s.viewPly !== null && s.viewPly === line.moves.length - 1 ? null : s.viewPly,
       };
       return out;

@@ -49,7 +49,7 @@ export function illegalText(i: Illegal): string {
 
 export function makeView(
   ctx: Ctx,
-  hooks: { onBoardMove(orig: Key, dest: Key): void; onTyped(text: string): void; onSubmit(): void },
+  hooks: { onBoardMove(orig: Key, dest: Key): void; onSelect(key: Key): void; onTyped(text: string): void; onSubmit(): void },
 ): View {
   const boardEl = h('div', { class: 'cg-wrap main-board', testid: 'board' });
   const promoEl = h('div', { class: 'promotion', hidden: true });
@@ -108,7 +108,7 @@ export function makeView(
   const board: BoardApi = makeBoard(boardEl, {
     viewOnly: false,
     movable: { free: true, color: undefined, showDests: true, events: { after: (o, d) => hooks.onBoardMove(o, d) } },
-    events: {},
+    events: { select: (key) => hooks.onSelect(key) },
   });
 
   function illegalShapes(st: GameState): DrawShape[] {
