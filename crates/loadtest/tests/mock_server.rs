@@ -257,7 +257,7 @@ fn handle(state: &Shared, user: Option<&str>, tx: &Tx, conn: u64, msg: ClientMes
                     touches: Vec::new(),
                     illegal_moves: None,
                 };
-                send(tx, &ServerMessage::GameSnapshot { game_id, snapshot });
+                send(tx, &ServerMessage::GameSnapshot { game_id, snapshot: Box::new(snapshot) });
                 send(tx, &ServerMessage::Ack { id });
             }
         },

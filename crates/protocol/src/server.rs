@@ -31,7 +31,7 @@ pub enum ServerMessage {
     GameEvents { game_id: String, events: Vec<VersionedGameEvent> },
     /// The full state of a game: on `subscribe` without `since_version`, or when the missed events are no longer
     /// kept. Replaces whatever the client had; events after `snapshot.version` follow as `game_events`.
-    GameSnapshot { game_id: String, snapshot: GameSnapshot },
+    GameSnapshot { game_id: String, snapshot: Box<GameSnapshot> },
     /// Clock synchronisation for a game, sent with moves and periodically: the remaining times at `server_time_ms`
     /// and whose clock is running (the UI counts that one down locally).
     Clocks { game_id: String, white_ms: u64, black_ms: u64, running: Option<Color>, server_time_ms: u64 },
@@ -141,7 +141,7 @@ impl ServerMessage {
 
     /// `game_snapshot` from the game's snapshot.
     pub fn game_snapshot(snapshot: &Snapshot) -> ServerMessage {
-        ServerMessage::GameSnapshot { game_id: snapshot.id.clone(), snapshot: snapshot.into() }
+        ServerMessage::GameSnapshot { game_id: snapshot.id.clone(), snapshot: Box::new(snapshot.into()) }
     }
 
     /// The answer to `subscribe` with `since_version`: the missed events (`Game::events_since`), or the snapshot

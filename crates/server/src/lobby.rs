@@ -72,6 +72,17 @@ impl ChallengeInfo {
     }
 }
 
+/// What a challenge offers: the game's time control (PGN tag or our box's form), rated or not, the colour asked
+/// for, the start, and the rule set.
+#[derive(Clone, Debug)]
+pub struct ChallengeTerms<'a> {
+    pub time_control: &'a str,
+    pub rated: bool,
+    pub color: ColorChoice,
+    pub variant: Variant,
+    pub rules: guoxiang_game::Rules,
+}
+
 #[derive(Clone, Debug)]
 struct SeekEntry {
     seek: Seek,
@@ -274,17 +285,14 @@ impl Lobby {
         }
     }
 
-    /// Creates a challenge (to `dest`, or a link when `None`).
+    /// Creates a challenge (to `dest`, or a link when `None`) on `terms`.
     pub fn create_challenge(
         &self,
         challenger: crate::policy::Entrant,
         dest: Option<String>,
-        time_control: &str,
-        rated: bool,
-        color: ColorChoice,
-        variant: Variant,
-        rules: guoxiang_game::Rules,
+        terms: ChallengeTerms<'_>,
     ) -> Result<ChallengeInfo, LobbyError> {
+        let ChallengeTerms { time_control, rated, color, variant, rules } = terms;
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, challenger.guest)?;
         crate::policy::check_variant(rated, &variant)?;

@@ -424,7 +424,8 @@ impl Conn {
                 }
                 let who = Entrant { player: p, guest };
                 let variant = crate::live::start_of(variant)?;
-                let c = self.state.lobby.create_challenge(who, None, &time_control, rated, color, variant, rules)?;
+                let terms = crate::lobby::ChallengeTerms { time_control: &time_control, rated, color, variant, rules };
+                let c = self.state.lobby.create_challenge(who, None, terms)?;
                 let url = c.url(&self.state.config.public_url);
                 self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
                 Ok(())

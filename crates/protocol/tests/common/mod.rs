@@ -284,7 +284,7 @@ pub fn server_samples() -> Vec<ServerMessage> {
                 .map(|(event, version)| VersionedGameEvent { version, event })
                 .collect(),
         },
-        GameSnapshot { game_id: g(), snapshot: snapshot() },
+        GameSnapshot { game_id: g(), snapshot: Box::new(snapshot()) },
         Clocks { game_id: g(), white_ms: 1, black_ms: 2, running: None, server_time_ms: 3 },
         Clocks { game_id: g(), white_ms: 1, black_ms: 2, running: Some(Color::Black), server_time_ms: 3 },
         Pong { id: 20, client_time_ms: 1000, server_time_ms: 1_764_500_000_000 },

@@ -127,12 +127,7 @@ pub async fn create(
     let c = state.lobby.create_challenge(
         Entrant { player: player_of(&auth), guest: auth.user.is_guest },
         Some(dest.id.clone()),
-        &tc,
-        rated,
-        lj::color_choice(&p)?,
-        lj::variant_param(&p)?,
-        // Lichess's own `rules` parameter means something else (noAbort, noRematch, …): online rules here.
-        guoxiang_game::Rules::ONLINE,
+        terms(&tc, rated, &p)?,
     )?;
     if let Some(u) = accept_by {
         state.lobby.accept_challenge(&c.id, PlayerRef::human(u.id.clone(), u.name.clone()), u.is_guest).await?;
@@ -149,12 +144,7 @@ pub async fn open(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     let c = state.lobby.create_challenge(
         Entrant { player: player_of(&auth), guest: auth.user.is_guest },
         None,
-        &tc,
-        rated,
-        lj::color_choice(&p)?,
-        lj::variant_param(&p)?,
-        // Lichess's own `rules` parameter means something else (noAbort, noRematch, …): online rules here.
-        guoxiang_game::Rules::ONLINE,
+        terms(&tc, rated, &p)?,
     )?;
     Ok(Json(challenge_value(&state, &c, Some(&auth.user.id)).await))
 }
@@ -232,4 +222,16 @@ pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<St
     }
     state.lobby.close_challenge(&id, &auth.user.id, None)?;
     Ok(ok())
+}
+
+/// A challenge's terms from the API's parameters. Lichess's own `rules` parameter means something else (noAbort,
+/// noRematch, …): these games are played under online rules.
+fn terms<'a>(tc: &'a str, rated: bool, p: &Params) -> ApiResult<crate::lobby::ChallengeTerms<'a>> {
+    Ok(crate::lobby::ChallengeTerms {
+        time_control: tc,
+        rated,
+        color: lj::color_choice(p)?,
+        variant: lj::variant_param(p)?,
+        rules: guoxiang_game::Rules::ONLINE,
+    })
 }
