@@ -104,6 +104,7 @@ fn main() {
     let dir = PathBuf::from(args.get(4).cloned().unwrap_or_else(|| "target/dutch-compare".into()));
     std::fs::create_dir_all(&dir).expect("create the output folder");
     let (mut rounds_total, mut diffs, mut ours_time, mut slowest) = (0u64, 0u64, Duration::ZERO, Duration::ZERO);
+    let mut slowest_at = String::new();
     for k in 0..count {
         let tseed = seed.wrapping_mul(1_000_003).wrapping_add(k);
         let mut rng = Rng(tseed);
@@ -155,7 +156,11 @@ fn main() {
             let mine = ours(&t);
             let took = start.elapsed();
             ours_time += took;
-            slowest = slowest.max(took);
+            if took > slowest {
+                slowest = took;
+                slowest_at = format!("tournament {k} round {} ({n} players)", r + 1);
+                std::fs::write(dir.join("slowest.trf"), guoxiang_tournament::trf::write(&t)).ok();
+            }
             let theirs = match run_bbp(&bbp, &path) {
                 Ok(x) => x,
                 Err(e) => {
@@ -221,7 +226,8 @@ fn main() {
         );
     }
     println!(
-        "tournaments {count}, rounds {rounds_total}, differences {diffs}; our pairing time {:.2} s in all, slowest round {:.3} s",
+        "tournaments {count}, rounds {rounds_total}, differences {diffs}; our pairing time {:.2} s in all, slowest round {:.3} s \
+         ({slowest_at}, kept as slowest.trf)",
         ours_time.as_secs_f64(),
         slowest.as_secs_f64()
     );
