@@ -454,7 +454,7 @@ const en: Record<Key, string> = {
   'rules.online': 'online (illegal moves refused)',
   'rules.touch_move': 'touch-move',
   'rules.illegal_moves_count': 'illegal moves counted (the second loses)',
-  'rules.king_into_check': 'three moves into check lose (送王)',
+  'rules.king_into_check': 'three moves into check lose (the school rule)',
   'rules.adjournment': 'adjournment allowed',
   'game.adjust': 'I adjust',
   'game.adjusting': 'Adjusting: click the piece to adjust',

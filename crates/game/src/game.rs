@@ -1156,7 +1156,7 @@ impl Game {
                 ),
             )
         } else {
-            (format!("第{limit}次送王判负"), format!("a {limit}rd move into check loses (送王)"))
+            (format!("第{limit}次送王判负"), format!("a {limit}rd move into check loses (the school rule)"))
         };
         let kind_zh = if regime == IllegalMoves::KingIntoCheck { "送王" } else { "不合规则的着法" };
         let message_zh = format!(
