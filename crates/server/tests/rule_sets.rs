@@ -10,17 +10,7 @@ use serde_json::{Value, json};
 async fn challenge(server: &TestServer, rules: &str) -> (String, common::Ws, common::Ws, Value) {
     let (_, a) = server.guest().await;
     let (_, b) = server.guest().await;
-    let mut wa = server.ws(&a).await;
-    let mut wb = server.ws(&b).await;
-    let c = wa
-        .request(json!({"t": "challenge_friend", "time_control": "5400+30", "rated": false, "color": "white", "rules": rules}))
-        .await;
-    assert_eq!(c["t"], "challenge_created", "{c}");
-    wb.ok(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
-    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
-    wb.wait(|v| v["t"] == "game_started").await;
-    wa.ok(json!({"t": "subscribe", "game_id": gid})).await;
-    wb.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    let (gid, wa, mut wb) = common::friend_game_with(server, "5400+30", &a, &b, json!({"rules": rules})).await;
     let snap = wb.wait(|v| v["t"] == "game_snapshot").await;
     (gid, wa, wb, snap)
 }

@@ -218,9 +218,18 @@ impl Ws {
 
 /// Two guests paired through a friend challenge; returns (game id, white's ws, black's ws).
 pub async fn friend_game(server: &TestServer, tc: &str, a: &str, b: &str) -> (String, Ws, Ws) {
+    friend_game_with(server, tc, a, b, json!({})).await
+}
+
+/// [`friend_game`] with more fields in the challenge (`variant`, `rules`, …).
+pub async fn friend_game_with(server: &TestServer, tc: &str, a: &str, b: &str, more: Value) -> (String, Ws, Ws) {
     let mut wa = server.ws(a).await;
     let mut wb = server.ws(b).await;
-    let c = wa.request(json!({"t": "challenge_friend", "time_control": tc, "rated": false, "color": "white"})).await;
+    let mut msg = json!({"t": "challenge_friend", "time_control": tc, "rated": false, "color": "white"});
+    if let (Some(m), Some(more)) = (msg.as_object_mut(), more.as_object()) {
+        m.extend(more.clone());
+    }
+    let c = wa.request(msg).await;
     assert_eq!(c["t"], "challenge_created", "{c}");
     let cid = c["challenge_id"].as_str().unwrap().to_owned();
     assert!(c["url"].as_str().unwrap().ends_with(&format!("/challenge/{cid}")));
