@@ -154,16 +154,17 @@ pub struct CrossRow {
     pub score: f64,
 }
 
-/// The crosstable: per player, per round, opponent, colour and result. A player's line that stops early is padded
-/// with absences (zero-point byes), as TRF-16 reads a blank round.
+/// The crosstable: per player, per round played ([`Tournament::rounds_played`]: absences declared for the next
+/// round are left out), opponent, colour and result. A player's line that stops early is padded with absences
+/// (zero-point byes), as TRF-16 reads a blank round.
 pub fn crosstable(t: &Tournament) -> Vec<CrossRow> {
-    let rounds = t.rounds_present();
+    let rounds = t.rounds_played();
     t.players
         .iter()
         .map(|p| {
             let cells: Vec<Cell> = (0..rounds)
                 .map(|r| {
-                    let e = entry(t, p.start_number, r);
+                    let e = t.entry(p.start_number, r);
                     Cell {
                         opponent: e.opponent,
                         colour: e.colour,
@@ -177,10 +178,6 @@ pub fn crosstable(t: &Tournament) -> Vec<CrossRow> {
             CrossRow { start_number: p.start_number, name: p.name.clone(), cells, score }
         })
         .collect()
-}
-
-fn entry(t: &Tournament, start: u16, r: usize) -> RoundEntry {
-    t.player(start).and_then(|p| p.rounds.get(r).copied()).unwrap_or(RoundEntry::ABSENT)
 }
 
 /// Every tie-break of one player.
@@ -236,7 +233,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn entries(&self, p: u16) -> Vec<RoundEntry> {
-        (0..self.rounds).map(|r| entry(self.t, p, r)).collect()
+        (0..self.rounds).map(|r| self.t.entry(p, r)).collect()
     }
 }
 
@@ -357,15 +354,16 @@ fn average_rating(c: &Ctx<'_>, p: u16) -> Option<u32> {
     Some(round_half_up(ratings.iter().sum::<u32>() as f64 / ratings.len() as f64))
 }
 
-/// The standings of a tournament: every player's score and tie-breaks, ranked by score and then by `order`
-/// (for direct encounter, among the players still level when it is reached). Rows are in rank order, players
-/// sharing a rank by starting rank.
+/// The standings of a tournament after the rounds played ([`Tournament::rounds_played`]; absences declared for
+/// the next round do not count): every player's score and tie-breaks, ranked by score and then by `order` (for
+/// direct encounter, among the players still level when it is reached). Rows are in rank order, players sharing a
+/// rank by starting rank.
 pub fn compute(t: &Tournament, order: &[TieBreak]) -> Vec<Row> {
-    let rounds = t.rounds_present();
+    let rounds = t.rounds_played();
     let mut score = HashMap::new();
     let mut adjusted = HashMap::new();
     for p in &t.players {
-        let es: Vec<RoundEntry> = (0..rounds).map(|r| entry(t, p.start_number, r)).collect();
+        let es: Vec<RoundEntry> = (0..rounds).map(|r| t.entry(p.start_number, r)).collect();
         score.insert(p.start_number, es.iter().map(|e| points(e.code)).sum::<f64>() + 0.0);
         adjusted.insert(p.start_number, adjusted_score(&es));
     }

@@ -29,7 +29,8 @@
 //! `XXR n` (the number of rounds), `XXC white1`/`XXC black1` (the colour of pairing number 1 in round 1) and
 //! `XXP a b ...` (players of whom no two may be paired) are the extensions that the pairing engines JaVaFo and
 //! bbpPairings read. A round entry written out in full after the last round played (`0000 - H`, `0000 - Z`) is
-//! kept: pairing programs read it as "not to be paired in the next round". Comment lines start with `###`. Other lines (`013` teams, other `XX?` extensions) are kept as they are and written back.
+//! kept: pairing programs read it as "not to be paired in the next round", and [`Tournament::rounds_played`] leaves
+//! it out of the rounds played. Comment lines start with `###`. Other lines (`013` teams, other `XX?` extensions) are kept as they are and written back.
 //!
 //! Columns are counted in characters, not bytes, so a name in Chinese characters keeps the layout. Reading never
 //! panics: a bad line gives a [`TrfError`] with its line and column.
@@ -153,6 +154,12 @@ impl RoundEntry {
     pub const ABSENT: RoundEntry = RoundEntry { opponent: None, colour: Colour::None, code: Code::ZeroBye };
 }
 
+/// Whether a round entry shows that its round was paired: an opponent (a game or a forfeit) or the
+/// pairing-allocated bye. Requested byes can be declared before a round is paired, so they do not.
+pub fn is_paired(e: &RoundEntry) -> bool {
+    e.opponent.is_some() || e.code == Code::PairingBye
+}
+
 /// A `001` line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Player {
@@ -219,9 +226,24 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    /// The rounds that have entries: the most rounds any player's line has.
+    /// The rounds that have entries: the most rounds any player's line has. This may count one round more than
+    /// [`Tournament::rounds_played`]: the next round's declared absences.
     pub fn rounds_present(&self) -> usize {
         self.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0)
+    }
+
+    /// The rounds played (or paired) so far: up to the last round in which some player had an opponent or the
+    /// pairing-allocated bye. Entries after it (`0000 - H`, `0000 - Z`, `0000 - F` in the next round's columns)
+    /// are declarations for the round not yet paired, read only by the pairing ([`crate::dutch::input_from_trf`]);
+    /// the standings and the crosstable stop at this round.
+    pub fn rounds_played(&self) -> usize {
+        self.players.iter().filter_map(|p| p.rounds.iter().rposition(is_paired).map(|r| r + 1)).max().unwrap_or(0)
+    }
+
+    /// The entry of a player's round `r` (0-based) among the rounds played: an absence (a zero-point bye) when the
+    /// line stops earlier or there is no such player.
+    pub fn entry(&self, start_number: u16, r: usize) -> RoundEntry {
+        self.player(start_number).and_then(|p| p.rounds.get(r).copied()).unwrap_or(RoundEntry::ABSENT)
     }
 
     /// The player with a starting rank.

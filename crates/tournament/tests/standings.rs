@@ -145,3 +145,59 @@ fn abbreviations() {
     assert_eq!(TieBreak::from_abbreviation("bh-c1"), Some(TieBreak::BhC1));
     assert_eq!(TieBreak::from_abbreviation("XYZ"), None);
 }
+
+/// tests/small.trf with `XXR 4` and absences declared for round 4, not yet paired: a full-point bye for P1, a
+/// half-point bye for P2, and a zero-point bye for P4 (whose line stops after round 2: round 3 blank).
+fn small_with_next_round_absences() -> String {
+    let declared = [(1, "0000 - F"), (2, "0000 - H"), (4, "0000 - Z")];
+    include_str!("small.trf")
+        .lines()
+        .map(|l| {
+            if l.starts_with("XXR") {
+                return "XXR 4".to_string();
+            }
+            let start: Option<u16> =
+                l.strip_prefix("001").and_then(|r| r.get(1..5)).and_then(|n| n.trim().parse().ok());
+            match declared.iter().find(|d| Some(d.0) == start) {
+                // Round 4's columns start at 122.
+                Some((_, e)) => format!("{l:<121}{e}"),
+                None => l.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn absences_declared_for_the_next_round_do_not_count() {
+    let text = small_with_next_round_absences();
+    let t = trf::parse(&text).unwrap();
+    assert_eq!(t.players[0].rounds.len(), 4, "the reader keeps the declaration");
+    assert_eq!((t.rounds_present(), t.rounds_played()), (4, 3));
+    // Every score, tie-break and rank is the one after round 3, as if the declarations were not there.
+    assert_eq!(standings::compute(&t, &DEFAULT_ORDER), small());
+    let x = standings::crosstable(&t);
+    assert!(x.iter().all(|r| r.cells.len() == 3), "the crosstable stops at round 3");
+    assert_eq!(x.iter().map(|r| r.score).collect::<Vec<_>>(), vec![2.5, 1.5, 0.5, 1.5, 1.5]);
+    // The pairing still reads them: those three are not paired in round 4, P3 and P5 (who have not met) are.
+    let input = guoxiang_tournament::dutch::input_from_trf(&t).unwrap();
+    let absent: Vec<u16> = input.players.iter().filter(|e| e.absent).map(|e| e.start_number).collect();
+    assert_eq!(absent, vec![1, 2, 4]);
+    let pairing = guoxiang_tournament::dutch::pair(&input).unwrap();
+    let mut pair: Vec<u16> = pairing.boards.iter().flat_map(|b| [b.white, b.black]).collect();
+    pair.sort();
+    assert_eq!((pair, pairing.bye), (vec![3, 5], None));
+}
+
+#[test]
+fn absences_declared_before_round_one() {
+    // Nothing paired yet; P2 has asked for a half-point bye in round 1.
+    let text = "XXR 5\n001    1      A\n001    2      B\n001    3      C\n";
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines[2] = format!("{:<91}0000 - H", lines[2]);
+    let t = trf::parse(&lines.join("\n")).unwrap();
+    assert_eq!((t.rounds_present(), t.rounds_played()), (1, 0));
+    let rows = standings::compute(&t, &DEFAULT_ORDER);
+    assert!(rows.iter().all(|r| r.score == 0.0 && r.rank == 1 && r.tie_breaks.bh == 0.0), "{rows:?}");
+    assert!(standings::crosstable(&t).iter().all(|r| r.cells.is_empty()));
+}

@@ -186,8 +186,7 @@ fn points(code: Code) -> u32 {
 /// the initial colour, `XXP` forbidden pairs — the conventions of JaVaFo and bbpPairings.
 pub fn input_from_trf(t: &Tournament) -> Result<Input, PairingError> {
     let total_rounds = t.rounds.ok_or(PairingError::RoundsUnknown)?;
-    let paired = |e: &trf::RoundEntry| e.opponent.is_some() || matches!(e.code, Code::PairingBye);
-    let played = t.players.iter().filter_map(|p| p.rounds.iter().rposition(paired).map(|r| r + 1)).max().unwrap_or(0);
+    let played = t.rounds_played();
     let mut players = Vec::new();
     for p in &t.players {
         if p.rounds.len() > played + 1 {
