@@ -144,10 +144,12 @@ pub enum Source {
     Pool,
     /// A game against the computer.
     Ai,
+    /// A game of a tournament's round (round-robin or Swiss), created by its pairings: no takebacks, no rematch.
+    Tournament,
 }
 
 impl Source {
-    /// Lichess's name (`friend`, `position`, `lobby`, `pool`, `ai`).
+    /// Lichess's name (`friend`, `position`, `lobby`, `pool`, `ai`, `swiss`).
     pub fn as_str(self) -> &'static str {
         match self {
             Source::Friend => "friend",
@@ -155,6 +157,8 @@ impl Source {
             Source::Lobby => "lobby",
             Source::Pool => "pool",
             Source::Ai => "ai",
+            // Lichess's name for the games of its round-based tournaments.
+            Source::Tournament => "swiss",
         }
     }
 }
@@ -1219,6 +1223,9 @@ impl Game {
         if !self.is_over() {
             return Err(CommandError::NotOver);
         }
+        if self.source == Source::Tournament {
+            return Err(CommandError::TournamentGame);
+        }
         if self.rematch_agreed {
             return Err(CommandError::RematchAgreed);
         }
@@ -1539,6 +1546,9 @@ impl Game {
     }
 
     fn cmd_takeback_offer(&mut self, now: Timestamp, by: Color, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        if self.source == Source::Tournament {
+            return Err(CommandError::TournamentGame);
+        }
         if self.rated {
             return Err(CommandError::TakebackInRated);
         }

@@ -265,6 +265,8 @@ pub enum ErrorCode {
     SealedMovePending,
     /// A resumption time not after now, or without a sealed move.
     BadResumptionTime,
+    /// A takeback or a rematch in a tournament game.
+    TournamentGame,
     Internal,
     /// The server could not commit the change; nothing changed, and the client may send it again.
     NotSaved,
@@ -294,7 +296,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 57] = [
+    pub const ALL: [ErrorCode; 58] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -330,6 +332,7 @@ impl ErrorCode {
         ErrorCode::AdjournmentOffered,
         ErrorCode::SealedMovePending,
         ErrorCode::BadResumptionTime,
+        ErrorCode::TournamentGame,
         ErrorCode::Internal,
         ErrorCode::NotSaved,
         ErrorCode::LoginRequired,
@@ -392,6 +395,7 @@ impl ErrorCode {
             ErrorCode::AdjournmentOffered => "adjournment_offered",
             ErrorCode::SealedMovePending => "sealed_move_pending",
             ErrorCode::BadResumptionTime => "bad_resumption_time",
+            ErrorCode::TournamentGame => "tournament_game",
             ErrorCode::Internal => "internal",
             ErrorCode::NotSaved => "not_saved",
             ErrorCode::LoginRequired => "login_required",

@@ -92,6 +92,7 @@ fn error_codes_are_the_protocol_and_game_codes() {
         CommandError::AdjournmentAlreadyOffered { by: w },
         CommandError::SealedMovePending,
         CommandError::BadResumptionTime,
+        CommandError::TournamentGame,
         CommandError::Internal("z".into()),
     ];
     let mut expected: Vec<&str> = PROTOCOL_ERROR_CODES.to_vec();
