@@ -74,7 +74,8 @@ pub enum CommandError {
     SealedMovePending,
     /// A resumption time that is not after now, or a proposal when no move is sealed.
     BadResumptionTime,
-    /// A takeback or a rematch in a tournament game (the pairings decide who plays whom, and a move made stands).
+    /// A takeback, an abort or a rematch in a tournament game (the pairings decide who plays whom, and a move made
+    /// stands).
     TournamentGame,
     /// Something that should not happen (a clock in an unexpected state); the game is unchanged.
     Internal(String),
@@ -189,7 +190,7 @@ impl CommandError {
                 "a resumption time must be after now, and only for a game with a sealed move".into()
             }
             CommandError::TournamentGame => {
-                "a tournament game has no takebacks and no rematch: the pairings decide the next game".into()
+                "a tournament game has no takebacks, no abort and no rematch: the pairings decide who plays whom".into()
             }
             CommandError::Internal(e) => format!("internal error: {e}"),
         }
@@ -236,7 +237,7 @@ impl CommandError {
             CommandError::AdjournmentAlreadyOffered { by } => format!("{}已经提出封棋", who(by)),
             CommandError::SealedMovePending => "封棋着法尚未开启：封棋方的对手到场后才开启".into(),
             CommandError::BadResumptionTime => "续赛时间必须晚于现在，而且只用于已封棋的对局".into(),
-            CommandError::TournamentGame => "比赛对局不能悔棋，也不能再战：下一盘由编排决定".into(),
+            CommandError::TournamentGame => "比赛对局不能悔棋、不能取消，也不能再战：谁和谁下由编排决定".into(),
             CommandError::Internal(e) => format!("内部错误：{e}"),
         }
     }

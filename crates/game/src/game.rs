@@ -873,6 +873,11 @@ impl Game {
                 if self.status != Status::Created {
                     return Err(CommandError::CannotAbort);
                 }
+                // A paired game is played or forfeited (the first-move timeout aborts it, and the tournament scores
+                // the player who did not move as absent); a player cannot call it off.
+                if self.source == Source::Tournament {
+                    return Err(CommandError::TournamentGame);
+                }
                 self.abort(AbortReason::Player { by }, out);
                 Ok(())
             }

@@ -28,6 +28,14 @@ fn no_takeback_in_a_casual_tournament_game() {
 }
 
 #[test]
+fn no_abort_of_a_tournament_game_by_a_player() {
+    let mut g = tournament_game(false);
+    let e = g.apply(t(T0 + 1_000), Command::by(Color::White, Action::Abort)).unwrap_err();
+    assert_eq!(e, CommandError::TournamentGame);
+    assert!(!g.is_over());
+}
+
+#[test]
 fn no_rematch_after_a_tournament_game() {
     let mut g = tournament_game(true);
     g.apply(t(T0 + 1_000), mv_cmd(Color::White, "e2e4")).unwrap();
