@@ -74,6 +74,9 @@ pub enum Action {
     /// While a move is sealed: propose the resumption time (Unix milliseconds); proposing the time the opponent
     /// proposed agrees to it.
     ProposeResumption { at_ms: u64 },
+    /// Call the arbiter with a claim or dispute (`reason`, 1–300 characters): it waits for an arbiter's decision
+    /// (the arbiter's `decide`). The clocks go on (online, a player cannot stop them; the arbiter may pause).
+    CallArbiter { reason: String },
 }
 
 impl Action {
@@ -135,6 +138,9 @@ enum ActionRepr {
     ProposeResumption {
         at_ms: u64,
     },
+    CallArbiter {
+        reason: String,
+    },
 }
 
 impl From<ActionRepr> for Action {
@@ -159,6 +165,7 @@ impl From<ActionRepr> for Action {
             ActionRepr::AdjournOffer {} => Action::AdjournOffer,
             ActionRepr::Seal { mv } => Action::Seal { mv },
             ActionRepr::ProposeResumption { at_ms } => Action::ProposeResumption { at_ms },
+            ActionRepr::CallArbiter { reason } => Action::CallArbiter { reason },
         }
     }
 }

@@ -77,6 +77,15 @@ pub enum CommandError {
     /// A takeback, an abort or a rematch in a tournament game (the pairings decide who plays whom, and a move made
     /// stands).
     TournamentGame,
+    /// An arbiter's decision without a claim or dispute waiting for one.
+    NoDispute,
+    /// `by` has already called the arbiter and waits for the decision.
+    ArbiterAlreadyCalled { by: Color },
+    /// An arbiter's act or a player's claim that cannot be carried out as given (a bad result, an empty or too long
+    /// text, no clock to add time to); the message says why.
+    BadRuling { zh: String, en: String },
+    /// Opening a sealed move when none is sealed.
+    NoSealedMove,
     /// Something that should not happen (a clock in an unexpected state); the game is unchanged.
     Internal(String),
 }
@@ -129,6 +138,10 @@ impl CommandError {
             CommandError::SealedMovePending => "sealed_move_pending",
             CommandError::BadResumptionTime => "bad_resumption_time",
             CommandError::TournamentGame => "tournament_game",
+            CommandError::NoDispute => "no_dispute",
+            CommandError::ArbiterAlreadyCalled { .. } => "arbiter_already_called",
+            CommandError::BadRuling { .. } => "bad_ruling",
+            CommandError::NoSealedMove => "no_sealed_move",
             CommandError::Internal(_) => "internal",
         }
     }
@@ -192,6 +205,12 @@ impl CommandError {
             CommandError::TournamentGame => {
                 "a tournament game has no takebacks, no abort and no rematch: the pairings decide who plays whom".into()
             }
+            CommandError::NoDispute => "no claim or dispute is waiting for the arbiter's decision".into(),
+            CommandError::ArbiterAlreadyCalled { by } => {
+                format!("{} has already called the arbiter; the decision is pending", who(by))
+            }
+            CommandError::BadRuling { en, .. } => en.clone(),
+            CommandError::NoSealedMove => "no move is sealed in this game".into(),
             CommandError::Internal(e) => format!("internal error: {e}"),
         }
     }
@@ -238,6 +257,10 @@ impl CommandError {
             CommandError::SealedMovePending => "封棋着法尚未开启：封棋方的对手到场后才开启".into(),
             CommandError::BadResumptionTime => "续赛时间必须晚于现在，而且只用于已封棋的对局".into(),
             CommandError::TournamentGame => "比赛对局不能悔棋、不能取消，也不能再战：谁和谁下由编排决定".into(),
+            CommandError::NoDispute => "没有等待裁判裁决的申诉或争议".into(),
+            CommandError::ArbiterAlreadyCalled { by } => format!("{}已经请裁判，正在等待裁决", who(by)),
+            CommandError::BadRuling { zh, .. } => zh.clone(),
+            CommandError::NoSealedMove => "本局没有封棋着法".into(),
             CommandError::Internal(e) => format!("内部错误：{e}"),
         }
     }

@@ -173,6 +173,16 @@ pub enum Event {
         message_zh: String,
         message_en: String,
     },
+    /// `by` called the arbiter with a claim or dispute (`reason`), which waits for the arbiter's decision.
+    ArbiterCalled {
+        #[serde(with = "color")]
+        by: Color,
+        reason: String,
+    },
+    /// An arbiter acted (`act`: `pause`, `resume`, `add_time`, `decide`, `set_result`, `call_adjournment`,
+    /// `schedule_resumption`, `open_sealed_move`): who (`arbiter` the name, `arbiter_id` the user) and what, in
+    /// words. The act's consequences follow as their own events (`adjourned`, `clock_update`, `game_ended`, …).
+    ArbiterActed { arbiter: String, arbiter_id: String, act: String, message_zh: String, message_en: String },
     /// The game was cancelled without a result. `reason` is `player` (then `by` says who) or `first_move_timeout`
     /// (then `by` is the player who did not move in time).
     Aborted {

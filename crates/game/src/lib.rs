@@ -15,6 +15,7 @@
 //! | [`Status`], [`AbortReason`], [`MoveRecord`] | where the game is, and its moves with clock times |
 //! | [`Snapshot`] | full state for resync and persistence |
 //! | [`Rules`], [`IllegalMoves`], [`Obligation`] | the rule set: online, touch-move, illegal moves counted (7.5, 送王) |
+//! | [`ArbiterAct`], [`ArbiterRef`], [`ArbiterRecord`], [`Dispute`] | the arbiter's acts (pause, time, rulings, results, the adjournment) |
 //! | [`PgnTags`], [`Game::to_pgn`] | PGN export with `[%clk]` comments |
 //!
 //! The rules as implemented, with the FIDE article numbers, are in `docs/game.md`.
@@ -57,6 +58,7 @@
 
 mod action;
 pub mod adjourn;
+pub mod arbiter;
 mod error;
 mod event;
 mod game;
@@ -67,6 +69,7 @@ mod snapshot;
 
 pub use action::Action;
 pub use adjourn::{Adjournment, SealedMove};
+pub use arbiter::{ARBITER_ACT_CODES, ArbiterAct, ArbiterRecord, ArbiterRef, Dispute};
 pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{

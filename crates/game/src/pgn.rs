@@ -67,7 +67,10 @@ impl Game {
         w.tag("Result", result.as_str());
         w.tag("GameId", &self.id);
         w.tag("TimeControl", &self.time_control().to_pgn());
-        w.tag("Termination", termination_tag(&self.status));
+        // A result the arbiter set for a breach of the Laws (12.9) is a rules infraction, not an adjudication.
+        let infraction = matches!(self.status, Status::Finished { outcome } if outcome.termination == Termination::Adjudication)
+            && self.arbiter_log.iter().rev().find(|r| r.act == "set_result").is_some_and(|r| r.infraction);
+        w.tag("Termination", if infraction { "Rules infraction" } else { termination_tag(&self.status) });
         for (k, v) in &tags.extra {
             w.tag(k, v);
         }
@@ -81,10 +84,21 @@ impl Game {
             }
         }
         let mut incidents = self.incidents.iter().peekable();
-        // Counted illegal moves (Article 7.5) are comments where they happened, in English (PGN's language).
+        let mut acts = self.arbiter_log.iter().peekable();
+        // Counted illegal moves (Article 7.5) are comments where they happened, in English (PGN's language), and so
+        // are the arbiters' acts, as `[%arbiter NAME act]` and what was done.
         let mut note = |w: &mut Writer<Vec<u8>>, ply: usize| {
             while let Some(i) = incidents.next_if(|i| i.ply as usize == ply) {
                 w.comment(&i.message_en);
+            }
+            while let Some(r) = acts.next_if(|r| r.ply as usize <= ply) {
+                let clean = |t: &str| t.replace(['{', '}', '[', ']'], "");
+                w.comment(&format!(
+                    "[%arbiter {} {}] {}",
+                    clean(&r.arbiter.name).replace(' ', "_"),
+                    r.act,
+                    clean(&r.message_en)
+                ));
             }
         };
         note(&mut w, 0);

@@ -5,6 +5,7 @@ use guoxiang_core::{Color, GameState};
 use serde::{Deserialize, Serialize};
 
 use crate::adjourn::Adjournment;
+use crate::arbiter::{ArbiterRecord, Dispute};
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
 use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
@@ -65,6 +66,12 @@ pub struct Snapshot {
     /// An adjournment in progress. It holds the sealed move: this snapshot is the server's, not a client's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjournment: Option<Adjournment>,
+    /// A claim or dispute waiting for the arbiter's decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispute: Option<Dispute>,
+    /// What the arbiters did, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arbiter_log: Vec<ArbiterRecord>,
     pub version: u64,
     /// When the snapshot was taken, on the same time scale as the other timestamps.
     pub taken_at: Timestamp,
@@ -147,6 +154,8 @@ impl Game {
             illegal_moves: self.illegal_counts,
             incidents: self.incidents.clone(),
             adjournment: self.adjournment.clone(),
+            dispute: self.dispute.clone(),
+            arbiter_log: self.arbiter_log.clone(),
             version: self.version,
             taken_at: now,
         }
@@ -222,6 +231,8 @@ impl Game {
                 }
                 a
             }),
+            dispute: s.dispute,
+            arbiter_log: s.arbiter_log,
             version: s.version,
         })
     }
