@@ -95,18 +95,18 @@ pub fn pair(players: &[State], round: &Round) -> Result<Paired, PairingError> {
         };
         let layout_bits = Layout::new(&ctx).total;
         // The narrowest integer that holds the weights: the matching's time grows with it.
-        let (bracket_pairs, unpaired) = if layout_bits <= Wide::<4>::USABLE_BITS {
-            ctx.pair::<4>()
-        } else if layout_bits <= Wide::<5>::USABLE_BITS {
-            ctx.pair::<5>()
-        } else if layout_bits <= Wide::<6>::USABLE_BITS {
-            ctx.pair::<6>()
-        } else if layout_bits <= Wide::<8>::USABLE_BITS {
-            ctx.pair::<8>()
-        } else if layout_bits <= Wide::<16>::USABLE_BITS {
-            ctx.pair::<16>()
+        let (bracket_pairs, unpaired) = if layout_bits <= Wide::<32>::USABLE_BITS {
+            ctx.pair::<32>()
+        } else if layout_bits <= Wide::<40>::USABLE_BITS {
+            ctx.pair::<40>()
+        } else if layout_bits <= Wide::<48>::USABLE_BITS {
+            ctx.pair::<48>()
         } else if layout_bits <= Wide::<64>::USABLE_BITS {
             ctx.pair::<64>()
+        } else if layout_bits <= Wide::<128>::USABLE_BITS {
+            ctx.pair::<128>()
+        } else if layout_bits <= Wide::<512>::USABLE_BITS {
+            ctx.pair::<512>()
         } else {
             return Err(PairingError::TooLarge);
         };

@@ -32,7 +32,7 @@
 //!
 //! Absolute criteria (C.1 no second game between two players, forbidden pairs, C.3 no two players with the
 //! same absolute colour preference except topscorers in the last round) leave the edge out. The weights need
-//! more than 128 bits: [`wide`] is a fixed-width integer for them. Colours then follow E.1–E.5 in
+//! more than 128 bits: [`wide`] wraps a signed fixed-width integer of the `bnum` crate for them. Colours then follow E.1–E.5 in
 //! [`colours`], and the boards C.04.2's order.
 
 mod brackets;
