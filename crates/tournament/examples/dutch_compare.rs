@@ -14,30 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{Mix, Rng};
 use guoxiang_tournament::dutch;
-use guoxiang_tournament::trf::{Code, Colour, Player, RoundEntry, Tournament};
-
-/// SplitMix64: small, seedable, and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use guoxiang_tournament::trf::Tournament;
 
 /// The output of either engine, normalised: boards as (white, black) and the bye.
 type Pairs = Option<(Vec<(u16, u16)>, Option<u16>)>;
@@ -76,22 +57,6 @@ fn ours(t: &Tournament) -> Pairs {
     Some((p.boards.iter().map(|b| (b.white, b.black)).collect(), p.bye))
 }
 
-struct Entry {
-    rating: u16,
-    /// From this round on (0-based) the player is in the tournament.
-    joins: usize,
-    /// From this round on the player has withdrawn.
-    leaves: usize,
-}
-
-fn points_of(code: Code) -> f64 {
-    match code {
-        Code::Win | Code::ForfeitWin | Code::FullBye | Code::PairingBye | Code::WinShort => 1.0,
-        Code::Draw | Code::HalfBye | Code::DrawShort => 0.5,
-        _ => 0.0,
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
@@ -110,46 +75,10 @@ fn main() {
         let mut rng = Rng(tseed);
         let n = 8 + rng.below(193) as usize;
         let rounds = 5 + rng.below(7) as usize;
-        let mut entries: Vec<Entry> = (0..n)
-            .map(|_| Entry {
-                rating: 1000 + rng.below(1800) as u16,
-                joins: if rng.chance(0.05) { 1 + rng.below(2) as usize } else { 0 },
-                leaves: if rng.chance(0.05) { 2 + rng.below(rounds as u64 - 1) as usize } else { usize::MAX },
-            })
-            .collect();
-        entries.sort_by_key(|e| std::cmp::Reverse(e.rating));
-        let mut t =
-            Tournament { rounds: Some(rounds as u32), initial_colour: Some(Colour::White), ..Default::default() };
-        t.header.name = Some(format!("dutch_compare seed {seed} tournament {k}"));
-        for (i, e) in entries.iter().enumerate() {
-            t.players.push(Player {
-                start_number: i as u16 + 1,
-                sex: String::new(),
-                title: String::new(),
-                name: format!("Player {}", i + 1),
-                rating: Some(e.rating),
-                federation: String::new(),
-                fide_id: None,
-                birth_date: String::new(),
-                points: Some(0.0),
-                rank: None,
-                rounds: Vec::new(),
-            });
-        }
+        let name = format!("dutch_compare seed {seed} tournament {k}");
+        let (mut t, entries) = common::new_tournament(&mut rng, n, rounds, Mix::DUTCH, name);
         for r in 0..rounds {
-            // Who is out of this round: not yet joined, withdrawn, or a requested bye.
-            for (i, e) in entries.iter().enumerate() {
-                let out = if r < e.joins || r >= e.leaves {
-                    Some(Code::ZeroBye)
-                } else if rng.chance(0.04) {
-                    Some(if rng.chance(0.5) { Code::HalfBye } else { Code::ZeroBye })
-                } else {
-                    None
-                };
-                if let Some(code) = out {
-                    t.players[i].rounds.push(RoundEntry { opponent: None, colour: Colour::None, code });
-                }
-            }
+            common::declare_absences(&mut rng, &mut t, &entries, r, Mix::DUTCH);
             let path = dir.join(format!("s{seed}-t{k}-r{}.trf", r + 1));
             std::fs::write(&path, guoxiang_tournament::trf::write(&t)).expect("write TRF");
             let start = Instant::now();
@@ -178,47 +107,7 @@ fn main() {
                 std::fs::remove_file(path.with_extension("bbp.txt")).ok();
             }
             let Some((boards, bye)) = theirs else { break };
-            // Results: the higher rating wins more often; about a third of games are drawn; a few forfeits.
-            for &(w, b) in &boards {
-                let (rw, rb) = (entries[w as usize - 1].rating as f64, entries[b as usize - 1].rating as f64);
-                let expected = 1.0 / (1.0 + 10f64.powf((rb - rw) / 400.0));
-                let (cw, cb) = if rng.chance(0.02) {
-                    if rng.chance(0.5) {
-                        (Code::ForfeitWin, Code::ForfeitLoss)
-                    } else {
-                        (Code::ForfeitLoss, Code::ForfeitWin)
-                    }
-                } else {
-                    let x = rng.unit();
-                    if x < expected - 0.15 {
-                        (Code::Win, Code::Loss)
-                    } else if x < expected + 0.15 {
-                        (Code::Draw, Code::Draw)
-                    } else {
-                        (Code::Loss, Code::Win)
-                    }
-                };
-                t.players[w as usize - 1].rounds.push(RoundEntry {
-                    opponent: Some(b),
-                    colour: Colour::White,
-                    code: cw,
-                });
-                t.players[b as usize - 1].rounds.push(RoundEntry {
-                    opponent: Some(w),
-                    colour: Colour::Black,
-                    code: cb,
-                });
-            }
-            if let Some(p) = bye {
-                t.players[p as usize - 1].rounds.push(RoundEntry {
-                    opponent: None,
-                    colour: Colour::None,
-                    code: Code::PairingBye,
-                });
-            }
-            for p in &mut t.players {
-                p.points = Some(p.rounds.iter().map(|e| points_of(e.code)).sum());
-            }
+            common::play(&mut rng, &mut t, &entries, &boards, bye);
         }
         eprintln!(
             "tournament {}/{count}: {n} players, {rounds} rounds; so far {rounds_total} rounds, {diffs} differences",

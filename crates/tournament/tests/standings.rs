@@ -201,3 +201,20 @@ fn absences_declared_before_round_one() {
     assert!(rows.iter().all(|r| r.score == 0.0 && r.rank == 1 && r.tie_breaks.bh == 0.0), "{rows:?}");
     assert!(standings::crosstable(&t).iter().all(|r| r.cells.is_empty()));
 }
+
+#[test]
+fn agrees_with_tiebreak_core_when_it_is_there() {
+    let Ok(python) = std::env::var("GUOXIANG_TIEBREAK_PYTHON") else {
+        println!("GUOXIANG_TIEBREAK_PYTHON is not set: the comparison with tiebreak-core is skipped");
+        return;
+    };
+    // The comparison tool is this crate's example, built with the tests.
+    let exe = std::env::current_exe().unwrap();
+    let example = exe.parent().unwrap().parent().unwrap().join("examples").join("tiebreak_compare");
+    let dir = std::env::temp_dir().join(format!("guoxiang-tiebreak-{}", std::process::id()));
+    let o = std::process::Command::new(&example).args([&python, "11", "5", dir.to_str().unwrap()]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("tournaments 5,") && out.contains("differences 0 "), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
