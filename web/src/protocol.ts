@@ -17,6 +17,7 @@ export type ClientMessage = { "t": "hello", id: number, protocol: number, lang: 
   | { "t": "subscribe", id: number, game_id: string, since_version?: number, }
   | { "t": "unsubscribe", id: number, game_id: string, }
   | { "t": "game", id: number, game_id: string, action: Action, lag_ms?: number, }
+  | { "t": "arbiter", id: number, game_id: string, act: ArbiterAct, }
   | { "t": "ping", id: number, client_time_ms: number, }
   | { "t": "explain", id: number, game_id: string, from: string, to: string, promotion?: PromotionRole, }
   | { "t": "lobby_subscribe", id: number, }
@@ -63,7 +64,20 @@ export type Action = { "t": "move", uci: string, offer_draw?: boolean, }
   | { "t": "adjust", square: string, }
   | { "t": "adjourn_offer" }
   | { "t": "seal", mv: string, }
-  | { "t": "propose_resumption", at_ms: number, };
+  | { "t": "propose_resumption", at_ms: number, }
+  | { "t": "call_arbiter", reason: string, };
+
+/**
+ * What an arbiter does in a game. Serialized with a `t` tag, as the protocol's `arbiter` message carries it.
+ */
+export type ArbiterAct = { "t": "pause" }
+  | { "t": "resume" }
+  | { "t": "add_time", color: Color, ms: number, }
+  | { "t": "decide", uphold: boolean, ruling: string, }
+  | { "t": "set_result", result: string, reason: string, infraction?: boolean, }
+  | { "t": "call_adjournment" }
+  | { "t": "schedule_resumption", at_ms: number, }
+  | { "t": "open_sealed_move" };
 
 /**
  * A message to the browser. Answers to a client message carry its `id`; the rest are pushed.
@@ -79,6 +93,7 @@ export type ServerMessage = { "t": "hello", id: number, protocol: number, server
   | { "t": "game_started", game_id: string, color: Color, }
   | { "t": "rematch_offered", game_id: string, by: Color, }
   | { "t": "rematch_declined", game_id: string, by: Color, }
+  | { "t": "arbiter", game_id: string, }
   | { "t": "lobby", seeks: Array<Seek>, pools: Array<PoolSize>, games: Array<LiveGame>, }
   | { "t": "seek_created", id: number, seek_id: string, }
   | { "t": "seek_added", seek: Seek, }
@@ -148,6 +163,8 @@ export type GameEvent = { "type": "move_made", by: Color, uci: string, san: stri
   | { "type": "resumption_proposed", by: Color, at_ms: number, }
   | { "type": "resumption_scheduled", at_ms: number, }
   | { "type": "sealed_move_opened", by: Color, text: string, valid: boolean, message_zh: string, message_en: string, }
+  | { "type": "arbiter_called", by: Color, reason: string, }
+  | { "type": "arbiter_acted", arbiter: string, arbiter_id: string, act: string, message_zh: string, message_en: string, }
   | { "type": "aborted", reason: AbortReasonCode, by: Color, message_zh: string, message_en: string, };
 
 /**
@@ -179,6 +196,8 @@ export type VersionedGameEvent = { version: number, } & ({ "type": "move_made", 
   | { "type": "resumption_proposed", by: Color, at_ms: number, }
   | { "type": "resumption_scheduled", at_ms: number, }
   | { "type": "sealed_move_opened", by: Color, text: string, valid: boolean, message_zh: string, message_en: string, }
+  | { "type": "arbiter_called", by: Color, reason: string, }
+  | { "type": "arbiter_acted", arbiter: string, arbiter_id: string, act: string, message_zh: string, message_en: string, }
   | { "type": "aborted", reason: AbortReasonCode, by: Color, message_zh: string, message_en: string, });
 
 /**
@@ -274,7 +293,40 @@ touches?: Array<string>,
 /**
  * `[white, black]`: illegal moves counted so far (rule sets that count them).
  */
-illegal_moves?: [number, number], };
+illegal_moves?: [number, number], 
+/**
+ * The clocks are stopped: paused by the arbiter, or adjourned with a sealed move.
+ */
+paused?: boolean, 
+/**
+ * An adjournment in progress (never the sealed move itself).
+ */
+adjournment?: AdjournmentInfo, 
+/**
+ * A claim or dispute waiting for the arbiter's decision.
+ */
+dispute?: DisputeInfo, 
+/**
+ * What the arbiters did, in order.
+ */
+arbiter_notes?: Array<ArbiterNote>, };
+
+/**
+ * An adjournment as the players and spectators see it: who offered it, whether it is called (the player on move
+ * must seal), who sealed (the move stays secret until the envelope is opened), a proposed and an agreed resumption
+ * time (Unix milliseconds), and whether the session has started.
+ */
+export type AdjournmentInfo = { offered_by: Color | null, called: boolean, sealed_by: Color | null, proposed_by: Color | null, proposed_at_ms: number | null, resume_at_ms: number | null, resumed: boolean, };
+
+/**
+ * A player's claim or dispute waiting for the arbiter.
+ */
+export type DisputeInfo = { by: Color, reason: string, };
+
+/**
+ * One act of an arbiter: who, what (`act`) and what it did in words.
+ */
+export type ArbiterNote = { arbiter: string, act: string, message_zh: string, message_en: string, };
 
 /**
  * Why a move is illegal (`guoxiang_core::Reason`), for the UI: a stable `code` (see
@@ -356,4 +408,4 @@ export type ReasonCode = "same_square" | "no_piece" | "not_your_turn" | "bad_pie
  * The `code` of an `error` answer: the protocol's own (`PROTOCOL_ERROR_CODES`), the game's
  * (`guoxiang_game::CommandError::code`) and the server's (accounts, lobby, challenges, rematches).
  */
-export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "touch_move_off" | "nothing_to_touch" | "touch_move" | "adjournment_not_allowed" | "adjournment_not_called" | "adjournment_offered" | "sealed_move_pending" | "bad_resumption_time" | "tournament_game" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games";
+export type ErrorCode = "frame_too_large" | "bad_message" | "unsupported_protocol" | "hello_required" | "unknown_game" | "not_a_player" | "bad_request" | "game_over" | "aborted" | "adjourned" | "not_adjourned" | "already_adjourned" | "not_your_turn" | "bad_move_text" | "illegal_move" | "draw_already_offered" | "offer_with_move" | "reoffer_not_allowed" | "no_draw_offer" | "cannot_abort" | "takeback_in_rated" | "nothing_to_take_back" | "takeback_already_offered" | "no_takeback_offer" | "not_started" | "opponent_connected" | "claim_too_early" | "touch_move_off" | "nothing_to_touch" | "touch_move" | "adjournment_not_allowed" | "adjournment_not_called" | "adjournment_offered" | "sealed_move_pending" | "bad_resumption_time" | "tournament_game" | "no_dispute" | "arbiter_already_called" | "bad_ruling" | "no_sealed_move" | "internal" | "not_saved" | "login_required" | "rate_limited" | "not_found" | "not_ratable" | "bad_time_control" | "bad_fen" | "bad_setup" | "self_challenge" | "challenge_closed" | "not_for_you" | "too_many_seeks" | "not_yours" | "own_seek" | "unknown_pool" | "not_over" | "rematch_done" | "no_rematch_offer" | "rematch_offered" | "too_many_challenges" | "too_many_games" | "not_arbiter";

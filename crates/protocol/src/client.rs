@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use guoxiang_game::Action;
+use guoxiang_game::{Action, ArbiterAct};
 
 use crate::wire::{ColorChoice, Lang, PromotionRole, StartChoice};
 
@@ -58,6 +58,14 @@ pub enum ClientMessage {
         #[ts(as = "Option<u32>", optional)]
         lag_ms: u32,
     },
+    /// An arbiter's act in a game (`pause`, `resume`, `add_time`, `decide`, `set_result`, `call_adjournment`,
+    /// `schedule_resumption`, `open_sealed_move`; `docs/game.md`, "The arbiter"). Only from a user the server counts
+    /// as an arbiter of that game (`not_arbiter` otherwise); the server tells one with `arbiter` after `subscribe`.
+    ///
+    /// ```json
+    /// {"t": "arbiter", "id": 9, "game_id": "Xy12Ab34", "act": {"t": "add_time", "color": "white", "ms": 120000}}
+    /// ```
+    Arbiter { id: u32, game_id: String, act: ArbiterAct },
     /// Measure the round trip: the server answers `pong` with `client_time_ms` echoed (the client's own clock, e.g.
     /// `performance.now()` rounded) and its own time.
     Ping { id: u32, client_time_ms: u64 },
@@ -147,6 +155,7 @@ impl ClientMessage {
             | Subscribe { id, .. }
             | Unsubscribe { id, .. }
             | Game { id, .. }
+            | Arbiter { id, .. }
             | Ping { id, .. }
             | Explain { id, .. }
             | LobbySubscribe { id }
@@ -171,6 +180,7 @@ impl ClientMessage {
             Subscribe { game_id, .. }
             | Unsubscribe { game_id, .. }
             | Game { game_id, .. }
+            | Arbiter { game_id, .. }
             | Explain { game_id, .. } => Some(game_id),
             _ => None,
         }

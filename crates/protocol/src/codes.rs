@@ -267,6 +267,14 @@ pub enum ErrorCode {
     BadResumptionTime,
     /// A takeback or a rematch in a tournament game.
     TournamentGame,
+    /// An arbiter's decision with no claim waiting for one.
+    NoDispute,
+    /// The player has already called the arbiter.
+    ArbiterAlreadyCalled,
+    /// An arbiter's act or a claim that cannot be carried out as given (the message says why).
+    BadRuling,
+    /// Opening a sealed move when none is sealed.
+    NoSealedMove,
     Internal,
     /// The server could not commit the change; nothing changed, and the client may send it again.
     NotSaved,
@@ -292,11 +300,13 @@ pub enum ErrorCode {
     TooManyChallenges,
     /// Too many games in progress for this user.
     TooManyGames,
+    /// An `arbiter` message from a user who is not an arbiter of that game.
+    NotArbiter,
 }
 
 impl ErrorCode {
     /// Every value, in order.
-    pub const ALL: [ErrorCode; 58] = [
+    pub const ALL: [ErrorCode; 63] = [
         ErrorCode::FrameTooLarge,
         ErrorCode::BadMessage,
         ErrorCode::UnsupportedProtocol,
@@ -333,6 +343,10 @@ impl ErrorCode {
         ErrorCode::SealedMovePending,
         ErrorCode::BadResumptionTime,
         ErrorCode::TournamentGame,
+        ErrorCode::NoDispute,
+        ErrorCode::ArbiterAlreadyCalled,
+        ErrorCode::BadRuling,
+        ErrorCode::NoSealedMove,
         ErrorCode::Internal,
         ErrorCode::NotSaved,
         ErrorCode::LoginRequired,
@@ -355,6 +369,7 @@ impl ErrorCode {
         ErrorCode::RematchOffered,
         ErrorCode::TooManyChallenges,
         ErrorCode::TooManyGames,
+        ErrorCode::NotArbiter,
     ];
 
     /// The code as it is written on the wire.
@@ -396,6 +411,10 @@ impl ErrorCode {
             ErrorCode::SealedMovePending => "sealed_move_pending",
             ErrorCode::BadResumptionTime => "bad_resumption_time",
             ErrorCode::TournamentGame => "tournament_game",
+            ErrorCode::NoDispute => "no_dispute",
+            ErrorCode::ArbiterAlreadyCalled => "arbiter_already_called",
+            ErrorCode::BadRuling => "bad_ruling",
+            ErrorCode::NoSealedMove => "no_sealed_move",
             ErrorCode::Internal => "internal",
             ErrorCode::NotSaved => "not_saved",
             ErrorCode::LoginRequired => "login_required",
@@ -418,6 +437,7 @@ impl ErrorCode {
             ErrorCode::RematchOffered => "rematch_offered",
             ErrorCode::TooManyChallenges => "too_many_challenges",
             ErrorCode::TooManyGames => "too_many_games",
+            ErrorCode::NotArbiter => "not_arbiter",
         }
     }
 

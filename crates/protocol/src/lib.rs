@@ -42,12 +42,12 @@ pub use review::{TS_REVIEW_OUTPUT_PATH, review_typescript};
 pub use server::{Challenge, ChallengeStatus, LiveGame, PoolSize, Seek, ServerMessage};
 pub use ts::{TS_OUTPUT_PATH, typescript};
 pub use wire::{
-    ClaimKind, Clocks, Color, ColorChoice, GameEvent, GameSnapshot, GameStatus, IllegalMoveReason, Lang, MoveInfo,
-    Player, PromotionRole, StartChoice, Variant, VersionedGameEvent,
+    AdjournmentInfo, ArbiterNote, ClaimKind, Clocks, Color, ColorChoice, DisputeInfo, GameEvent, GameSnapshot,
+    GameStatus, IllegalMoveReason, Lang, MoveInfo, Player, PromotionRole, StartChoice, Variant, VersionedGameEvent,
 };
 
 /// What a player asks of a game, carried by [`ClientMessage::Game`] as the game crate defines it.
-pub use guoxiang_game::{Action, MoveInput};
+pub use guoxiang_game::{Action, ArbiterAct, MoveInput};
 
 /// The version of this protocol. Bumped on any change a deployed client could not handle; the server refuses a
 /// `hello` with another version (`unsupported_protocol`), and the UI reloads.

@@ -45,6 +45,8 @@ pub enum ServerMessage {
     RematchOffered { game_id: String, by: Color },
     /// A rematch offer was declined.
     RematchDeclined { game_id: String, by: Color },
+    /// After `subscribe`: the connection's user is an arbiter of this game and may send `arbiter` messages for it.
+    Arbiter { game_id: String },
     /// The whole lobby, after `lobby_subscribe`.
     Lobby { seeks: Vec<Seek>, pools: Vec<PoolSize>, games: Vec<LiveGame> },
     /// The answer to `create_seek`: the new seek's id.

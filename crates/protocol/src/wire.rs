@@ -212,6 +212,12 @@ pub enum GameEvent {
     ResumptionScheduled { at_ms: u64 },
     /// The envelope was opened: the sealed move as written; if not `valid`, the message says why and the game ends.
     SealedMoveOpened { by: Color, text: String, valid: bool, message_zh: String, message_en: String },
+    /// `by` called the arbiter with a claim or dispute, which waits for the arbiter's decision.
+    ArbiterCalled { by: Color, reason: String },
+    /// An arbiter acted (`act`: `pause`, `resume`, `add_time`, `decide`, `set_result`, `call_adjournment`,
+    /// `schedule_resumption`, `open_sealed_move`): the arbiter's name and user id, and what was done in words. The
+    /// consequences follow as their own events.
+    ArbiterActed { arbiter: String, arbiter_id: String, act: String, message_zh: String, message_en: String },
     /// The game was cancelled without a result: `reason` is `player` or `first_move_timeout`.
     Aborted {
         #[ts(as = "AbortReasonCode")]
@@ -268,6 +274,10 @@ impl From<Event> for GameEvent {
             Event::ResumptionScheduled { at_ms } => GameEvent::ResumptionScheduled { at_ms },
             Event::SealedMoveOpened { by, text, valid, message_zh, message_en } => {
                 GameEvent::SealedMoveOpened { by: by.into(), text, valid, message_zh, message_en }
+            }
+            Event::ArbiterCalled { by, reason } => GameEvent::ArbiterCalled { by: by.into(), reason },
+            Event::ArbiterActed { arbiter, arbiter_id, act, message_zh, message_en } => {
+                GameEvent::ArbiterActed { arbiter, arbiter_id, act, message_zh, message_en }
             }
             Event::Aborted { reason, by, message_zh, message_en } => {
                 GameEvent::Aborted { reason, by: by.into(), message_zh, message_en }
@@ -463,6 +473,66 @@ pub struct GameSnapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub illegal_moves: Option<[u8; 2]>,
+    /// The clocks are stopped: paused by the arbiter, or adjourned with a sealed move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub paused: bool,
+    /// An adjournment in progress (never the sealed move itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub adjournment: Option<AdjournmentInfo>,
+    /// A claim or dispute waiting for the arbiter's decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub dispute: Option<DisputeInfo>,
+    /// What the arbiters did, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<ArbiterNote>>", optional)]
+    pub arbiter_notes: Vec<ArbiterNote>,
+}
+
+/// An adjournment as the players and spectators see it: who offered it, whether it is called (the player on move
+/// must seal), who sealed (the move stays secret until the envelope is opened), a proposed and an agreed resumption
+/// time (Unix milliseconds), and whether the session has started.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub struct AdjournmentInfo {
+    pub offered_by: Option<Color>,
+    pub called: bool,
+    pub sealed_by: Option<Color>,
+    pub proposed_by: Option<Color>,
+    pub proposed_at_ms: Option<u64>,
+    pub resume_at_ms: Option<u64>,
+    pub resumed: bool,
+}
+
+impl From<&guoxiang_game::Adjournment> for AdjournmentInfo {
+    fn from(a: &guoxiang_game::Adjournment) -> AdjournmentInfo {
+        AdjournmentInfo {
+            offered_by: a.offered_by.map(Color::from),
+            called: a.called,
+            sealed_by: a.sealed.as_ref().map(|s| s.by.into()),
+            proposed_by: a.proposal.map(|p| p.by.into()),
+            proposed_at_ms: a.proposal.map(|p| p.at_ms),
+            resume_at_ms: a.resume_at_ms,
+            resumed: a.resumed,
+        }
+    }
+}
+
+/// A player's claim or dispute waiting for the arbiter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub struct DisputeInfo {
+    pub by: Color,
+    pub reason: String,
+}
+
+/// One act of an arbiter: who, what (`act`) and what it did in words.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub struct ArbiterNote {
+    pub arbiter: String,
+    pub act: String,
+    pub message_zh: String,
+    pub message_en: String,
 }
 
 impl From<&Snapshot> for GameSnapshot {
@@ -490,7 +560,24 @@ impl From<&Snapshot> for GameSnapshot {
                 guoxiang_clock::Side::White => Color::White,
                 guoxiang_clock::Side::Black => Color::Black,
             }),
-            status: (&s.status).into(),
+            status: match (&s.status, s.arbiter_log.iter().rev().find(|r| r.act == "set_result")) {
+                // A result the arbiter set keeps the arbiter's words (the reason).
+                (Status::Finished { outcome }, Some(r))
+                    if outcome.termination == guoxiang_game::Termination::Adjudication =>
+                {
+                    match (&s.status).into() {
+                        GameStatus::Finished { result, termination, winner, .. } => GameStatus::Finished {
+                            result,
+                            termination,
+                            winner,
+                            message_zh: r.message_zh.clone(),
+                            message_en: r.message_en.clone(),
+                        },
+                        other => other,
+                    }
+                }
+                (status, _) => status.into(),
+            },
             draw_offer: s.draw_offer.map(Color::from),
             may_offer_draw: s.may_offer,
             takeback_offer: s.takeback_offer.map(Color::from),
@@ -500,6 +587,19 @@ impl From<&Snapshot> for GameSnapshot {
             rules: (s.config.rules != guoxiang_game::Rules::ONLINE).then(|| s.config.rules.name()),
             touches: s.touches.clone(),
             illegal_moves: (s.illegal_moves != [0, 0]).then_some(s.illegal_moves),
+            paused: s.adjourned_at.is_some() && matches!(s.status, Status::Created | Status::Started),
+            adjournment: s.adjournment.as_ref().map(AdjournmentInfo::from),
+            dispute: s.dispute.as_ref().map(|d| DisputeInfo { by: d.by.into(), reason: d.reason.clone() }),
+            arbiter_notes: s
+                .arbiter_log
+                .iter()
+                .map(|r| ArbiterNote {
+                    arbiter: r.arbiter.name.clone(),
+                    act: r.act.clone(),
+                    message_zh: r.message_zh.clone(),
+                    message_en: r.message_en.clone(),
+                })
+                .collect(),
         }
     }
 }

@@ -93,6 +93,10 @@ fn error_codes_are_the_protocol_and_game_codes() {
         CommandError::SealedMovePending,
         CommandError::BadResumptionTime,
         CommandError::TournamentGame,
+        CommandError::NoDispute,
+        CommandError::ArbiterAlreadyCalled { by: w },
+        CommandError::BadRuling { zh: "z".into(), en: "e".into() },
+        CommandError::NoSealedMove,
         CommandError::Internal("z".into()),
     ];
     let mut expected: Vec<&str> = PROTOCOL_ERROR_CODES.to_vec();
@@ -120,6 +124,7 @@ fn error_codes_are_the_protocol_and_game_codes() {
         "rematch_offered",
         "too_many_challenges",
         "too_many_games",
+        "not_arbiter",
     ]);
     let ours: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(ours, expected);

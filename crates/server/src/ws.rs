@@ -308,6 +308,13 @@ impl Conn {
                     self.send(f);
                 }
                 let is_player = self.auth.as_ref().and_then(|a| g.color_of(&a.user.id)).is_some();
+                // An arbiter of the game is told so (the UI shows the arbiter's panel).
+                if !is_player
+                    && let Some(a) = &self.auth
+                    && self.state.live.is_arbiter(&a.user.id, &g).await.unwrap_or(false)
+                {
+                    self.send(ServerMessage::Arbiter { game_id: game_id.clone() }.to_json().into());
+                }
                 if is_player && let Some(a) = &self.auth {
                     g.presence(&a.user.id, 1).await;
                 }
@@ -327,6 +334,13 @@ impl Conn {
                 Ok(())
             }
             C::Game { id, game_id, action, lag_ms } => self.game_command(id, &game_id, action, lag_ms).await,
+            C::Arbiter { id, game_id, act } => {
+                let (p, _) = self.need_user()?;
+                self.game(&game_id)?;
+                self.state.live.arbiter_command(&p, &game_id, act).await?;
+                self.ack(id);
+                Ok(())
+            }
             C::Explain { id, game_id, from, to, promotion } => {
                 let g = self.game(&game_id)?;
                 let e = g.explain(from, to, promotion.map(guoxiang_core::Role::from)).await?;

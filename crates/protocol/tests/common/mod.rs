@@ -54,6 +54,32 @@ pub fn client_samples() -> Vec<ClientMessage> {
         Game { id: 19, game_id: g(), action: Action::AdjournOffer, lag_ms: 0 },
         Game { id: 19, game_id: g(), action: Action::Seal { mv: "Nf3".into() }, lag_ms: 0 },
         Game { id: 19, game_id: g(), action: Action::ProposeResumption { at_ms: 1_764_600_000_000 }, lag_ms: 0 },
+        Game {
+            id: 19,
+            game_id: g(),
+            action: Action::CallArbiter { reason: "my opponent's phone rang".into() },
+            lag_ms: 0,
+        },
+        Arbiter { id: 40, game_id: g(), act: ArbiterAct::Pause },
+        Arbiter { id: 41, game_id: g(), act: ArbiterAct::Resume },
+        Arbiter { id: 42, game_id: g(), act: ArbiterAct::AddTime { color: guoxiang_game::Color::White, ms: 120_000 } },
+        Arbiter {
+            id: 43,
+            game_id: g(),
+            act: ArbiterAct::Decide { uphold: false, ruling: "no phone was heard".into() },
+        },
+        Arbiter {
+            id: 44,
+            game_id: g(),
+            act: ArbiterAct::SetResult {
+                result: "0-1".into(),
+                reason: "Article 11.3.2: a phone in the playing venue".into(),
+                infraction: true,
+            },
+        },
+        Arbiter { id: 45, game_id: g(), act: ArbiterAct::CallAdjournment },
+        Arbiter { id: 46, game_id: g(), act: ArbiterAct::ScheduleResumption { at_ms: 1_764_600_000_000 } },
+        Arbiter { id: 47, game_id: g(), act: ArbiterAct::OpenSealedMove },
         Ping { id: 20, client_time_ms: 1_764_500_000_123 },
         Explain { id: 21, game_id: g(), from: "e7".into(), to: "e8".into(), promotion: Some(PromotionRole::King) },
         Explain { id: 22, game_id: g(), from: "e1".into(), to: "g1".into(), promotion: None },
@@ -188,6 +214,14 @@ pub fn game_events() -> Vec<guoxiang_game::Event> {
             message_zh: "黑方不合规则的着法".into(),
             message_en: "Black's illegal move".into(),
         },
+        ArbiterCalled { by: b, reason: "my opponent's phone rang".into() },
+        ArbiterActed {
+            arbiter: "Wang".into(),
+            arbiter_id: "u9".into(),
+            act: "add_time".into(),
+            message_zh: "裁判Wang给白方加时2:00".into(),
+            message_en: "The arbiter Wang gave White 2:00 more".into(),
+        },
     ]
 }
 
@@ -225,6 +259,23 @@ pub fn snapshot() -> GameSnapshot {
         rules: Some("touch_move+illegal_moves_count".into()),
         touches: vec!["g1".into()],
         illegal_moves: Some([1, 0]),
+        paused: true,
+        adjournment: Some(AdjournmentInfo {
+            offered_by: None,
+            called: false,
+            sealed_by: Some(Color::White),
+            proposed_by: Some(Color::Black),
+            proposed_at_ms: Some(1_764_600_000_000),
+            resume_at_ms: None,
+            resumed: false,
+        }),
+        dispute: Some(DisputeInfo { by: Color::Black, reason: "a phone rang".into() }),
+        arbiter_notes: vec![ArbiterNote {
+            arbiter: "Wang".into(),
+            act: "pause".into(),
+            message_zh: "裁判Wang暂停了棋钟".into(),
+            message_en: "The arbiter Wang paused the clocks".into(),
+        }],
     }
 }
 
@@ -303,6 +354,7 @@ pub fn server_samples() -> Vec<ServerMessage> {
         GameStarted { game_id: g(), color: Color::Black },
         RematchOffered { game_id: g(), by: Color::White },
         RematchDeclined { game_id: g(), by: Color::Black },
+        Arbiter { game_id: g() },
         Lobby { seeks: vec![seek.clone()], pools: vec![pool.clone()], games: vec![live.clone()] },
         SeekCreated { id: 25, seek_id: "s1".into() },
         SeekAdded { seek },

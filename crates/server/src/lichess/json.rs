@@ -437,6 +437,11 @@ pub fn challenge_json(
     if let Some(fen) = c.variant.fen() {
         v["initialFen"] = json!(fen);
     }
+    // Not Lichess's: the rule set of a friend challenge (`docs/game.md`, "Rule sets"), so that the invitee sees it
+    // before accepting. Absent for `online`.
+    if c.rules != guoxiang_game::Rules::ONLINE {
+        v["rules"] = json!(c.rules.name());
+    }
     if let Some(g) = &c.game_id {
         v["gameId"] = json!(g);
     }

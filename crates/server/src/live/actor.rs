@@ -233,6 +233,10 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                 let r = Box::pin(a.command(&user_id, action, lag_ms)).await;
                 let _ = reply.send(r);
             }
+            ActorMsg::Arbiter { arbiter, act, reply } => {
+                let r = Box::pin(a.apply(Command::Arbiter { arbiter, act })).await;
+                let _ = reply.send(r);
+            }
             ActorMsg::Subscribe { since, with_view, reply } => {
                 let _ = reply.send(a.subscribe(since, with_view));
             }

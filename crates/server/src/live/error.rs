@@ -17,6 +17,8 @@ pub enum GameError {
     Refused(CommandError),
     /// The sender does not play in this game.
     NotAPlayer,
+    /// An arbiter's act from a user who is not an arbiter of the game (`live::services::Arbiters`).
+    NotArbiter,
     /// The game is not (or no longer) in memory.
     Gone { game_id: String },
     /// The change could not be committed: nothing changed, and the same command may be sent again.
@@ -69,6 +71,7 @@ impl std::fmt::Display for GameError {
         match self {
             GameError::Refused(e) => write!(f, "refused: {e}"),
             GameError::NotAPlayer => f.write_str("not a player in this game"),
+            GameError::NotArbiter => f.write_str("not an arbiter of this game"),
             GameError::Gone { game_id } => write!(f, "game {game_id} is not live"),
             GameError::NotSaved { what, detail } => write!(f, "{what} not saved: {detail}"),
             GameError::BadSquare { text } => write!(f, "{text:?} is not a square"),
@@ -92,6 +95,9 @@ impl From<GameError> for ApiError {
             GameError::Refused(e) => ApiError::from_command(&e),
             GameError::NotAPlayer => {
                 ApiError::forbidden("not_a_player", "你不是这盘棋的对局者", "you are not a player in this game")
+            }
+            GameError::NotArbiter => {
+                ApiError::forbidden("not_arbiter", "你不是这盘棋的裁判", "you are not an arbiter of this game")
             }
             GameError::Gone { game_id } => ApiError::not_found(&format!("对局 {game_id}"), &format!("game {game_id}")),
             GameError::NotSaved { what, detail } => ApiError::not_committed(&what, detail),
@@ -151,6 +157,7 @@ mod tests {
         let cases = [
             (GameError::Refused(CommandError::NotOver), "not_over", 400),
             (GameError::NotAPlayer, "not_a_player", 403),
+            (GameError::NotArbiter, "not_arbiter", 403),
             (GameError::Gone { game_id: "abc".into() }, "not_found", 404),
             (GameError::not_saved("commit of game abc".into(), "disk full"), "not_saved", 503),
             (GameError::BadSquare { text: "z9".into() }, "bad_request", 400),

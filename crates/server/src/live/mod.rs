@@ -8,7 +8,7 @@
 //! | `engine` | the bounded worker pool the computer opponent thinks in |
 //! | `finish` | what happens when a game ends: ratings and points |
 //! | `view` | [`GameView`], a game's public state as the HTTP APIs show it |
-//! | `services` | [`Services`]: the narrow interfaces the actors work through (notifications, game creation, ratings, the aftermath of a game) |
+//! | `services` | [`Services`]: the narrow interfaces the actors work through (notifications, game creation, ratings, the aftermath of a game, who arbitrates) |
 //! | `error` | [`GameError`], why a live game refused a request (the transports map it to their errors) |
 
 mod actor;
@@ -68,6 +68,11 @@ pub(crate) enum ActorMsg {
         user_id: String,
         action: Action,
         lag_ms: u64,
+        reply: oneshot::Sender<Result<(), GameError>>,
+    },
+    Arbiter {
+        arbiter: guoxiang_game::ArbiterRef,
+        act: guoxiang_game::ArbiterAct,
         reply: oneshot::Sender<Result<(), GameError>>,
     },
     Subscribe {
@@ -158,6 +163,16 @@ impl HandleData {
     /// Carries out a player's command; returns once it is durable (or refused).
     pub async fn command(&self, user_id: &str, action: Action, lag_ms: u64) -> Result<(), GameError> {
         self.ask(|reply| ActorMsg::Command { user_id: user_id.to_owned(), action, lag_ms, reply }).await?
+    }
+
+    /// Carries out an arbiter's act (the caller has checked with [`services::Arbiters`]; see
+    /// [`Live::arbiter_command`]); returns once it is durable (or refused).
+    pub async fn arbiter(
+        &self,
+        arbiter: guoxiang_game::ArbiterRef,
+        act: guoxiang_game::ArbiterAct,
+    ) -> Result<(), GameError> {
+        self.ask(|reply| ActorMsg::Arbiter { arbiter, act, reply }).await?
     }
 
     /// Follows the game from `since` (a version the follower has) or from scratch; with `with_view`, every update
@@ -296,6 +311,7 @@ impl Live {
                 games: Arc::new(services::LocalCreator(me.clone())),
                 ratings: Arc::new(services::StoreRatings::new(store.clone())),
                 aftermath: Arc::new(services::LocalAftermath { store: store.clone(), finished: finished.clone() }),
+                arbiters: Arc::new(services::AdminArbiters { store: store.clone() }),
             },
             store,
             persist,
@@ -329,6 +345,26 @@ impl Live {
     /// The live game `id`, if it is in memory.
     pub fn get(&self, id: &str) -> Option<GameHandle> {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+    }
+
+    /// Whether `user_id` is an arbiter of the live game `game` (asks [`Services::arbiters`]).
+    pub async fn is_arbiter(&self, user_id: &str, game: &GameHandle) -> Result<bool, GameError> {
+        self.inner.services.arbiters.is_arbiter(user_id, game).await
+    }
+
+    /// An arbiter's act in the live game `game_id` by the user `user` (id, name): refused with
+    /// [`GameError::NotArbiter`] unless [`Services::arbiters`] counts the user as an arbiter of that game.
+    pub async fn arbiter_command(
+        &self,
+        user: &PlayerRef,
+        game_id: &str,
+        act: guoxiang_game::ArbiterAct,
+    ) -> Result<(), GameError> {
+        let g = self.require(game_id)?;
+        if !self.is_arbiter(&user.id, &g).await? {
+            return Err(GameError::NotArbiter);
+        }
+        g.arbiter(guoxiang_game::ArbiterRef::new(user.id.clone(), user.name.clone()), act).await
     }
 
     /// The live game `id`, or [`GameError::Gone`] (a 404).

@@ -75,6 +75,41 @@ pub trait Aftermath: Send + Sync + Debug {
     fn game_over(&self, game: &Game);
 }
 
+/// Who may act as an arbiter of a game (`docs/game.md`, "The arbiter"). The server asks before every `arbiter`
+/// message and after a `subscribe` (to tell the user); the game itself records whoever the server lets through.
+/// [`AdminArbiters`] is the server-wide rule; a tournament's arbiters can be added by an implementation that also
+/// asks the tournament the game belongs to (and falls back to this one).
+pub trait Arbiters: Send + Sync + Debug {
+    /// Whether the user `user_id` is an arbiter of `game` (its id and players are in the handle's data).
+    fn is_arbiter<'a>(
+        &'a self,
+        user_id: &'a str,
+        game: &'a super::HandleData,
+    ) -> BoxFuture<'a, Result<bool, GameError>>;
+}
+
+/// The server's administrators (`users.is_admin`) are arbiters of every game they do not play in.
+#[derive(Debug)]
+pub struct AdminArbiters {
+    pub store: Store,
+}
+
+impl Arbiters for AdminArbiters {
+    fn is_arbiter<'a>(
+        &'a self,
+        user_id: &'a str,
+        game: &'a super::HandleData,
+    ) -> BoxFuture<'a, Result<bool, GameError>> {
+        Box::pin(async move {
+            // Nobody arbitrates their own game.
+            if game.color_of(user_id).is_some() {
+                return Ok(false);
+            }
+            Ok(self.store.user(user_id).await?.is_some_and(|u| u.is_admin && !u.is_guest))
+        })
+    }
+}
+
 /// Everything a game's actor asks of the rest of the server.
 #[derive(Clone, Debug)]
 pub struct Services {
@@ -82,6 +117,8 @@ pub struct Services {
     pub games: Arc<dyn GameCreator>,
     pub ratings: Arc<dyn Ratings>,
     pub aftermath: Arc<dyn Aftermath>,
+    /// Who may act as an arbiter of a game.
+    pub arbiters: Arc<dyn Arbiters>,
 }
 
 /// The ratings of this server's store, with a lock per player.
