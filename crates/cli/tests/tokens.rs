@@ -38,3 +38,19 @@ fn tokens_are_listed_and_revoked_from_the_shell() {
     assert!(err.contains("no token"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_account_is_made_an_administrator_and_back() {
+    let dir = std::env::temp_dir().join(format!("gx-admin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("a.db").display());
+    assert_eq!(run(&["user", "add", "arbiter1", "--password", "keep-it-safe-9", "--database", &db]).0, 0);
+    let (code, out, err) = run(&["user", "admin", "arbiter1", "--database", &db]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "arbiter1 is now an administrator");
+    let (code, out, _) = run(&["user", "admin", "arbiter1", "--revoke", "--database", &db]);
+    assert_eq!((code, out.trim()), (0, "arbiter1 is no longer an administrator"));
+    let (code, _, err) = run(&["user", "admin", "nobody", "--database", &db]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no user named nobody"), "{err}");
+}

@@ -1,4 +1,4 @@
-//! `guoxiang user add NAME [--password P]` and `guoxiang token create|list|revoke NAME`: administration from the
+//! `guoxiang user add NAME [--password P]`, `guoxiang user admin NAME [--revoke]` and `guoxiang token create|list|revoke NAME`: administration from the
 //! shell, on the same database the server uses.
 
 use std::process::ExitCode;
@@ -16,6 +16,15 @@ pub enum UserCommand {
         /// Make the account an administrator.
         #[arg(long)]
         admin: bool,
+        #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
+        database: String,
+    },
+    /// Make an existing account an administrator (an arbiter of every game it does not play), or with --revoke an
+    /// ordinary account again.
+    Admin {
+        name: String,
+        #[arg(long)]
+        revoke: bool,
         #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
         database: String,
     },
@@ -59,7 +68,22 @@ async fn connect(url: &str) -> Result<Store, String> {
 }
 
 pub fn run_user(c: UserCommand) -> Result<ExitCode, String> {
-    let UserCommand::Add { name, password, admin, database } = c;
+    let (name, password, admin, database) = match c {
+        UserCommand::Add { name, password, admin, database } => (name, password, admin, database),
+        UserCommand::Admin { name, revoke, database } => {
+            return super::serve::runtime()?.block_on(async {
+                let store = connect(&database).await?;
+                let user = user_named(&store, &name).await?;
+                if user.is_guest {
+                    return Err(format!("{} is a guest; only registered accounts can be administrators", user.name));
+                }
+                store.set_admin(&user.id, !revoke).await.map_err(|e| e.to_string())?;
+                let what = if revoke { "is no longer an administrator" } else { "is now an administrator" };
+                println!("{} {what}", user.name);
+                Ok(ExitCode::SUCCESS)
+            });
+        }
+    };
     super::serve::runtime()?.block_on(async {
         let name = auth::normalize_name(&name);
         auth::check_name(&name).map_err(|e| e.en)?;
