@@ -13,6 +13,8 @@ import { learnIndexPage, lessonPage } from './pages/learn';
 import { loginPage } from './pages/login';
 import { profilePage } from './pages/profile';
 import { puzzlePage } from './pages/puzzle';
+import { tournamentListPage } from './pages/tournament/list';
+import { tournamentPage } from './pages/tournament/page';
 import { displayName } from './ui/names';
 // After chessground's stylesheets (imported by the board), so that ours wins.
 import './style.css';
@@ -37,6 +39,8 @@ function route(path: string, query: URLSearchParams): Page {
   if (path === '/login' || path === '/register') return loginPage();
   if (path === '/learn' || path === '/learn/') return learnIndexPage();
   if ((m = /^\/learn\/([a-z0-9_]+)\/?$/.exec(path))) return lessonPage(m[1]);
+  if (path === '/tournaments' || path === '/tournaments/') return tournamentListPage();
+  if ((m = /^\/tournament\/([A-Za-z0-9]+)\/?$/.exec(path))) return tournamentPage(m[1]);
   if (path === '/puzzle' || path === '/puzzle/') return puzzlePage('train');
   if ((m = /^\/puzzle\/(daily|streak|dashboard)\/?$/.exec(path))) return puzzlePage(m[1] as 'daily' | 'streak' | 'dashboard');
   if ((m = /^\/puzzle\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return puzzlePage('train', m[1]);
@@ -83,6 +87,7 @@ function renderHeader(): void {
         link('/', t('nav.play'), { class: path === '/' ? 'active' : '' }),
         link('/learn', t('nav.learn'), { class: path.startsWith('/learn') ? 'active' : '', testid: 'learn-nav' }),
         link('/puzzle', t('nav.puzzle'), { class: path.startsWith('/puzzle') ? 'active' : '', testid: 'puzzle-nav' }),
+        link('/tournaments', t('nav.tournaments'), { class: path.startsWith('/tournament') ? 'active' : '', testid: 'nav-tournaments' }),
         link('/analysis', t('nav.analysis'), { class: path.startsWith('/analysis') ? 'active' : '', testid: 'nav-analysis' }),
       ),
       h(

@@ -963,3 +963,208 @@ cpu_ms: number | null,
  * Games held in memory, and those of them not over.
  */
 games_in_memory: number, games_in_progress: number, };
+
+/**
+ * How players are paired.
+ */
+export type TournamentSystem = "round_robin" | "double_round_robin" | "swiss";
+
+/**
+ * Where the games are played.
+ */
+export type TournamentMode = "online" | "otb";
+
+/**
+ * Where a tournament is.
+ */
+export type TournamentStatus = "open" | "running" | "finished";
+
+/**
+ * A board's result, as TRF-16 scores it.
+ */
+export type TournamentResult = "1-0" | "1/2-1/2" | "0-1" | "+-" | "-+" | "--";
+
+/**
+ * A round without a game for a player.
+ */
+export type ByeKind = "pairing" | "half" | "zero";
+
+/**
+ * `POST /api/tournaments`.
+ */
+export type NewTournament = { name: string, system: TournamentSystem, mode: TournamentMode, 
+/**
+ * A PGN `TimeControl` such as `600+5` (`-` for none: over the board only).
+ */
+time_control: string, 
+/**
+ * The rule set's name (`online`, `touch_move`, `illegal_moves_count`, `king_into_check`, `adjournment`, joined
+ * by `+`); `online` when absent.
+ */
+rules?: string, rated: boolean, 
+/**
+ * Swiss: the number of rounds (a round-robin's follows from its players).
+ */
+rounds?: number, 
+/**
+ * The order of tie-breaks, by FIDE abbreviation (`BH`, `BH-C1`, `BH-M1`, `SB`, `DE`, `WIN`, `WON`, `BPG`,
+ * `BWG`, `PS`, `ARO`); the system's default when absent.
+ */
+tie_breaks?: Array<string>, 
+/**
+ * Online: the pause between the end of a round and the start of the next, seconds (default 30).
+ */
+round_gap_s?: number, };
+
+/**
+ * `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
+ */
+export type TrfImport = { trf: string, 
+/**
+ * The file's `012` line when absent.
+ */
+name?: string, };
+
+/**
+ * `POST /api/tournament/{id}/result`: a board's result, entered by the organiser or an arbiter (over the board;
+ * online, to decide a game that cannot be finished).
+ */
+export type ResultEntry = { round: number, board: number, result: TournamentResult, };
+
+/**
+ * `POST /api/tournament/{id}/withdraw`: a player withdraws from the next round on.
+ */
+export type PlayerNumber = { no: number, };
+
+/**
+ * `POST /api/tournament/{id}/player`: a player without an account (over the board).
+ */
+export type AddPlayer = { name: string, rating?: number, };
+
+/**
+ * `POST /api/tournament/{id}/arbiter`: a user who may enter results and act as arbiter in the tournament's games.
+ */
+export type AddArbiter = { name: string, };
+
+/**
+ * A player of a tournament.
+ */
+export type TournamentPlayer = { 
+/**
+ * The starting rank (pairing number), from 1; 0 before the start.
+ */
+no: number, name: string, 
+/**
+ * The account's name; `null` for a player entered by name.
+ */
+user: string | null, rating: number | null, 
+/**
+ * Withdrawn (not paired any more).
+ */
+withdrawn: boolean, score: number, };
+
+/**
+ * A board of a round.
+ */
+export type TournamentBoard = { board: number, 
+/**
+ * Starting ranks.
+ */
+white: number, black: number, 
+/**
+ * Online: the game.
+ */
+game_id: string | null, result: TournamentResult | null, };
+
+/**
+ * A player without a game in a round.
+ */
+export type TournamentBye = { no: number, kind: ByeKind, points: number, };
+
+/**
+ * A round.
+ */
+export type TournamentRound = { number: number, boards: Array<TournamentBoard>, byes: Array<TournamentBye>, 
+/**
+ * Every board has its result.
+ */
+finished: boolean, started_at_ms: number, };
+
+/**
+ * A line of the standings.
+ */
+export type StandingRow = { 
+/**
+ * 1 for the first; players level after every tie-break share a rank.
+ */
+rank: number, no: number, name: string, rating: number | null, score: number, 
+/**
+ * The tie-breaks in the tournament's order ([`TournamentView::tie_breaks`]); `null` where one has no value
+ * (ARO without a rated opponent).
+ */
+tie_breaks: Array<number | null>, };
+
+/**
+ * One cell of the crosstable.
+ */
+export type CrossCell = { opponent: number | null, 
+/**
+ * `w`, `b`, or `-` (no game).
+ */
+colour: string, 
+/**
+ * The TRF-16 result code (`1 = 0 + - H F U Z`).
+ */
+code: string, points: number, };
+
+/**
+ * One player's line of the crosstable.
+ */
+export type CrossLine = { no: number, name: string, cells: Array<CrossCell>, score: number, };
+
+/**
+ * `GET /api/tournament/{id}`: everything the tournament page shows.
+ */
+export type TournamentView = { id: string, name: string, system: TournamentSystem, mode: TournamentMode, status: TournamentStatus, time_control: string, rules: string, rated: boolean, 
+/**
+ * The rounds the tournament will have (a round-robin's are known once it starts: 0 before).
+ */
+rounds: number, 
+/**
+ * The organiser's name.
+ */
+organiser: string, arbiters: Array<string>, players: Array<TournamentPlayer>, round_list: Array<TournamentRound>, 
+/**
+ * The tie-breaks' FIDE abbreviations, in the order they rank.
+ */
+tie_breaks: Array<string>, 
+/**
+ * Every player, best first (from the start on).
+ */
+standings: Array<StandingRow>, crosstable: Array<CrossLine>, 
+/**
+ * Online: when the next round is paired, if it waits for a time.
+ */
+next_round_at_ms: number | null, created_at_ms: number, 
+/**
+ * What the viewer may do: organise (start, pair, enter results), arbitrate (enter results), or is playing.
+ */
+you_organise: boolean, you_arbitrate: boolean, 
+/**
+ * The viewer's starting rank, or 0 when not in it (or before the start: see `you_joined`).
+ */
+your_no: number, you_joined: boolean, };
+
+/**
+ * A tournament in a list.
+ */
+export type TournamentSummary = { id: string, name: string, system: TournamentSystem, mode: TournamentMode, status: TournamentStatus, time_control: string, players: number, rounds: number, 
+/**
+ * Rounds paired so far.
+ */
+current_round: number, created_at_ms: number, };
+
+/**
+ * `GET /api/tournaments`: open and running tournaments first, then the recently finished.
+ */
+export type TournamentList = { tournaments: Array<TournamentSummary>, };

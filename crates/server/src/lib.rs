@@ -8,6 +8,7 @@
 //! | `ws` | the typed WebSocket protocol for the web UI |
 //! | `http` | accounts, archive and PGN export, the web UI's files |
 //! | `review` | the reviewer: game reviews (复盘) queued in the store, run on the analysis workers |
+//! | `tournament` | tournaments: round-robins and Swiss, online rounds' games created, results, standings |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits |
 //! | `time`, `error` | the server's clock; the one error type of every answer |
@@ -32,6 +33,7 @@ pub mod policy;
 pub mod review;
 pub mod security;
 pub mod time;
+pub mod tournament;
 pub mod ws;
 
 use std::net::SocketAddr;
@@ -149,6 +151,8 @@ pub struct AppState {
     pub analysis: live::engine::AnalysisPool,
     /// Game reviews.
     pub reviewer: review::Reviewer,
+    /// Tournaments.
+    pub tournaments: tournament::Tournaments,
 }
 
 impl AppState {
@@ -184,7 +188,10 @@ impl AppState {
         )
         .await
         .map_err(|e| format!("reviewer: {e}"))?;
-        let state = AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis, reviewer };
+        let tournaments = tournament::Tournaments::new(store.clone(), live.clone());
+        tournaments.run();
+        let state =
+            AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis, reviewer, tournaments };
         // A new server has puzzles from the first request on: the set compiled in, when the table is empty.
         if let Err(e) = http::puzzle::import_default_if_empty(&state.store).await {
             tracing::warn!("default puzzles: {}", e.en);

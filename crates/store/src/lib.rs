@@ -29,6 +29,7 @@ mod learn;
 mod migrate;
 mod puzzles;
 mod reviews;
+mod tournaments;
 
 use std::collections::HashMap;
 use std::fmt::{self, Display};
@@ -45,6 +46,7 @@ pub use puzzles::{
     UpsertCounts, UserPuzzleRating,
 };
 pub use reviews::{ReviewRow, ReviewStatus};
+pub use tournaments::{TournamentGameRow, TournamentRow};
 
 /// Connections in the pool of an SQLite file (WAL lets readers run beside the one writer).
 const SQLITE_POOL_SIZE: u32 = 4;

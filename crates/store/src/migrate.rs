@@ -348,6 +348,36 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         name: "bot accounts",
         statements: &[Stmt::Both("ALTER TABLE users ADD COLUMN is_bot BIGINT NOT NULL DEFAULT 0")],
     },
+    // Version 7: tournaments (issue 18). A tournament's state is one document the server owns (players, rounds,
+    // boards, results), written with a version check; `tournament_games` finds the tournament of a game.
+    Migration {
+        version: 7,
+        name: "tournaments",
+        statements: &[
+            Stmt::Both(
+                "CREATE TABLE tournaments (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                created_by TEXT NOT NULL,
+                status TEXT NOT NULL,
+                data TEXT NOT NULL,
+                version BIGINT NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                updated_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX tournaments_by_status ON tournaments (status, created_at_ms)"),
+            Stmt::Both(
+                "CREATE TABLE tournament_games (
+                game_id TEXT PRIMARY KEY,
+                tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+                round BIGINT NOT NULL,
+                board BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX tournament_games_by_tournament ON tournament_games (tournament_id)"),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

@@ -2,7 +2,7 @@
 //! The JSON answers (and request bodies) of the server's own HTTP API, the one the web UI calls (docs/api.md
 //! "The server's own HTTP API"): accounts ([`account`]), profiles and the archive ([`archive`]), the engine's
 //! one-off analysis and the opening name ([`analyse`]), the opening explorer ([`explorer`]), the 学棋 course
-//! ([`learn`]), the tactics trainer ([`puzzle`]) and the server's own figures ([`stats`]). Reviews have their
+//! ([`learn`]), the tactics trainer ([`puzzle`]), tournaments ([`tournament`]) and the server's own figures ([`stats`]). Reviews have their
 //! module, [`crate::review`].
 //!
 //! The server builds its answers from these types and serializes them, and the web client's types are generated
@@ -20,6 +20,7 @@ pub mod explorer;
 pub mod learn;
 pub mod puzzle;
 pub mod stats;
+pub mod tournament;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::{Config, TS};
@@ -31,6 +32,7 @@ pub use explorer::*;
 pub use learn::*;
 pub use puzzle::*;
 pub use stats::*;
+pub use tournament::*;
 
 /// Where the generated bindings go, from the workspace root.
 pub const TS_HTTP_OUTPUT_PATH: &str = "web/src/protocol_http.ts";
@@ -152,6 +154,28 @@ pub fn http_typescript() -> String {
         LichessPuzzle,
         // stats
         ServerStats,
+        // tournament
+        TournamentSystem,
+        TournamentMode,
+        TournamentStatus,
+        TournamentResult,
+        ByeKind,
+        NewTournament,
+        TrfImport,
+        ResultEntry,
+        PlayerNumber,
+        AddPlayer,
+        AddArbiter,
+        TournamentPlayer,
+        TournamentBoard,
+        TournamentBye,
+        TournamentRound,
+        StandingRow,
+        CrossCell,
+        CrossLine,
+        TournamentView,
+        TournamentSummary,
+        TournamentList,
     );
     crate::ts::bindings_file_with_imports(
         "crates/protocol/src/http",
@@ -181,6 +205,7 @@ mod tests {
             include_str!("learn.rs"),
             include_str!("puzzle.rs"),
             include_str!("stats.rs"),
+            include_str!("tournament.rs"),
         ];
         let mut declared = 0;
         for src in sources {

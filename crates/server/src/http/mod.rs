@@ -12,6 +12,7 @@ pub mod learn;
 pub mod puzzle;
 pub mod review;
 pub mod stats;
+pub mod tournament;
 pub mod web;
 
 use axum::Router;
@@ -57,6 +58,19 @@ pub fn routes() -> Router<AppState> {
         .route("/api/puzzle/{id}", get(puzzle::by_id))
         .route("/api/puzzle/{id}/try", post(puzzle::try_move))
         .route("/api/puzzle/{id}/round", post(puzzle::round))
+        .route("/api/tournaments", get(tournament::list).post(tournament::create))
+        .route("/api/tournaments/import", post(tournament::import))
+        .route("/api/tournament/{id}", get(tournament::get))
+        .route("/api/tournament/{id}/join", post(tournament::join))
+        .route("/api/tournament/{id}/leave", post(tournament::leave))
+        .route("/api/tournament/{id}/start", post(tournament::start))
+        .route("/api/tournament/{id}/pair", post(tournament::pair))
+        .route("/api/tournament/{id}/result", post(tournament::result))
+        .route("/api/tournament/{id}/withdraw", post(tournament::withdraw))
+        .route("/api/tournament/{id}/player", post(tournament::add_player))
+        .route("/api/tournament/{id}/arbiter", post(tournament::add_arbiter))
+        .route("/api/tournament/{id}/pgn", get(tournament::pgn))
+        .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/server/stats", get(stats::server_stats))
 }

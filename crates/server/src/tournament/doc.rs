@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! A tournament's state as the server stores it (one JSON document per tournament), and what can be done to it —
+//! entries, the start, pairing a round, a result, a withdrawal — as plain functions with no I/O. The pairings,
+//! standings and TRF-16 are `guoxiang-tournament`'s: the document is turned into its [`trf::Tournament`] for them.
+
+use guoxiang_protocol::http::{
+    ByeKind, CrossCell, CrossLine, StandingRow, TournamentBoard, TournamentBye, TournamentMode, TournamentPlayer,
+    TournamentResult, TournamentRound, TournamentStatus, TournamentSystem,
+};
+use guoxiang_tournament::standings::{self, TieBreak};
+use guoxiang_tournament::trf::{self, Code, Colour, RoundEntry};
+use guoxiang_tournament::{berger, dutch};
+use serde::{Deserialize, Serialize};
+
+/// The most players a tournament takes.
+pub const MAX_PLAYERS: usize = 500;
+
+/// The most rounds of a Swiss tournament.
+pub const MAX_SWISS_ROUNDS: u32 = 30;
+
+/// A player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The starting rank from the start on (0 before).
+    pub no: u32,
+    /// The account, if the player has one (over the board, players may be entered by name).
+    pub user_id: Option<String>,
+    /// The account's name (or the name entered).
+    pub name: String,
+    /// The rating the starting ranks are ordered by.
+    pub rating: Option<u32>,
+    /// Not paired from round `withdrawn_from` on.
+    pub withdrawn_from: Option<u32>,
+    /// The first round the player can be paired in (a late entry's earlier rounds are zero-point absences).
+    pub first_round: u32,
+}
+
+/// A board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    pub white: u32,
+    pub black: u32,
+    pub game_id: Option<String>,
+    pub result: Option<TournamentResult>,
+}
+
+/// A player without a game in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bye {
+    pub no: u32,
+    pub kind: ByeKind,
+}
+
+/// A round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round {
+    pub boards: Vec<Board>,
+    pub byes: Vec<Bye>,
+    pub started_at_ms: i64,
+}
+
+impl Round {
+    pub fn finished(&self) -> bool {
+        self.boards.iter().all(|b| b.result.is_some())
+    }
+}
+
+/// The whole state of a tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Doc {
+    pub name: String,
+    pub system: TournamentSystem,
+    pub mode: TournamentMode,
+    pub status: TournamentStatus,
+    /// PGN `TimeControl`.
+    pub time_control: String,
+    /// The rule set's name.
+    pub rules: String,
+    pub rated: bool,
+    /// The rounds (a round-robin's are set at the start).
+    pub rounds: u32,
+    pub tie_breaks: Vec<String>,
+    pub round_gap_ms: u64,
+    /// The organiser's user id and name.
+    pub organiser_id: String,
+    pub organiser: String,
+    /// Arbiters: (user id, name).
+    pub arbiters: Vec<(String, String)>,
+    pub players: Vec<Entry>,
+    pub round_list: Vec<Round>,
+    /// When the next round is due (online), set when a round finishes.
+    pub next_round_at_ms: Option<i64>,
+    pub created_at_ms: i64,
+}
+
+/// Why an act on a tournament was refused: a stable code and the message in both languages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub code: &'static str,
+    pub zh: String,
+    pub en: String,
+}
+
+fn refused(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> Refused {
+    Refused { code, zh: zh.into(), en: en.into() }
+}
+
+/// The tie-breaks a system ranks by when the organiser chooses none: for a round-robin, C.07's recommendation
+/// (direct encounter, wins, Sonneborn-Berger); for a Swiss, the Buchholz family first.
+pub fn default_tie_breaks(system: TournamentSystem) -> Vec<String> {
+    let order: &[TieBreak] = match system {
+        TournamentSystem::RoundRobin | TournamentSystem::DoubleRoundRobin => {
+            &[TieBreak::De, TieBreak::Win, TieBreak::Sb, TieBreak::Bwg]
+        }
+        TournamentSystem::Swiss => {
+            &[TieBreak::BhC1, TieBreak::Bh, TieBreak::Sb, TieBreak::De, TieBreak::Win, TieBreak::Bwg, TieBreak::Aro]
+        }
+    };
+    order.iter().map(|t| t.abbreviation().to_owned()).collect()
+}
+
+/// Reads a list of tie-break abbreviations.
+pub fn parse_tie_breaks(list: &[String]) -> Result<Vec<String>, Refused> {
+    let mut out: Vec<String> = Vec::new();
+    for s in list {
+        let Some(tb) = TieBreak::from_abbreviation(s.trim()) else {
+            let known: Vec<&str> = TieBreak::ALL.iter().map(|t| t.abbreviation()).collect();
+            return Err(refused(
+                "bad_tie_break",
+                format!("没有名为 {s} 的破同分方法（可用：{}）", known.join("、")),
+                format!("no tie-break is called {s} (known: {})", known.join(", ")),
+            ));
+        };
+        let a = tb.abbreviation().to_owned();
+        if out.contains(&a) {
+            return Err(refused(
+                "bad_tie_break",
+                format!("破同分方法 {a} 重复了"),
+                format!("the tie-break {a} is listed twice"),
+            ));
+        }
+        out.push(a);
+    }
+    Ok(out)
+}
+
+/// The TRF codes of White and Black for a result.
+pub fn codes(result: TournamentResult) -> (Code, Code) {
+    match result {
+        TournamentResult::WhiteWins => (Code::Win, Code::Loss),
+        TournamentResult::Draw => (Code::Draw, Code::Draw),
+        TournamentResult::BlackWins => (Code::Loss, Code::Win),
+        TournamentResult::WhiteForfeitWin => (Code::ForfeitWin, Code::ForfeitLoss),
+        TournamentResult::BlackForfeitWin => (Code::ForfeitLoss, Code::ForfeitWin),
+        TournamentResult::DoubleForfeit => (Code::ForfeitLoss, Code::ForfeitLoss),
+    }
+}
+
+/// The result of a pair of TRF codes (White's, Black's), if they make one.
+pub fn result_of_codes(white: Code, black: Code) -> Option<TournamentResult> {
+    Some(match (white, black) {
+        (Code::Win | Code::WinShort, Code::Loss | Code::LossShort) => TournamentResult::WhiteWins,
+        (Code::Draw | Code::DrawShort, Code::Draw | Code::DrawShort) => TournamentResult::Draw,
+        (Code::Loss | Code::LossShort, Code::Win | Code::WinShort) => TournamentResult::BlackWins,
+        (Code::ForfeitWin, Code::ForfeitLoss) => TournamentResult::WhiteForfeitWin,
+        (Code::ForfeitLoss, Code::ForfeitWin) => TournamentResult::BlackForfeitWin,
+        (Code::ForfeitLoss, Code::ForfeitLoss) => TournamentResult::DoubleForfeit,
+        _ => return None,
+    })
+}
+
+fn bye_code(kind: ByeKind) -> Code {
+    match kind {
+        ByeKind::Pairing => Code::PairingBye,
+        ByeKind::Half => Code::HalfBye,
+        ByeKind::Zero => Code::ZeroBye,
+    }
+}
+
+/// Points of a bye.
+pub fn bye_points(kind: ByeKind) -> f64 {
+    standings::points(bye_code(kind))
+}
+
+impl Doc {
+    pub fn player(&self, no: u32) -> Option<&Entry> {
+        self.players.iter().find(|p| p.no == no)
+    }
+
+    /// The player of an account.
+    pub fn player_of(&self, user_id: &str) -> Option<&Entry> {
+        self.players.iter().find(|p| p.user_id.as_deref() == Some(user_id))
+    }
+
+    pub fn is_arbiter(&self, user_id: &str) -> bool {
+        self.arbiters.iter().any(|(id, _)| id == user_id)
+    }
+
+    fn round_robin(&self) -> bool {
+        matches!(self.system, TournamentSystem::RoundRobin | TournamentSystem::DoubleRoundRobin)
+    }
+
+    /// An entry while the tournament takes them: before the start, or a Swiss before its last round is paired
+    /// (a late entry, whose missed rounds are absences).
+    pub fn join(&mut self, user_id: Option<String>, name: String, rating: Option<u32>) -> Result<(), Refused> {
+        if let Some(id) = &user_id
+            && self.player_of(id).is_some()
+        {
+            return Err(refused("already_joined", "你已经报名了", "you have already joined"));
+        }
+        if self.players.len() >= MAX_PLAYERS {
+            return Err(refused(
+                "tournament_full",
+                format!("比赛已满（最多 {MAX_PLAYERS} 人）"),
+                format!("the tournament is full ({MAX_PLAYERS} players)"),
+            ));
+        }
+        let name = name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 60 {
+            return Err(refused("bad_request", "名字须为 1–60 个字符", "a name must have 1 to 60 characters"));
+        }
+        match self.status {
+            TournamentStatus::Open => {
+                self.players.push(Entry { no: 0, user_id, name, rating, withdrawn_from: None, first_round: 1 });
+            }
+            TournamentStatus::Running if self.system == TournamentSystem::Swiss => {
+                let next = self.round_list.len() as u32 + 1;
+                if next > self.rounds {
+                    return Err(refused(
+                        "tournament_started",
+                        "最后一轮已编排，不能再报名",
+                        "the last round is paired: entries are closed",
+                    ));
+                }
+                let no = self.players.iter().map(|p| p.no).max().unwrap_or(0) + 1;
+                self.players.push(Entry { no, user_id, name, rating, withdrawn_from: None, first_round: next });
+            }
+            _ => {
+                return Err(refused(
+                    "tournament_started",
+                    "比赛已开始，不能再报名",
+                    "the tournament has started: entries are closed",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Leaving before the start; afterwards a player withdraws ([`Doc::withdraw`]).
+    pub fn leave(&mut self, user_id: &str) -> Result<(), Refused> {
+        if self.status != TournamentStatus::Open {
+            return Err(refused(
+                "tournament_started",
+                "比赛已开始：请退出比赛（弃权）",
+                "the tournament has started: withdraw instead",
+            ));
+        }
+        let before = self.players.len();
+        self.players.retain(|p| p.user_id.as_deref() != Some(user_id));
+        if self.players.len() == before {
+            return Err(refused("not_joined", "你没有报名这个比赛", "you have not joined this tournament"));
+        }
+        Ok(())
+    }
+
+    /// Withdraws a player from the next round on (their games already paired stay, to be played or forfeited).
+    pub fn withdraw(&mut self, no: u32) -> Result<(), Refused> {
+        if self.status != TournamentStatus::Running {
+            return Err(refused("not_running", "比赛没有在进行", "the tournament is not running"));
+        }
+        let next = self.round_list.len() as u32 + 1;
+        let p = self.players.iter_mut().find(|p| p.no == no).ok_or_else(|| no_player(no))?;
+        if p.withdrawn_from.is_none() {
+            p.withdrawn_from = Some(next);
+        }
+        Ok(())
+    }
+
+    /// Starts: starting ranks by rating (highest first; unrated last; then by name), a round-robin's number of rounds
+    /// from its players. The first round is paired by [`Doc::pair_next`].
+    pub fn start(&mut self) -> Result<(), Refused> {
+        if self.status != TournamentStatus::Open {
+            return Err(refused("tournament_started", "比赛已经开始了", "the tournament has already started"));
+        }
+        if self.players.len() < 2 {
+            return Err(refused("too_few_players", "至少要 2 名棋手才能开始", "a tournament needs at least 2 players"));
+        }
+        if self.round_robin() && self.players.len() > 40 {
+            return Err(refused(
+                "too_many_players",
+                "循环赛最多 40 人，人多请用瑞士制",
+                "a round-robin takes at most 40 players: use the Swiss system for more",
+            ));
+        }
+        self.players.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
+        for (i, p) in self.players.iter_mut().enumerate() {
+            p.no = i as u32 + 1;
+        }
+        let n = self.players.len() as u32;
+        match self.system {
+            TournamentSystem::RoundRobin => self.rounds = berger::rounds(n),
+            TournamentSystem::DoubleRoundRobin => self.rounds = 2 * berger::rounds(n),
+            TournamentSystem::Swiss => {}
+        }
+        self.status = TournamentStatus::Running;
+        Ok(())
+    }
+
+    /// Whether the next round can be paired: running, the last round finished, rounds left.
+    pub fn can_pair(&self) -> Result<(), Refused> {
+        if self.status != TournamentStatus::Running {
+            return Err(refused("not_running", "比赛没有在进行", "the tournament is not running"));
+        }
+        if self.round_list.last().is_some_and(|r| !r.finished()) {
+            return Err(refused(
+                "round_not_finished",
+                format!("第 {} 轮还有对局没有结果", self.round_list.len()),
+                format!("round {} still has games without a result", self.round_list.len()),
+            ));
+        }
+        if self.round_list.len() as u32 >= self.rounds {
+            return Err(refused("no_rounds_left", "所有轮次都已编排", "every round has been paired"));
+        }
+        Ok(())
+    }
+
+    fn active_in(&self, p: &Entry, round: u32) -> bool {
+        round >= p.first_round && p.withdrawn_from.is_none_or(|w| round < w)
+    }
+
+    /// Pairs the next round (without creating games): Berger's table for a round-robin (a withdrawn player's games
+    /// are forfeited to the opponent), the Dutch system for a Swiss (withdrawn players and late entries' missed
+    /// rounds are absences).
+    pub fn pair_next(&mut self, now_ms: i64) -> Result<&Round, Refused> {
+        self.can_pair()?;
+        let number = self.round_list.len() as u32 + 1;
+        let mut round = Round { boards: Vec::new(), byes: Vec::new(), started_at_ms: now_ms };
+        if self.round_robin() {
+            let n = self.players.len() as u32;
+            let table = match self.system {
+                TournamentSystem::DoubleRoundRobin => berger::double(n),
+                _ => berger::single(n),
+            }
+            .map_err(|e| refused("bad_request", e.to_string(), e.to_string()))?;
+            let (boards, bye) = berger::without_bye(&table[number as usize - 1], n);
+            for (w, b) in boards {
+                let (wp, bp) = (self.active_in(self.player(w).expect("a starting rank"), number), {
+                    self.active_in(self.player(b).expect("a starting rank"), number)
+                });
+                let result = match (wp, bp) {
+                    (true, true) => None,
+                    (true, false) => Some(TournamentResult::WhiteForfeitWin),
+                    (false, true) => Some(TournamentResult::BlackForfeitWin),
+                    (false, false) => Some(TournamentResult::DoubleForfeit),
+                };
+                round.boards.push(Board { white: w, black: b, game_id: None, result });
+            }
+            if let Some(no) = bye {
+                round.byes.push(Bye { no, kind: ByeKind::Zero });
+            }
+        } else {
+            let mut t = self.to_trf(true);
+            for p in &self.players {
+                if !self.active_in(p, number) {
+                    let line = t.players.iter_mut().find(|x| u32::from(x.start_number) == p.no).expect("every player");
+                    line.rounds.resize(number as usize - 1, RoundEntry::ABSENT);
+                    line.rounds.push(RoundEntry { opponent: None, colour: Colour::None, code: Code::ZeroBye });
+                }
+            }
+            let input = dutch::input_from_trf(&t).map_err(|e| refused("cannot_pair", e.to_string(), e.to_string()))?;
+            let pairing = dutch::pair(&input).map_err(|e| {
+                refused(
+                    "cannot_pair",
+                    format!("无法编排第 {number} 轮：{e}"),
+                    format!("round {number} cannot be paired: {e}"),
+                )
+            })?;
+            for b in pairing.boards {
+                round.boards.push(Board { white: b.white.into(), black: b.black.into(), game_id: None, result: None });
+            }
+            if let Some(no) = pairing.bye {
+                round.byes.push(Bye { no: no.into(), kind: ByeKind::Pairing });
+            }
+            for p in &self.players {
+                if !self.active_in(p, number) {
+                    round.byes.push(Bye { no: p.no, kind: ByeKind::Zero });
+                }
+            }
+        }
+        self.next_round_at_ms = None;
+        self.round_list.push(round);
+        Ok(self.round_list.last().expect("just pushed"))
+    }
+
+    /// Records a board's result (or corrects it). Answers whether the round is now finished.
+    pub fn set_result(&mut self, round: u32, board: u32, result: TournamentResult) -> Result<bool, Refused> {
+        let r = self.round_list.get_mut((round as usize).wrapping_sub(1)).ok_or_else(|| {
+            refused("bad_request", format!("没有第 {round} 轮"), format!("there is no round {round}"))
+        })?;
+        let b = r.boards.get_mut((board as usize).wrapping_sub(1)).ok_or_else(|| {
+            refused(
+                "bad_request",
+                format!("第 {round} 轮没有第 {board} 台"),
+                format!("round {round} has no board {board}"),
+            )
+        })?;
+        b.result = Some(result);
+        Ok(r.finished())
+    }
+
+    /// After a finished round: the tournament is over if it was the last.
+    pub fn after_round(&mut self) {
+        if self.round_list.len() as u32 >= self.rounds && self.round_list.last().is_some_and(Round::finished) {
+            self.status = TournamentStatus::Finished;
+            self.next_round_at_ms = None;
+        }
+    }
+
+    /// The board a game was created for: (round, board), from 1.
+    pub fn board_of_game(&self, game_id: &str) -> Option<(u32, u32)> {
+        for (r, round) in self.round_list.iter().enumerate() {
+            for (b, board) in round.boards.iter().enumerate() {
+                if board.game_id.as_deref() == Some(game_id) {
+                    return Some((r as u32 + 1, b as u32 + 1));
+                }
+            }
+        }
+        None
+    }
+
+    /// The tournament as a TRF-16 file's model: the finished rounds only (`finished_only`, for standings and the
+    /// next pairing), or every round with the results known so far.
+    pub fn to_trf(&self, finished_only: bool) -> trf::Tournament {
+        let rounds: Vec<&Round> =
+            self.round_list.iter().take_while(|r| !finished_only || r.finished()).collect::<Vec<_>>();
+        let mut players: Vec<trf::Player> = self
+            .players
+            .iter()
+            .filter(|p| p.no > 0)
+            .map(|p| trf::Player {
+                start_number: p.no as u16,
+                sex: String::new(),
+                title: String::new(),
+                name: p.name.clone(),
+                rating: p.rating.and_then(|r| u16::try_from(r).ok()),
+                federation: String::new(),
+                fide_id: None,
+                birth_date: String::new(),
+                points: None,
+                rank: None,
+                rounds: vec![RoundEntry::ABSENT; rounds.len()],
+            })
+            .collect();
+        players.sort_by_key(|p| p.start_number);
+        let index: std::collections::HashMap<u32, usize> =
+            players.iter().enumerate().map(|(i, p)| (u32::from(p.start_number), i)).collect();
+        let idx = |no: u32| index.get(&no).copied();
+        for (r, round) in rounds.iter().enumerate() {
+            for b in &round.boards {
+                let (wc, bc) = match b.result {
+                    Some(res) => codes(res),
+                    // A game in progress: paired, not scored (only in the full export).
+                    None => (Code::ZeroBye, Code::ZeroBye),
+                };
+                let (w_played, b_played) = (b.result.is_some(), b.result.is_some());
+                if let Some(i) = idx(b.white) {
+                    players[i].rounds[r] = RoundEntry {
+                        opponent: Some(b.black as u16),
+                        colour: Colour::White,
+                        code: if w_played { wc } else { Code::ZeroBye },
+                    };
+                }
+                if let Some(i) = idx(b.black) {
+                    players[i].rounds[r] = RoundEntry {
+                        opponent: Some(b.white as u16),
+                        colour: Colour::Black,
+                        code: if b_played { bc } else { Code::ZeroBye },
+                    };
+                }
+            }
+            for bye in &round.byes {
+                if let Some(i) = idx(bye.no) {
+                    players[i].rounds[r] =
+                        RoundEntry { opponent: None, colour: Colour::None, code: bye_code(bye.kind) };
+                }
+            }
+        }
+        trf::Tournament {
+            header: trf::Header {
+                name: Some(self.name.clone()),
+                players: Some(players.len().to_string()),
+                rated_players: Some(players.iter().filter(|p| p.rating.is_some()).count().to_string()),
+                kind: Some(
+                    match self.system {
+                        TournamentSystem::RoundRobin => "Round robin",
+                        TournamentSystem::DoubleRoundRobin => "Double round robin",
+                        TournamentSystem::Swiss => "Swiss Dutch",
+                    }
+                    .to_owned(),
+                ),
+                chief_arbiter: self.arbiters.first().map(|(_, n)| n.clone()),
+                deputy_arbiters: self.arbiters.iter().skip(1).map(|(_, n)| n.clone()).collect(),
+                time_control: (self.time_control != "-").then(|| self.time_control.clone()),
+                ..trf::Header::default()
+            },
+            rounds: (self.rounds > 0).then_some(self.rounds),
+            initial_colour: None,
+            forbidden: Vec::new(),
+            players,
+            other_lines: Vec::new(),
+        }
+    }
+
+    /// The tie-breaks in the tournament's order.
+    pub fn tie_break_order(&self) -> Vec<TieBreak> {
+        self.tie_breaks.iter().filter_map(|s| TieBreak::from_abbreviation(s)).collect()
+    }
+
+    /// The standings after the finished rounds.
+    pub fn standings(&self) -> Vec<StandingRow> {
+        if self.status == TournamentStatus::Open {
+            return Vec::new();
+        }
+        let t = self.to_trf(true);
+        let order = self.tie_break_order();
+        standings::compute(&t, &order)
+            .into_iter()
+            .map(|row| StandingRow {
+                rank: row.rank,
+                no: row.start_number.into(),
+                name: row.name,
+                rating: row.rating.map(u32::from),
+                score: row.score,
+                tie_breaks: order
+                    .iter()
+                    .map(|&tb| match tb {
+                        TieBreak::Aro => row.tie_breaks.aro.map(f64::from),
+                        _ => Some(standings::value(&row.tie_breaks, tb)),
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The crosstable of every round paired (results so far).
+    pub fn crosstable(&self) -> Vec<CrossLine> {
+        if self.status == TournamentStatus::Open {
+            return Vec::new();
+        }
+        let t = self.to_trf(false);
+        let pending: Vec<(usize, u32)> = self
+            .round_list
+            .iter()
+            .enumerate()
+            .flat_map(|(r, round)| {
+                round.boards.iter().filter(|b| b.result.is_none()).flat_map(move |b| [(r, b.white), (r, b.black)])
+            })
+            .collect();
+        t.players
+            .iter()
+            .map(|p| {
+                let cells: Vec<CrossCell> = (0..self.round_list.len())
+                    .map(|r| {
+                        let e = p.rounds.get(r).copied().unwrap_or(RoundEntry::ABSENT);
+                        let waiting = pending.contains(&(r, u32::from(p.start_number)));
+                        CrossCell {
+                            opponent: e.opponent.map(u32::from),
+                            colour: match e.colour {
+                                Colour::White => "w",
+                                Colour::Black => "b",
+                                Colour::None => "-",
+                            }
+                            .to_owned(),
+                            code: if waiting { "*".to_owned() } else { e.code.as_char().to_string() },
+                            points: if waiting { 0.0 } else { standings::points(e.code) },
+                        }
+                    })
+                    .collect();
+                let score = cells.iter().map(|c| c.points).sum::<f64>() + 0.0;
+                CrossLine { no: p.start_number.into(), name: p.name.clone(), cells, score }
+            })
+            .collect()
+    }
+
+    /// The players as the page lists them, with their scores so far.
+    pub fn player_views(&self) -> Vec<TournamentPlayer> {
+        let cross = self.crosstable();
+        let mut out: Vec<TournamentPlayer> = self
+            .players
+            .iter()
+            .map(|p| TournamentPlayer {
+                no: p.no,
+                name: p.name.clone(),
+                user: p.user_id.as_ref().map(|_| p.name.clone()),
+                rating: p.rating,
+                withdrawn: p.withdrawn_from.is_some(),
+                score: cross.iter().find(|c| c.no == p.no).map_or(0.0, |c| c.score),
+            })
+            .collect();
+        out.sort_by_key(|p| (p.no == 0, p.no));
+        out
+    }
+
+    pub fn round_views(&self) -> Vec<TournamentRound> {
+        self.round_list
+            .iter()
+            .enumerate()
+            .map(|(r, round)| TournamentRound {
+                number: r as u32 + 1,
+                boards: round
+                    .boards
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| TournamentBoard {
+                        board: i as u32 + 1,
+                        white: b.white,
+                        black: b.black,
+                        game_id: b.game_id.clone(),
+                        result: b.result,
+                    })
+                    .collect(),
+                byes: round
+                    .byes
+                    .iter()
+                    .map(|b| TournamentBye { no: b.no, kind: b.kind, points: bye_points(b.kind) })
+                    .collect(),
+                finished: round.finished(),
+                started_at_ms: round.started_at_ms,
+            })
+            .collect()
+    }
+
+    /// An over-the-board tournament from a TRF-16 file: its players and every round in it, results included.
+    pub fn from_trf(t: &trf::Tournament, organiser: (String, String), now_ms: i64) -> Result<Doc, Refused> {
+        let bad = |zh: String, en: String| refused("bad_trf", zh, en);
+        if t.players.len() < 2 {
+            return Err(bad("TRF 文件至少要有 2 名棋手".into(), "the TRF file must have at least 2 players".into()));
+        }
+        if t.players.len() > MAX_PLAYERS {
+            return Err(bad(format!("最多 {MAX_PLAYERS} 名棋手"), format!("at most {MAX_PLAYERS} players")));
+        }
+        let played = t.rounds_played();
+        let rounds = t.rounds.unwrap_or(played as u32).max(played as u32);
+        if rounds == 0 || rounds > MAX_SWISS_ROUNDS * 2 {
+            return Err(bad(
+                "TRF 文件没有说明轮数（XXR 行），也没有已赛的轮次".into(),
+                "the TRF file gives no number of rounds (an XXR line) and no round played".into(),
+            ));
+        }
+        let mut players: Vec<Entry> = t
+            .players
+            .iter()
+            .map(|p| Entry {
+                no: p.start_number.into(),
+                user_id: None,
+                name: p.name.clone(),
+                rating: p.rating.map(u32::from),
+                withdrawn_from: None,
+                first_round: 1,
+            })
+            .collect();
+        players.sort_by_key(|p| p.no);
+        let mut round_list = Vec::new();
+        for r in 0..played {
+            let mut round = Round { boards: Vec::new(), byes: Vec::new(), started_at_ms: now_ms };
+            for p in &t.players {
+                let e = t.entry(p.start_number, r);
+                match (e.opponent, e.colour) {
+                    (Some(opp), Colour::White) => {
+                        let o = t.entry(opp, r);
+                        let result = result_of_codes(e.code, o.code).ok_or_else(|| {
+                            bad(
+                                format!(
+                                    "第 {} 轮：{} 号与 {opp} 号的结果 {}/{} 不相符",
+                                    r + 1,
+                                    p.start_number,
+                                    e.code.as_char(),
+                                    o.code.as_char()
+                                ),
+                                format!(
+                                    "round {}: the results of {} and {opp} ({} and {}) do not match",
+                                    r + 1,
+                                    p.start_number,
+                                    e.code.as_char(),
+                                    o.code.as_char()
+                                ),
+                            )
+                        })?;
+                        round.boards.push(Board {
+                            white: p.start_number.into(),
+                            black: opp.into(),
+                            game_id: None,
+                            result: Some(result),
+                        });
+                    }
+                    (Some(_), _) => {}
+                    (None, _) => {
+                        let kind = match e.code {
+                            Code::PairingBye | Code::FullBye | Code::ForfeitWin => ByeKind::Pairing,
+                            Code::HalfBye => ByeKind::Half,
+                            _ => ByeKind::Zero,
+                        };
+                        round.byes.push(Bye { no: p.start_number.into(), kind });
+                    }
+                }
+            }
+            round_list.push(round);
+        }
+        let system = if t.header.kind.as_deref().is_some_and(|k| k.to_ascii_lowercase().contains("round")) {
+            TournamentSystem::RoundRobin
+        } else {
+            TournamentSystem::Swiss
+        };
+        let mut doc = Doc {
+            name: t.header.name.clone().unwrap_or_else(|| "TRF".into()),
+            system,
+            mode: TournamentMode::Otb,
+            status: TournamentStatus::Running,
+            time_control: t.header.time_control.clone().unwrap_or_else(|| "-".into()),
+            rules: "online".into(),
+            rated: false,
+            rounds,
+            tie_breaks: default_tie_breaks(system),
+            round_gap_ms: 0,
+            organiser_id: organiser.0,
+            organiser: organiser.1,
+            arbiters: Vec::new(),
+            players,
+            round_list,
+            next_round_at_ms: None,
+            created_at_ms: now_ms,
+        };
+        doc.after_round();
+        Ok(doc)
+    }
+}
+
+fn no_player(no: u32) -> Refused {
+    refused("bad_request", format!("没有 {no} 号棋手"), format!("there is no player number {no}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(system: TournamentSystem, n: usize) -> Doc {
+        let mut d = Doc {
+            name: "Club".into(),
+            system,
+            mode: TournamentMode::Otb,
+            status: TournamentStatus::Open,
+            time_control: "5400+30".into(),
+            rules: "online".into(),
+            rated: false,
+            rounds: 3,
+            tie_breaks: default_tie_breaks(system),
+            round_gap_ms: 0,
+            organiser_id: "o".into(),
+            organiser: "org".into(),
+            arbiters: Vec::new(),
+            players: Vec::new(),
+            round_list: Vec::new(),
+            next_round_at_ms: None,
+            created_at_ms: 0,
+        };
+        for i in 0..n {
+            d.join(Some(format!("u{i}")), format!("P{i}"), Some(2000 - 10 * i as u32)).unwrap();
+        }
+        d
+    }
+
+    #[test]
+    fn a_round_robin_of_four_follows_berger_and_ends_after_three_rounds() {
+        let mut d = doc(TournamentSystem::RoundRobin, 4);
+        d.start().unwrap();
+        assert_eq!(d.rounds, 3);
+        let r1 = d.pair_next(1).unwrap().clone();
+        // FIDE's table for 4 players, round 1: 1-4, 2-3.
+        assert_eq!(r1.boards.iter().map(|b| (b.white, b.black)).collect::<Vec<_>>(), vec![(1, 4), (2, 3)]);
+        assert_eq!(d.can_pair().unwrap_err().code, "round_not_finished");
+        assert!(!d.set_result(1, 1, TournamentResult::WhiteWins).unwrap());
+        assert!(d.set_result(1, 2, TournamentResult::Draw).unwrap());
+        d.after_round();
+        for round in 2..=3 {
+            d.pair_next(round).unwrap();
+            for b in 1..=2 {
+                d.set_result(round as u32, b, TournamentResult::Draw).unwrap();
+            }
+            d.after_round();
+        }
+        assert_eq!(d.status, TournamentStatus::Finished);
+        let s = d.standings();
+        assert_eq!(s[0].no, 1);
+        assert_eq!(s[0].score, 2.0);
+        assert_eq!(s.iter().map(|r| r.score).sum::<f64>(), 6.0);
+        assert_eq!(d.pair_next(9).unwrap_err().code, "not_running");
+    }
+
+    #[test]
+    fn a_swiss_pairs_by_the_dutch_system_with_a_bye_and_a_withdrawal() {
+        let mut d = doc(TournamentSystem::Swiss, 5);
+        d.start().unwrap();
+        let r1 = d.pair_next(1).unwrap().clone();
+        assert_eq!(r1.boards.len(), 2);
+        assert_eq!(r1.byes, vec![Bye { no: 5, kind: ByeKind::Pairing }]);
+        // The top half meets the bottom half: 1-3 and 4-2 by the Dutch system's colour rule.
+        assert_eq!(
+            r1.boards.iter().map(|b| (b.white.min(b.black), b.white.max(b.black))).collect::<Vec<_>>(),
+            vec![(1, 3), (2, 4)]
+        );
+        d.set_result(1, 1, TournamentResult::WhiteWins).unwrap();
+        d.set_result(1, 2, TournamentResult::BlackWins).unwrap();
+        d.after_round();
+        d.withdraw(3).unwrap();
+        let r2 = d.pair_next(2).unwrap().clone();
+        assert!(r2.byes.contains(&Bye { no: 3, kind: ByeKind::Zero }), "{r2:?}");
+        assert!(r2.boards.iter().all(|b| b.white != 3 && b.black != 3));
+        assert!(r2.byes.iter().all(|b| b.no != 5 || b.kind != ByeKind::Pairing), "no second pairing bye for 5");
+        let s = d.standings();
+        assert_eq!(s.iter().map(|r| r.score).sum::<f64>(), 3.0, "two decisive games and a bye");
+    }
+
+    #[test]
+    fn the_trf_round_trip_keeps_players_and_results() {
+        let mut d = doc(TournamentSystem::Swiss, 6);
+        d.start().unwrap();
+        d.pair_next(1).unwrap();
+        for b in 1..=3 {
+            d.set_result(
+                1,
+                b,
+                [TournamentResult::WhiteWins, TournamentResult::Draw, TournamentResult::BlackForfeitWin]
+                    [b as usize - 1],
+            )
+            .unwrap();
+        }
+        d.after_round();
+        let text = trf::write(&d.to_trf(false));
+        let back = Doc::from_trf(&trf::parse(&text).unwrap(), ("o".into(), "org".into()), 5).unwrap();
+        assert_eq!(back.round_list.len(), 1);
+        // TRF-16 keeps who met whom, not the board order.
+        let games = |d: &Doc| {
+            let mut g: Vec<_> = d.round_list[0].boards.iter().map(|b| (b.white, b.black, b.result)).collect();
+            g.sort_by_key(|x| (x.0, x.1));
+            g
+        };
+        assert_eq!(games(&back), games(&d));
+        assert_eq!(back.rounds, 3);
+        assert_eq!(back.standings(), d.standings());
+    }
+
+    #[test]
+    fn bad_input_is_refused_with_a_reason() {
+        let mut d = doc(TournamentSystem::Swiss, 1);
+        assert_eq!(d.join(Some("u0".into()), "again".into(), None).unwrap_err().code, "already_joined");
+        assert_eq!(d.start().unwrap_err().code, "too_few_players");
+        assert_eq!(parse_tie_breaks(&["XX".into()]).unwrap_err().code, "bad_tie_break");
+        assert_eq!(parse_tie_breaks(&["SB".into(), "sb".into()]).unwrap_err().code, "bad_tie_break");
+        assert_eq!(d.set_result(4, 1, TournamentResult::Draw).unwrap_err().code, "bad_request");
+    }
+}

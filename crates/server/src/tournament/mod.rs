@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! Tournaments on the server (issue 18; docs/tournament.md "On the server").
+//!
+//! | module | what lives there |
+//! |---|---|
+//! | `doc` | a tournament's stored state and the acts on it (entries, start, pairing, results), without I/O |
+//! | this module | [`Tournaments`]: the acts done durably (one at a time, each a versioned write), online rounds' games created, results taken from finished games, the next round paired after a pause |
+//!
+//! **Durability.** An act reads the tournament, changes it, and writes it back only if nobody wrote meanwhile
+//! (the row's version). An online round is written with its games' ids *before* the games are created, so a crash
+//! in between leaves a board naming a game that does not exist yet, and [`Tournaments::reconcile`] (at start-up, and
+//! whenever a round waits) creates it; a game that ended while nobody listened is scored by the same pass from the
+//! stored result. A game's first-move timeout aborts it: the player who did not move loses by forfeit.
+
+pub mod doc;
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use guoxiang_game::{PlayerRef, Rules, Source, Variant};
+use guoxiang_protocol::http::{
+    NewTournament, TournamentList, TournamentMode, TournamentResult, TournamentStatus, TournamentSummary,
+    TournamentSystem, TournamentView, TrfImport,
+};
+use guoxiang_store::{Store, TournamentGameRow, TournamentRow, User};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::error::ApiError;
+use crate::live::{Live, NewGame, new_game_id};
+pub use doc::{Doc, Refused};
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> ApiError {
+        let status = match r.code {
+            "bad_request" | "bad_tie_break" | "bad_trf" => StatusCode::BAD_REQUEST,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError::new(status, r.code, r.zh, r.en)
+    }
+}
+
+/// The tournaments of this server.
+#[derive(Clone, Debug)]
+pub struct Tournaments(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    store: Store,
+    live: Live,
+    /// One act at a time on this node (the versioned write guards against other nodes).
+    lock: tokio::sync::Mutex<()>,
+    /// Tournaments whose next round is due now (sent by the pause's timers, handled by [`Tournaments::run`]'s task).
+    due: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
+    due_rx: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<(String, i64)>>>,
+}
+
+/// The tournaments listed.
+const LIST_LEN: i64 = 100;
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::not_found(&format!("比赛 {id}"), &format!("tournament {id}"))
+}
+
+fn forbidden(zh: &str, en: &str) -> ApiError {
+    ApiError::forbidden("not_organiser", zh, en)
+}
+
+/// A new tournament id: 8 characters, as games'.
+fn new_id() -> String {
+    new_game_id()
+}
+
+/// What the viewer may do.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Powers {
+    pub organise: bool,
+    pub arbitrate: bool,
+}
+
+/// The viewer's powers over a tournament: its organiser and the server's administrators organise; they and the
+/// tournament's arbiters arbitrate.
+pub fn powers(doc: &Doc, user: Option<&User>) -> Powers {
+    let Some(u) = user else { return Powers::default() };
+    let organise = doc.organiser_id == u.id || u.is_admin;
+    Powers { organise, arbitrate: organise || doc.is_arbiter(&u.id) }
+}
+
+impl Tournaments {
+    /// The service; [`Tournaments::run`] starts its listener.
+    pub fn new(store: Store, live: Live) -> Tournaments {
+        let (due, due_rx) = tokio::sync::mpsc::unbounded_channel();
+        Tournaments(Arc::new(Inner {
+            store,
+            live,
+            lock: tokio::sync::Mutex::new(()),
+            due,
+            due_rx: std::sync::Mutex::new(Some(due_rx)),
+        }))
+    }
+
+    /// Listens for finished games (their results go to their tournaments) and picks up the running tournaments
+    /// of the last run.
+    pub fn run(&self) {
+        let me = self.clone();
+        let mut rx = self.0.live.finished_games();
+        let Some(mut due) = self.0.due_rx.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+        tokio::spawn(async move {
+            me.reconcile_all().await;
+            loop {
+                tokio::select! {
+                    got = rx.recv() => match got {
+                        Ok(g) => {
+                            if let Err(e) = me.game_finished(&g.game_id).await {
+                                tracing::warn!("tournament result of game {}: {}", g.game_id, e.en);
+                            }
+                        }
+                        // Missed games: read every running tournament's games from the store.
+                        Err(RecvError::Lagged(_)) => me.reconcile_all().await,
+                        Err(RecvError::Closed) => break,
+                    },
+                    Some((id, at)) = due.recv() => me.next_round_due(&id, at).await,
+                }
+            }
+        });
+    }
+
+    async fn reconcile_all(&self) {
+        match self.0.store.tournaments(&["running"], 1000).await {
+            Ok(rows) => {
+                for row in rows {
+                    if let Err(e) = self.reconcile(&row.id).await {
+                        tracing::warn!("tournament {}: {}", row.id, e.en);
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("tournaments: {e}"),
+        }
+    }
+
+    /// Loads a tournament.
+    pub async fn get(&self, id: &str) -> Result<(TournamentRow, Doc), ApiError> {
+        if id.len() > 32 {
+            return Err(not_found(id));
+        }
+        let row = self.0.store.tournament(id).await?.ok_or_else(|| not_found(id))?;
+        let doc: Doc =
+            serde_json::from_str(&row.data).map_err(|e| ApiError::internal(&format!("stored tournament {id}"), e))?;
+        Ok((row, doc))
+    }
+
+    /// Changes a tournament with `f` and writes it (with the games a round created), one act at a time.
+    async fn act<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Doc) -> Result<(T, Vec<TournamentGameRow>), ApiError>,
+    ) -> Result<(Doc, T), ApiError> {
+        let _one = self.0.lock.lock().await;
+        let (mut row, mut doc) = self.get(id).await?;
+        let (out, games) = f(&mut doc)?;
+        let version = row.version;
+        row.status = status_name(doc.status).into();
+        row.name = doc.name.clone();
+        row.data = serde_json::to_string(&doc).map_err(|e| ApiError::internal("tournament", e))?;
+        row.updated_at_ms = crate::time::now_ms() as i64;
+        if !self.0.store.update_tournament(&row, version, &games).await? {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_saved",
+                "比赛刚被别人修改，请重试",
+                "the tournament was changed by someone else meanwhile; try again",
+            ));
+        }
+        Ok((doc, out))
+    }
+
+    /// `POST /api/tournaments`.
+    pub async fn create(&self, by: &User, req: &NewTournament) -> Result<String, ApiError> {
+        if by.is_guest {
+            return Err(ApiError::unauthorized());
+        }
+        let bad = |field: &str, zh: String, en: String| {
+            ApiError::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
+        };
+        let name = req.name.trim();
+        if name.is_empty() || name.chars().count() > 80 {
+            return Err(bad("name", "比赛名称须为 1–80 个字符".into(), "a name must have 1 to 80 characters".into()));
+        }
+        let online = req.mode == TournamentMode::Online;
+        let time_control = req.time_control.trim().to_owned();
+        if online || time_control != "-" {
+            crate::lobby::parse_time_control(&time_control).map_err(ApiError::from)?;
+        }
+        let rules_name = req.rules.clone().unwrap_or_else(|| "online".into());
+        let rules = Rules::parse(&rules_name).map_err(|e| bad("rules", e.clone(), e))?;
+        let rounds = match req.system {
+            TournamentSystem::Swiss => {
+                let r = req.rounds.ok_or_else(|| {
+                    bad("rounds", "瑞士制须给出轮数".into(), "a Swiss tournament needs its number of rounds".into())
+                })?;
+                if !(1..=doc::MAX_SWISS_ROUNDS).contains(&r) {
+                    return Err(bad(
+                        "rounds",
+                        format!("轮数须在 1 到 {} 之间", doc::MAX_SWISS_ROUNDS),
+                        format!("the rounds must be 1 to {}", doc::MAX_SWISS_ROUNDS),
+                    ));
+                }
+                r
+            }
+            _ => 0,
+        };
+        let tie_breaks = match &req.tie_breaks {
+            Some(list) if !list.is_empty() => doc::parse_tie_breaks(list)?,
+            _ => doc::default_tie_breaks(req.system),
+        };
+        let gap_s = req.round_gap_s.unwrap_or(30);
+        if gap_s > 7 * 86_400 {
+            return Err(bad(
+                "round_gap_s",
+                "轮间休息最多一周".into(),
+                "the pause between rounds is at most a week".into(),
+            ));
+        }
+        if req.rated && !online {
+            return Err(bad(
+                "rated",
+                "线下比赛的成绩不计入本站等级分".into(),
+                "an over-the-board tournament's results are not rated here".into(),
+            ));
+        }
+        let now = crate::time::now_ms() as i64;
+        let doc = Doc {
+            name: name.to_owned(),
+            system: req.system,
+            mode: req.mode,
+            status: TournamentStatus::Open,
+            time_control,
+            rules: rules.name(),
+            rated: req.rated,
+            rounds,
+            tie_breaks,
+            round_gap_ms: u64::from(gap_s) * 1000,
+            organiser_id: by.id.clone(),
+            organiser: by.name.clone(),
+            arbiters: Vec::new(),
+            players: Vec::new(),
+            round_list: Vec::new(),
+            next_round_at_ms: None,
+            created_at_ms: now,
+        };
+        self.insert(doc).await
+    }
+
+    async fn insert(&self, doc: Doc) -> Result<String, ApiError> {
+        let id = new_id();
+        let now = crate::time::now_ms() as i64;
+        let row = TournamentRow {
+            id: id.clone(),
+            name: doc.name.clone(),
+            created_by: doc.organiser_id.clone(),
+            status: status_name(doc.status).into(),
+            data: serde_json::to_string(&doc).map_err(|e| ApiError::internal("tournament", e))?,
+            version: 1,
+            created_at_ms: now,
+            updated_at_ms: now,
+        };
+        self.0.store.insert_tournament(&row).await?;
+        Ok(id)
+    }
+
+    /// `POST /api/tournaments/import`: an over-the-board tournament from TRF-16.
+    pub async fn import(&self, by: &User, req: &TrfImport) -> Result<String, ApiError> {
+        if by.is_guest {
+            return Err(ApiError::unauthorized());
+        }
+        let t = guoxiang_tournament::trf::parse(&req.trf).map_err(|e| {
+            ApiError::bad_request(
+                "bad_trf",
+                format!("TRF 第 {} 行第 {} 列：{}", e.line, e.column, e.message),
+                format!("TRF line {}, column {}: {}", e.line, e.column, e.message),
+            )
+        })?;
+        let mut doc = Doc::from_trf(&t, (by.id.clone(), by.name.clone()), crate::time::now_ms() as i64)?;
+        if let Some(n) = req.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+            doc.name = n.chars().take(80).collect();
+        }
+        self.insert(doc).await
+    }
+
+    /// `GET /api/tournaments`.
+    pub async fn list(&self) -> Result<TournamentList, ApiError> {
+        let mut rows = self.0.store.tournaments(&["open", "running"], LIST_LEN).await?;
+        rows.extend(self.0.store.tournaments(&["finished"], 20).await?);
+        let mut tournaments = Vec::new();
+        for row in rows {
+            let Ok(doc) = serde_json::from_str::<Doc>(&row.data) else {
+                tracing::warn!("tournament {} cannot be read", row.id);
+                continue;
+            };
+            tournaments.push(TournamentSummary {
+                id: row.id,
+                name: doc.name.clone(),
+                system: doc.system,
+                mode: doc.mode,
+                status: doc.status,
+                time_control: doc.time_control.clone(),
+                players: doc.players.len() as u32,
+                rounds: doc.rounds,
+                current_round: doc.round_list.len() as u32,
+                created_at_ms: doc.created_at_ms,
+            });
+        }
+        Ok(TournamentList { tournaments })
+    }
+
+    /// The page's view of a tournament for `user`.
+    pub fn view(&self, id: &str, doc: &Doc, user: Option<&User>) -> TournamentView {
+        let p = powers(doc, user);
+        let mine = user.and_then(|u| doc.player_of(&u.id));
+        TournamentView {
+            id: id.to_owned(),
+            name: doc.name.clone(),
+            system: doc.system,
+            mode: doc.mode,
+            status: doc.status,
+            time_control: doc.time_control.clone(),
+            rules: doc.rules.clone(),
+            rated: doc.rated,
+            rounds: doc.rounds,
+            organiser: doc.organiser.clone(),
+            arbiters: doc.arbiters.iter().map(|(_, n)| n.clone()).collect(),
+            players: doc.player_views(),
+            round_list: doc.round_views(),
+            tie_breaks: doc.tie_breaks.clone(),
+            standings: doc.standings(),
+            crosstable: doc.crosstable(),
+            next_round_at_ms: doc.next_round_at_ms,
+            created_at_ms: doc.created_at_ms,
+            you_organise: p.organise,
+            you_arbitrate: p.arbitrate,
+            your_no: mine.map_or(0, |e| e.no),
+            you_joined: mine.is_some(),
+        }
+    }
+
+    /// The rating a player enters with: their Glicko-2 rating in the tournament's speed, if they have one.
+    async fn rating_of(&self, user: &User, doc: &Doc) -> Result<Option<u32>, ApiError> {
+        let Ok(tc) = guoxiang_game::TimeControl::from_pgn(&doc.time_control) else { return Ok(None) };
+        let Some(speed) = guoxiang_ratings::RatingSpeed::of(tc.speed()) else { return Ok(None) };
+        let rows = self.0.store.ratings(&user.id).await?;
+        Ok(rows.into_iter().find(|r| r.speed == speed.as_str()).map(|r| r.rating.round().max(0.0) as u32))
+    }
+
+    /// `POST /api/tournament/{id}/join`.
+    pub async fn join(&self, id: &str, user: &User) -> Result<Doc, ApiError> {
+        let (_, doc) = self.get(id).await?;
+        if doc.rated && user.is_guest {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "login_required",
+                "计分比赛只有注册用户才能参加",
+                "only registered players can join a rated tournament",
+            ));
+        }
+        if user.is_bot {
+            return Err(ApiError::forbidden(
+                "not_for_bots",
+                "机器人账号不能参加比赛",
+                "bot accounts cannot join tournaments",
+            ));
+        }
+        let rating = self.rating_of(user, &doc).await?;
+        let (doc, ()) = self
+            .act(id, |d| {
+                d.join(Some(user.id.clone()), user.name.clone(), rating)?;
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/leave`: before the start, leave; afterwards, withdraw from the next round on.
+    pub async fn leave(&self, id: &str, user: &User) -> Result<Doc, ApiError> {
+        let (doc, ()) = self
+            .act(id, |d| {
+                if d.status == TournamentStatus::Open {
+                    d.leave(&user.id)?;
+                } else {
+                    let no = d.player_of(&user.id).map(|p| p.no).ok_or_else(|| {
+                        ApiError::new(
+                            StatusCode::CONFLICT,
+                            "not_joined",
+                            "你没有参加这个比赛",
+                            "you are not in this tournament",
+                        )
+                    })?;
+                    d.withdraw(no)?;
+                }
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/player`: the organiser enters a player by name (over the board).
+    pub async fn add_player(&self, id: &str, by: &User, name: &str, rating: Option<u32>) -> Result<Doc, ApiError> {
+        let (doc, ()) = self
+            .act(id, |d| {
+                if !powers(d, Some(by)).organise {
+                    return Err(forbidden("只有组织者可以添加棋手", "only the organiser can add players"));
+                }
+                if d.mode != TournamentMode::Otb {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "online_tournament",
+                        "网上比赛的棋手须用自己的账号报名",
+                        "players of an online tournament join with their own accounts",
+                    ));
+                }
+                if rating.is_some_and(|r| r > 3500) {
+                    return Err(ApiError::bad_request("bad_request", "等级分最多 3500", "a rating is at most 3500"));
+                }
+                d.join(None, name.to_owned(), rating)?;
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/arbiter`: the organiser names an arbiter (a registered user).
+    pub async fn add_arbiter(&self, id: &str, by: &User, name: &str) -> Result<Doc, ApiError> {
+        let user = self
+            .0
+            .store
+            .user(&guoxiang_store::user_id_of(name.trim()))
+            .await?
+            .filter(|u| !u.is_guest)
+            .ok_or_else(|| ApiError::not_found(&format!("用户 {name}"), &format!("user {name}")))?;
+        let (doc, ()) = self
+            .act(id, |d| {
+                if !powers(d, Some(by)).organise {
+                    return Err(forbidden("只有组织者可以指定裁判", "only the organiser can name arbiters"));
+                }
+                if !d.is_arbiter(&user.id) {
+                    d.arbiters.push((user.id.clone(), user.name.clone()));
+                }
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/withdraw`: the organiser or an arbiter withdraws a player.
+    pub async fn withdraw(&self, id: &str, by: &User, no: u32) -> Result<Doc, ApiError> {
+        let (doc, ()) = self
+            .act(id, |d| {
+                if !powers(d, Some(by)).arbitrate {
+                    return Err(forbidden(
+                        "只有组织者或裁判可以让棋手退出",
+                        "only the organiser or an arbiter can withdraw a player",
+                    ));
+                }
+                d.withdraw(no)?;
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/start`: starting ranks are given and the first round is paired (online, its games
+    /// start).
+    pub async fn start(&self, id: &str, by: &User) -> Result<Doc, ApiError> {
+        self.act(id, |d| {
+            if !powers(d, Some(by)).organise {
+                return Err(forbidden("只有组织者可以开始比赛", "only the organiser can start the tournament"));
+            }
+            d.start()?;
+            Ok(((), Vec::new()))
+        })
+        .await?;
+        self.pair_next(id, None).await
+    }
+
+    /// `POST /api/tournament/{id}/pair`, and the timer's: pairs the next round and, online, creates its games.
+    /// `by` is `None` for the server itself.
+    pub async fn pair_next(&self, id: &str, by: Option<&User>) -> Result<Doc, ApiError> {
+        let now = crate::time::now_ms() as i64;
+        let (doc, ()) = self
+            .act(id, |d| {
+                if let Some(u) = by
+                    && !powers(d, Some(u)).arbitrate
+                {
+                    return Err(forbidden(
+                        "只有组织者或裁判可以编排下一轮",
+                        "only the organiser or an arbiter can pair a round",
+                    ));
+                }
+                d.pair_next(now)?;
+                let number = d.round_list.len() as u32;
+                let mut games = Vec::new();
+                if d.mode == TournamentMode::Online {
+                    let round = d.round_list.last_mut().expect("just paired");
+                    for (i, b) in round.boards.iter_mut().enumerate() {
+                        if b.result.is_none() {
+                            let game_id = new_game_id();
+                            games.push(TournamentGameRow {
+                                game_id: game_id.clone(),
+                                tournament_id: id.to_owned(),
+                                round: i64::from(number),
+                                board: i as i64 + 1,
+                            });
+                            b.game_id = Some(game_id);
+                        }
+                    }
+                }
+                d.after_round();
+                Ok(((), games))
+            })
+            .await?;
+        if doc.mode == TournamentMode::Online {
+            self.create_games(id, &doc).await;
+            // A round-robin round of forfeits only (withdrawn players) is over as soon as it is paired.
+            if doc.round_list.last().is_some_and(doc::Round::finished) {
+                self.round_finished(id, &doc).await;
+            }
+        }
+        Ok(doc)
+    }
+
+    /// Creates the games of the current round that are not in the store yet.
+    async fn create_games(&self, id: &str, doc: &Doc) {
+        let Some(round) = doc.round_list.last() else { return };
+        let rules = Rules::parse(&doc.rules).unwrap_or(Rules::ONLINE);
+        let Ok(tc) = crate::lobby::parse_time_control(&doc.time_control) else {
+            tracing::warn!("tournament {id}: its time control {} cannot be read", doc.time_control);
+            return;
+        };
+        for b in round.boards.iter().filter(|b| b.result.is_none()) {
+            let Some(game_id) = &b.game_id else { continue };
+            match self.0.store.game(game_id).await {
+                Ok(Some(_)) => continue,
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!("tournament {id}: game {game_id}: {e}");
+                    continue;
+                }
+            }
+            let player = |no: u32| {
+                doc.player(no).map(|p| PlayerRef::human(p.user_id.clone().unwrap_or_default(), p.name.clone()))
+            };
+            let (Some(white), Some(black)) = (player(b.white), player(b.black)) else { continue };
+            let game = NewGame {
+                white,
+                black,
+                rated: doc.rated,
+                time_control: tc.clone(),
+                variant: Variant::Standard,
+                source: Source::Tournament,
+                rules,
+            };
+            if let Err(e) = self.0.live.create_game_as(game_id.clone(), game).await {
+                // Left for the organiser or an arbiter to decide (a result can be entered for any board).
+                tracing::warn!("tournament {id}: game {game_id} cannot be created: {e}");
+            }
+        }
+    }
+
+    /// `POST /api/tournament/{id}/result`: the organiser or an arbiter enters (or corrects) a board's result.
+    pub async fn enter_result(
+        &self,
+        id: &str,
+        by: &User,
+        round: u32,
+        board: u32,
+        result: TournamentResult,
+    ) -> Result<Doc, ApiError> {
+        let (doc, finished) = self
+            .act(id, |d| {
+                if !powers(d, Some(by)).arbitrate {
+                    return Err(forbidden(
+                        "只有组织者或裁判可以登记结果",
+                        "only the organiser or an arbiter can enter results",
+                    ));
+                }
+                if d.status == TournamentStatus::Open {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "not_running",
+                        "比赛还没有开始",
+                        "the tournament has not started",
+                    ));
+                }
+                let finished = d.set_result(round, board, result)?;
+                if finished && round as usize == d.round_list.len() {
+                    d.after_round();
+                }
+                Ok((finished, Vec::new()))
+            })
+            .await?;
+        if finished {
+            self.round_finished(id, &doc).await;
+        }
+        Ok(doc)
+    }
+
+    /// A game ended: if a tournament created it, its result goes on the board.
+    async fn game_finished(&self, game_id: &str) -> Result<(), ApiError> {
+        let Some(link) = self.0.store.tournament_of_game(game_id).await? else { return Ok(()) };
+        self.reconcile(&link.tournament_id).await
+    }
+
+    /// Brings a running tournament up to date with its games: results of finished games, games not created yet
+    /// (after a crash), and the next round when it is due.
+    pub async fn reconcile(&self, id: &str) -> Result<(), ApiError> {
+        let (_, doc) = self.get(id).await?;
+        if doc.status != TournamentStatus::Running {
+            return Ok(());
+        }
+        let mut results = Vec::new();
+        for (r, round) in doc.round_list.iter().enumerate() {
+            for (i, b) in round.boards.iter().enumerate() {
+                let (None, Some(game_id)) = (b.result, &b.game_id) else { continue };
+                if let Some((row, moves)) = self.0.store.game(game_id).await?
+                    && let Some(result) = result_of_game(&row.status, row.result.as_deref(), moves.len())
+                {
+                    results.push((r as u32 + 1, i as u32 + 1, result));
+                }
+            }
+        }
+        if !results.is_empty() {
+            let (doc, finished) = self
+                .act(id, |d| {
+                    let mut finished = false;
+                    for &(r, b, res) in &results {
+                        let board = &d.round_list[r as usize - 1].boards[b as usize - 1];
+                        if board.result.is_none() {
+                            finished |= d.set_result(r, b, res)? && r as usize == d.round_list.len();
+                        }
+                    }
+                    if finished {
+                        d.after_round();
+                    }
+                    Ok((finished, Vec::new()))
+                })
+                .await?;
+            if finished {
+                self.round_finished(id, &doc).await;
+            }
+            return Ok(());
+        }
+        if doc.mode == TournamentMode::Online {
+            self.create_games(id, &doc).await;
+            if doc.round_list.last().is_some_and(doc::Round::finished) {
+                self.round_finished(id, &doc).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// After the last result of a round: online, the next round is paired after the pause.
+    async fn round_finished(&self, id: &str, doc: &Doc) {
+        if doc.mode != TournamentMode::Online || doc.status != TournamentStatus::Running {
+            return;
+        }
+        let now = crate::time::now_ms() as i64;
+        let due = match doc.next_round_at_ms {
+            Some(at) => at,
+            None => {
+                let at = now + doc.round_gap_ms as i64;
+                let set = self
+                    .act(id, |d| {
+                        if d.next_round_at_ms.is_none() && d.can_pair().is_ok() {
+                            d.next_round_at_ms = Some(at);
+                        }
+                        Ok(((), Vec::new()))
+                    })
+                    .await;
+                if let Err(e) = set {
+                    tracing::warn!("tournament {id}: {}", e.en);
+                }
+                at
+            }
+        };
+        let tx = self.0.due.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            let wait = (due - crate::time::now_ms() as i64).max(0) as u64;
+            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+            // The server stopping has nobody to pair for.
+            let _ = tx.send((id, due));
+        });
+    }
+
+    /// A pause's timer rang: the next round is paired, unless another timer or the organiser has paired it.
+    async fn next_round_due(&self, id: &str, due: i64) {
+        match self.get(id).await {
+            Ok((_, d)) if d.next_round_at_ms == Some(due) && d.can_pair().is_ok() => {
+                if let Err(e) = self.pair_next(id, None).await {
+                    tracing::warn!("tournament {id}: the next round: {}", e.en);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("tournament {id}: {}", e.en),
+        }
+    }
+
+    /// Every game of the tournament in PGN, round by round, with `Event` and `Round` (`round.board`).
+    pub async fn pgn(&self, id: &str, public_url: &str) -> Result<String, ApiError> {
+        let (_, doc) = self.get(id).await?;
+        let mut out = String::new();
+        for (r, round) in doc.round_list.iter().enumerate() {
+            for (i, b) in round.boards.iter().enumerate() {
+                let Some(game_id) = &b.game_id else { continue };
+                let Some((row, moves)) = self.0.store.game(game_id).await? else { continue };
+                let pgn = crate::http::archive::game_pgn_at(public_url, &row, &moves)?;
+                let event = doc.name.replace('\\', "\\\\").replace('"', "\\\"");
+                let mut lines: Vec<String> = Vec::new();
+                for line in pgn.lines() {
+                    if line.starts_with("[Event ") {
+                        lines.push(format!("[Event \"{event}\"]"));
+                    } else if line.starts_with("[Round ") {
+                        lines.push(format!("[Round \"{}.{}\"]", r + 1, i + 1));
+                    } else {
+                        lines.push(line.to_owned());
+                    }
+                }
+                out.push_str(lines.join("\n").trim_end());
+                out.push_str("\n\n");
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The board's result of a stored game: a finished game's result; an aborted game (the first-move timeout: a
+/// player of a tournament game cannot abort it) is lost by forfeit by the player who did not move — White when
+/// there is no move, Black after White's first. `None` while it is being played.
+pub fn result_of_game(status: &str, result: Option<&str>, moves: usize) -> Option<TournamentResult> {
+    match (status, result) {
+        ("finished", Some("1-0")) => Some(TournamentResult::WhiteWins),
+        ("finished", Some("0-1")) => Some(TournamentResult::BlackWins),
+        ("finished", Some("1/2-1/2")) => Some(TournamentResult::Draw),
+        ("aborted", _) => {
+            Some(if moves == 0 { TournamentResult::BlackForfeitWin } else { TournamentResult::WhiteForfeitWin })
+        }
+        _ => None,
+    }
+}
+
+fn status_name(s: TournamentStatus) -> &'static str {
+    match s {
+        TournamentStatus::Open => "open",
+        TournamentStatus::Running => "running",
+        TournamentStatus::Finished => "finished",
+    }
+}

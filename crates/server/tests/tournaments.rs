@@ -1,0 +1,341 @@
+//! Tournaments on a real server (issue 18; docs/tournament.md "On the server"): an online Swiss whose rounds'
+//! games are created, played over the WebSocket and scored into the standings, round after round, rated; an
+//! over-the-board round-robin whose results the organiser and a named arbiter enter; a first-move timeout scored as
+//! a forfeit; a running tournament picked up after a crash; and the refusals, each with its reason.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{TestServer, Ws, play, temp_db};
+use serde_json::{Value, json};
+
+fn client() -> reqwest::Client {
+    reqwest::Client::new()
+}
+
+async fn call(server: &TestServer, session: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let url = server.url(path);
+    let req = match method {
+        "GET" => client().get(url),
+        _ => client().post(url),
+    }
+    .bearer_auth(session);
+    let req = match body {
+        Some(b) => req.json(&b),
+        None => req,
+    };
+    let r = req.send().await.unwrap();
+    let status = r.status().as_u16();
+    let text = r.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+async fn ok(server: &TestServer, session: &str, path: &str, body: Option<Value>) -> Value {
+    let (s, v) = call(server, session, "POST", path, body).await;
+    assert!(s == 200 || s == 201, "{path}: {s} {v}");
+    v
+}
+
+async fn get(server: &TestServer, id: &str) -> Value {
+    let (s, v) = call(server, "", "GET", &format!("/api/tournament/{id}"), None).await;
+    assert_eq!(s, 200, "{v}");
+    v
+}
+
+/// Waits until the tournament satisfies `pred` (results arrive from the games' actors, rounds after a pause).
+async fn until(server: &TestServer, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..200 {
+        let v = get(server, id).await;
+        if pred(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("tournament {id}: {what}: {}", get(server, id).await);
+}
+
+/// The sessions of four registered players and an organiser who does not play.
+async fn people(server: &TestServer) -> (String, Vec<(String, String)>) {
+    let (_, org) = server.register("Organiser").await;
+    let mut players = Vec::new();
+    for name in ["Anna", "Bo", "Chen", "Dora"] {
+        let (id, s) = server.register(name).await;
+        players.push((id, s));
+    }
+    (org, players)
+}
+
+/// Plays a round's games: White wins on boards where `white_wins`, else a draw (by agreement after two moves).
+async fn play_round(server: &TestServer, v: &Value, round: usize, sessions: &[(String, String)], white_wins: bool) {
+    let r = &v["round_list"][round - 1];
+    for b in r["boards"].as_array().unwrap() {
+        let gid = b["game_id"].as_str().expect("an online board has its game").to_owned();
+        let no = |k: &str| b[k].as_u64().unwrap();
+        let player = |no: u64| {
+            let p = v["players"].as_array().unwrap().iter().find(|p| p["no"] == no).unwrap();
+            let name = p["name"].as_str().unwrap().to_lowercase();
+            sessions.iter().find(|(id, _)| *id == name).unwrap().1.clone()
+        };
+        let mut w: Ws = server.ws(&player(no("white"))).await;
+        let mut bl: Ws = server.ws(&player(no("black"))).await;
+        w.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        bl.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        play(&mut w, &gid, "e2e4").await;
+        // No takebacks in a tournament game.
+        let e = w.request(json!({"t": "game", "game_id": gid, "action": {"t": "takeback_offer"}})).await;
+        assert_eq!(e["code"], "tournament_game", "{e}");
+        play(&mut bl, &gid, "e7e5").await;
+        if white_wins {
+            bl.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
+        } else {
+            play(&mut w, &gid, "g1f3").await;
+            bl.ok(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": "b8c6", "offer_draw": true}}))
+                .await;
+            w.ok(json!({"t": "game", "game_id": gid, "action": {"t": "accept_draw"}})).await;
+        }
+        // No rematch after it.
+        let e = w.request(json!({"t": "game", "game_id": gid, "action": {"t": "rematch_offer"}})).await;
+        assert_eq!(e["code"], "tournament_game", "{e}");
+    }
+}
+
+#[tokio::test]
+async fn an_online_swiss_plays_its_rounds_and_ranks_the_players() {
+    let server = TestServer::start(&temp_db("tour_swiss")).await;
+    let (org, players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Club Swiss", "system": "swiss", "mode": "online", "time_control": "600+5",
+                    "rated": true, "rounds": 3, "round_gap_s": 0})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    assert_eq!((v["status"].as_str(), v["you_organise"].as_bool()), (Some("open"), Some(true)), "{v}");
+    assert_eq!(v["tie_breaks"][0], "BH-C1");
+    for (_, s) in &players {
+        let v = ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+        assert!(v["you_joined"].as_bool().unwrap());
+    }
+    // Only the organiser starts it.
+    let (s, e) = call(&server, &players[0].1, "POST", &format!("/api/tournament/{id}/start"), None).await;
+    assert_eq!((s, e["code"].as_str()), (403, Some("not_organiser")), "{e}");
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    assert_eq!(v["status"], "running");
+    assert_eq!(v["round_list"].as_array().unwrap().len(), 1);
+    assert_eq!(v["round_list"][0]["boards"].as_array().unwrap().len(), 2);
+    // Entries are numbered 1..=4 (all unrated newcomers: by rating, then by name).
+    let nos: Vec<u64> = v["players"].as_array().unwrap().iter().map(|p| p["no"].as_u64().unwrap()).collect();
+    assert_eq!(nos, vec![1, 2, 3, 4]);
+
+    play_round(&server, &v, 1, &players, true).await;
+    let v = until(&server, &id, "round 2 paired", |v| v["round_list"].as_array().unwrap().len() == 2).await;
+    assert!(v["round_list"][0]["finished"].as_bool().unwrap());
+    assert!(v["round_list"][0]["boards"].as_array().unwrap().iter().all(|b| b["result"] == "1-0"), "{v}");
+    // After round 1 the two winners lead with 1 point each.
+    assert_eq!(v["standings"].as_array().unwrap().iter().filter(|r| r["score"] == 1.0).count(), 2, "{v}");
+    // The winners meet in round 2 (the Dutch system pairs within the score group).
+    let winners: Vec<u64> =
+        v["round_list"][0]["boards"].as_array().unwrap().iter().map(|b| b["white"].as_u64().unwrap()).collect();
+    let b1 = &v["round_list"][1]["boards"][0];
+    let mut top = vec![b1["white"].as_u64().unwrap(), b1["black"].as_u64().unwrap()];
+    top.sort_unstable();
+    let mut w = winners.clone();
+    w.sort_unstable();
+    assert_eq!(top, w, "{v}");
+
+    play_round(&server, &v, 2, &players, false).await;
+    let v = until(&server, &id, "round 3 paired", |v| v["round_list"].as_array().unwrap().len() == 3).await;
+    play_round(&server, &v, 3, &players, true).await;
+    let v = until(&server, &id, "finished", |v| v["status"] == "finished").await;
+    let standings = v["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 4);
+    let total: f64 = standings.iter().map(|r| r["score"].as_f64().unwrap()).sum();
+    assert_eq!(total, 6.0, "six games, one point each: {v}");
+    assert_eq!(standings[0]["rank"], 1);
+    // Every row has a value for every tie-break of the order (ARO may be null: all newcomers are rated here).
+    for r in standings {
+        assert_eq!(r["tie_breaks"].as_array().unwrap().len(), v["tie_breaks"].as_array().unwrap().len());
+    }
+    // The crosstable has three rounds for everyone.
+    for line in v["crosstable"].as_array().unwrap() {
+        assert_eq!(line["cells"].as_array().unwrap().len(), 3);
+    }
+
+    // Rated: each player's rapid rating counts the three games.
+    let profile: Value = client().get(server.url("/api/user/Anna")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(profile["perfs"]["rapid"]["games"], 3, "{profile}");
+
+    // Every game in one PGN, with the event and round.board.
+    let (s, pgn) = call(&server, "", "GET", &format!("/api/tournament/{id}/pgn"), None).await;
+    assert_eq!(s, 200);
+    let pgn = pgn.as_str().unwrap().to_owned();
+    assert_eq!(pgn.matches("[Event \"Club Swiss\"]").count(), 6, "{pgn}");
+    assert!(pgn.contains("[Round \"1.1\"]") && pgn.contains("[Round \"3.2\"]"), "{pgn}");
+    // The TRF export reads back with the same standings.
+    let (s, trf) = call(&server, "", "GET", &format!("/api/tournament/{id}/trf"), None).await;
+    assert_eq!(s, 200);
+    let trf = trf.as_str().unwrap().to_owned();
+    let t = guoxiang_tournament::trf::parse(&trf).unwrap();
+    assert_eq!((t.rounds, t.rounds_played(), t.players.len()), (Some(3), 3, 4));
+    let imported = ok(&server, &org, "/api/tournaments/import", Some(json!({"trf": trf}))).await;
+    assert_eq!(imported["mode"], "otb");
+    assert_eq!(imported["status"], "finished");
+    let scores = |v: &Value| -> Vec<(u64, f64)> {
+        v["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["no"].as_u64().unwrap(), r["score"].as_f64().unwrap()))
+            .collect()
+    };
+    assert_eq!(scores(&imported), scores(&v));
+    assert_eq!(imported["standings"][0]["tie_breaks"], v["standings"][0]["tie_breaks"]);
+
+    // Listed.
+    let (_, list) = call(&server, "", "GET", "/api/tournaments", None).await;
+    assert!(list["tournaments"].as_array().unwrap().iter().any(|t| t["id"] == id.as_str() && t["current_round"] == 3));
+}
+
+#[tokio::test]
+async fn an_over_the_board_round_robin_takes_results_from_the_organiser_and_an_arbiter() {
+    let server = TestServer::start(&temp_db("tour_otb")).await;
+    let (org, players) = people(&server).await;
+    let (_, arbiter) = server.register("Judge").await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "School round-robin", "system": "round_robin", "mode": "otb", "time_control": "-",
+                    "rated": false, "rules": "touch_move+illegal_moves_count"})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    assert_eq!(v["rules"], "touch_move+illegal_moves_count");
+    for (name, rating) in [("Li Lei", 1800), ("Han Meimei", 1900), ("Wang Fang", 1700)] {
+        ok(&server, &org, &format!("/api/tournament/{id}/player"), Some(json!({"name": name, "rating": rating}))).await;
+    }
+    // Players enter over the board by name only: nobody else adds them.
+    let (s, e) =
+        call(&server, &players[0].1, "POST", &format!("/api/tournament/{id}/player"), Some(json!({"name": "X"}))).await;
+    assert_eq!((s, e["code"].as_str()), (403, Some("not_organiser")), "{e}");
+    ok(&server, &org, &format!("/api/tournament/{id}/arbiter"), Some(json!({"name": "Judge"}))).await;
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    // Three players: three rounds (Berger's table for 4, the fourth number the bye); ranks by rating.
+    assert_eq!(v["rounds"], 3);
+    assert_eq!(v["players"][0]["name"], "Han Meimei");
+    let r1 = &v["round_list"][0];
+    assert_eq!(r1["boards"].as_array().unwrap().len(), 1);
+    assert_eq!(r1["byes"].as_array().unwrap().len(), 1);
+    assert_eq!(r1["byes"][0]["kind"], "zero");
+    // FIDE's table for 4, round 1: 1-4 (the bye, as 4 does not exist) and 2-3.
+    assert_eq!((r1["boards"][0]["white"].as_u64(), r1["boards"][0]["black"].as_u64()), (Some(2), Some(3)));
+    assert_eq!(r1["byes"][0]["no"], 1);
+    assert!(r1["boards"][0]["game_id"].is_null(), "over the board: no game is created");
+
+    // A player cannot enter a result; the named arbiter can.
+    let res = |round: u32, board: u32, result: &str| json!({"round": round, "board": board, "result": result});
+    let (s, e) =
+        call(&server, &players[1].1, "POST", &format!("/api/tournament/{id}/result"), Some(res(1, 1, "1-0"))).await;
+    assert_eq!((s, e["code"].as_str()), (403, Some("not_organiser")), "{e}");
+    let v = ok(&server, &arbiter, &format!("/api/tournament/{id}/result"), Some(res(1, 1, "0-1"))).await;
+    assert!(v["you_arbitrate"].as_bool().unwrap() && !v["you_organise"].as_bool().unwrap());
+    // Over the board nothing is paired by itself: the arbiter pairs round 2.
+    let (s, e) = call(&server, &arbiter, "POST", &format!("/api/tournament/{id}/result"), Some(res(2, 1, "1-0"))).await;
+    assert_eq!((s, e["code"].as_str()), (400, Some("bad_request")), "{e}");
+    let v = ok(&server, &arbiter, &format!("/api/tournament/{id}/pair"), None).await;
+    assert_eq!(v["round_list"].as_array().unwrap().len(), 2);
+    // The round is not finished: round 3 cannot be paired yet.
+    let (s, e) = call(&server, &org, "POST", &format!("/api/tournament/{id}/pair"), None).await;
+    assert_eq!((s, e["code"].as_str()), (409, Some("round_not_finished")), "{e}");
+    ok(&server, &org, &format!("/api/tournament/{id}/result"), Some(res(2, 1, "1/2-1/2"))).await;
+    // Player 3 withdraws: their round-3 game is forfeited to the opponent when it is paired.
+    ok(&server, &org, &format!("/api/tournament/{id}/withdraw"), Some(json!({"no": 3}))).await;
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/pair"), None).await;
+    let r3 = &v["round_list"][2];
+    let b = &r3["boards"][0];
+    let expected = if b["white"] == 3 { "-+" } else { "+-" };
+    assert_eq!(b["result"], expected, "{v}");
+    assert_eq!(v["status"], "finished", "the last round had only the forfeit: {v}");
+    let scores: Vec<(u64, f64)> = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["no"].as_u64().unwrap(), r["score"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(scores.iter().map(|s| s.1).sum::<f64>(), 3.0, "{v}");
+    // Bad input is named: a tie-break that does not exist.
+    let (s, e) = call(
+        &server,
+        &org,
+        "POST",
+        "/api/tournaments",
+        Some(json!({"name": "x", "system": "swiss", "mode": "otb", "time_control": "-", "rated": false,
+                    "rounds": 5, "tie_breaks": ["BH", "XYZ"]})),
+    )
+    .await;
+    assert_eq!((s, e["code"].as_str()), (400, Some("bad_tie_break")), "{e}");
+    assert!(e["error"].as_str().unwrap().contains("XYZ"), "{e}");
+    let (s, e) = call(&server, &org, "POST", "/api/tournaments/import", Some(json!({"trf": "001 nonsense"}))).await;
+    assert_eq!((s, e["code"].as_str()), (400, Some("bad_trf")), "{e}");
+    assert!(e["error"].as_str().unwrap().contains("line 1"), "{e}");
+}
+
+#[tokio::test]
+async fn a_player_who_does_not_make_the_first_move_loses_by_forfeit() {
+    let server = TestServer::start_with(&temp_db("tour_forfeit"), |c| c.first_move_timeout_ms = Some(400)).await;
+    let (org, players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Blitz", "system": "swiss", "mode": "online", "time_control": "180+2",
+                    "rated": false, "rounds": 1})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    for (_, s) in &players[..2] {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    let v = until(&server, &id, "the absent player forfeited", |v| v["status"] == "finished").await;
+    assert_eq!(v["round_list"][0]["boards"][0]["result"], "-+", "White never moved: {v}");
+    let black = v["round_list"][0]["boards"][0]["black"].as_u64().unwrap();
+    let winner = v["standings"].as_array().unwrap().iter().find(|r| r["no"] == black).unwrap();
+    assert_eq!(winner["score"], 1.0);
+    // A forfeit is not a game played: no Buchholz from it for the winner's opponents' sake, no WON.
+    let won = v["tie_breaks"].as_array().unwrap().iter().position(|t| t == "WIN").unwrap();
+    assert_eq!(winner["tie_breaks"][won], 1.0);
+}
+
+#[tokio::test]
+async fn a_running_tournament_goes_on_after_a_crash() {
+    let db = temp_db("tour_crash");
+    let server = TestServer::start(&db).await;
+    let (org, players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Crash cup", "system": "round_robin", "mode": "online", "time_control": "600+5",
+                    "rated": false, "round_gap_s": 0})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    for (_, s) in &players[..2] {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    assert_eq!(v["rounds"], 1);
+    server.crash().await;
+    let server = TestServer::start(&db).await;
+    // The game was restored with the server; its result reaches the tournament through the new server's listener.
+    play_round(&server, &v, 1, &players, true).await;
+    let v = until(&server, &id, "finished after the restart", |v| v["status"] == "finished").await;
+    assert_eq!(v["round_list"][0]["boards"][0]["result"], "1-0");
+    // Leaving after the end is refused with the reason.
+    let (s, e) = call(&server, &players[0].1, "POST", &format!("/api/tournament/{id}/leave"), None).await;
+    assert_eq!((s, e["code"].as_str()), (409, Some("not_running")), "{e}");
+}

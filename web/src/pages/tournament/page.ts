@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One tournament: its terms, the players (join, leave, withdraw), the rounds with their boards and results (the
+// organiser and arbiters enter them over the board), the standings with FIDE tie-breaks, the crosstable, and the
+// PGN and TRF downloads. It refreshes itself while it is shown (a round's games end on other pages).
+
+import { currentUser, errorText, link, toast } from '../../app';
+import type { Page } from '../../app';
+import { h, replace } from '../../dom';
+import { getLang, t } from '../../i18n';
+import type { TournamentResult, TournamentRound, TournamentView } from '../../protocol_http';
+import { tcLabel } from '../../ui/names';
+import { byeText, modeText, RESULTS, resultText, score, statusText, systemText, tieBreakName } from './text';
+import { tourApi } from './xhr';
+
+const REFRESH_MS = 3000;
+
+export function tournamentPage(id: string): Page {
+  const head = h('div', { class: 'tour-head' }, h('p', {}, t('common.loading')));
+  const actions = h('div', { class: 'form-buttons tour-actions' });
+  const roundsEl = h('section', { testid: 'tour-rounds' });
+  const standingsEl = h('section', { testid: 'standings' });
+  const crossEl = h('section', { testid: 'crosstable' });
+  const playersEl = h('section', { testid: 'tour-players' });
+  const organiseEl = h('section', { testid: 'tour-organise' });
+  const el = h('div', { class: 'page tour-page' }, head, actions, standingsEl, roundsEl, crossEl, playersEl, organiseEl);
+  let view: TournamentView | null = null;
+  let timer = 0;
+  let shownRound = 0;
+  let dead = false;
+
+  const nameOf = (no: number) => view?.players.find((p) => p.no === no)?.name ?? `#${no}`;
+
+  function act(p: Promise<TournamentView>): void {
+    p.then(render).catch((e) => toast(errorText(e)));
+  }
+
+  function renderHead(v: TournamentView): void {
+    const next = v.next_round_at_ms;
+    replace(
+      head,
+      h('h1', { translate: 'no', testid: 'tour-title' }, v.name),
+      h(
+        'p',
+        { class: 'level-line' },
+        h('span', { class: 'badge', testid: 'tour-status', 'data-status': v.status }, statusText(v.status)),
+        ' ',
+        systemText(v.system),
+        ' · ',
+        modeText(v.mode),
+        ' · ',
+        v.time_control === '-' ? t('tour.noClock') : tcLabel(v.time_control),
+        ' · ',
+        v.rules
+          .split('+')
+          .map((r) => t(`rules.${r}` as 'rules.online'))
+          .join(' + '),
+        ' · ',
+        v.rated ? t('tour.ratedShort') : t('tour.casualShort'),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        t('tour.organiser', { name: v.organiser }),
+        v.arbiters.length ? [' · ', t('tour.arbiters', { names: v.arbiters.join(getLang() === 'zh' ? '、' : ', ') })] : null,
+        v.rounds ? [' · ', t('tour.roundOf', { n: String(v.round_list.length), total: String(v.rounds) })] : null,
+      ),
+      next && v.status === 'running'
+        ? h('p', { class: 'hint', testid: 'tour-next' }, t('tour.nextAt', { time: new Date(next).toLocaleTimeString(getLang() === 'zh' ? 'zh-CN' : 'en-GB') }))
+        : null,
+    );
+  }
+
+  function renderActions(v: TournamentView): void {
+    const me = currentUser();
+    const buttons: HTMLElement[] = [];
+    const canJoin = v.status === 'open' || (v.status === 'running' && v.system === 'swiss' && v.round_list.length < v.rounds);
+    if (me && !v.you_joined && canJoin && !(v.mode === 'otb' && v.status !== 'open')) {
+      buttons.push(h('button', { class: 'btn primary', testid: 'tour-join', onclick: () => act(tourApi.join(id)) }, t('tour.join')));
+    }
+    if (v.you_joined && v.status !== 'finished') {
+      const mine = v.players.find((p) => p.no === v.your_no);
+      if (!mine?.withdrawn) {
+        buttons.push(
+          h(
+            'button',
+            {
+              class: 'btn',
+              testid: 'tour-leave',
+              onclick: () => {
+                if (v.status === 'open' || confirm(t('tour.withdrawConfirm'))) act(tourApi.leave(id));
+              },
+            },
+            v.status === 'open' ? t('tour.leave') : t('tour.withdraw'),
+          ),
+        );
+      }
+    }
+    if (v.you_organise && v.status === 'open') {
+      buttons.push(h('button', { class: 'btn primary', testid: 'tour-start', disabled: v.players.length < 2, onclick: () => act(tourApi.start(id)) }, t('tour.start')));
+    }
+    const last = v.round_list[v.round_list.length - 1];
+    if (v.you_arbitrate && v.status === 'running' && (!last || last.finished) && v.round_list.length < v.rounds) {
+      buttons.push(h('button', { class: 'btn primary', testid: 'tour-pair', onclick: () => act(tourApi.pair(id)) }, t('tour.pairNext', { n: String(v.round_list.length + 1) })));
+    }
+    if (v.status !== 'open') {
+      buttons.push(h('a', { class: 'btn', href: tourApi.pgnUrl(id), download: `guoxiang_tournament_${id}.pgn`, testid: 'tour-pgn' }, t('tour.downloadPgn')));
+      buttons.push(h('a', { class: 'btn', href: tourApi.trfUrl(id), download: `guoxiang_tournament_${id}.trf`, testid: 'tour-trf' }, t('tour.downloadTrf')));
+    }
+    replace(actions, buttons);
+  }
+
+  function resultCell(v: TournamentView, r: TournamentRound, b: TournamentRound['boards'][number]): HTMLElement {
+    if (!v.you_arbitrate) return h('td', { class: 'result', testid: 'board-result' }, resultText(b.result));
+    const sel = h(
+      'select',
+      { testid: 'board-result-entry', 'aria-label': t('tour.enterResult', { board: String(b.board) }) },
+      h('option', { value: '', selected: b.result === null }, '*'),
+      RESULTS.map((x) => h('option', { value: x, selected: b.result === x }, resultText(x))),
+    );
+    sel.addEventListener('change', () => {
+      if (!sel.value) return;
+      act(tourApi.result(id, { round: r.number, board: b.board, result: sel.value as TournamentResult }));
+    });
+    return h('td', { class: 'result', testid: 'board-result' }, sel);
+  }
+
+  function renderRounds(v: TournamentView): void {
+    if (!v.round_list.length) {
+      replace(roundsEl, h('h2', {}, t('tour.pairings')), h('p', { class: 'hint' }, v.status === 'open' ? t('tour.notStarted') : '—'));
+      return;
+    }
+    if (!shownRound || shownRound > v.round_list.length) shownRound = v.round_list.length;
+    const r = v.round_list[shownRound - 1];
+    const tabs = h(
+      'div',
+      { class: 'chips', role: 'tablist' },
+      v.round_list.map((x) =>
+        h(
+          'button',
+          {
+            class: `chip${x.number === shownRound ? ' active' : ''}`,
+            role: 'tab',
+            testid: 'round-tab',
+            'data-round': String(x.number),
+            'aria-pressed': String(x.number === shownRound),
+            onclick: () => {
+              shownRound = x.number;
+              renderRounds(v);
+            },
+          },
+          t('tour.roundN', { n: String(x.number) }),
+        ),
+      ),
+    );
+    const rows = r.boards.map((b) =>
+      h(
+        'tr',
+        { testid: 'board-row', 'data-round': String(r.number), 'data-board': String(b.board) },
+        h('td', {}, String(b.board)),
+        h('td', { translate: 'no' }, `${nameOf(b.white)} (${b.white})`),
+        resultCell(v, r, b),
+        h('td', { translate: 'no' }, `${nameOf(b.black)} (${b.black})`),
+        h('td', {}, b.game_id ? link(`/game/${b.game_id}`, b.result ? t('tour.viewGame') : t('tour.watchGame'), { testid: 'board-game' }) : ''),
+      ),
+    );
+    replace(
+      roundsEl,
+      h('h2', {}, t('tour.pairings')),
+      tabs,
+      h(
+        'table',
+        { class: 'table pairings' },
+        h('thead', {}, h('tr', {}, h('th', {}, t('tour.board')), h('th', {}, t('tour.white')), h('th', {}, t('tour.result')), h('th', {}, t('tour.black')), h('th', {}, ''))),
+        h('tbody', {}, rows),
+      ),
+      r.byes.length
+        ? h(
+            'p',
+            { class: 'hint', testid: 'round-byes' },
+            r.byes.map((b, i) => [i ? ' · ' : '', `${nameOf(b.no)} (${b.no}): ${byeText(b.kind)} ${score(b.points)}`]),
+          )
+        : null,
+      h('p', { class: 'hint' }, r.finished ? t('tour.roundFinished') : t('tour.roundPlaying')),
+    );
+  }
+
+  function renderStandings(v: TournamentView): void {
+    if (!v.standings.length) {
+      replace(standingsEl);
+      return;
+    }
+    const finishedRounds = v.round_list.filter((r) => r.finished).length;
+    replace(
+      standingsEl,
+      h('h2', {}, v.status === 'finished' ? t('tour.finalStandings') : t('tour.standingsAfter', { n: String(finishedRounds) })),
+      h(
+        'table',
+        { class: 'table standings' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, t('tour.rank')),
+            h('th', {}, t('tour.no')),
+            h('th', {}, t('tour.player')),
+            h('th', {}, t('tour.rating')),
+            h('th', {}, t('tour.points')),
+            v.tie_breaks.map((tb) => h('th', {}, h('abbr', { title: tieBreakName(tb) }, tb))),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          v.standings.map((s) =>
+            h(
+              'tr',
+              { testid: 'standing-row', 'data-no': String(s.no), 'data-rank': String(s.rank) },
+              h('td', {}, String(s.rank)),
+              h('td', {}, String(s.no)),
+              h('td', { translate: 'no' }, s.name),
+              h('td', {}, s.rating === null ? '—' : String(s.rating)),
+              h('td', { testid: 'standing-score' }, score(s.score)),
+              s.tie_breaks.map((x, i) => h('td', { 'data-tb': v.tie_breaks[i] }, score(x))),
+            ),
+          ),
+        ),
+      ),
+      h('p', { class: 'hint' }, t('tour.tieBreakHelp')),
+    );
+  }
+
+  function renderCross(v: TournamentView): void {
+    if (!v.crosstable.length || !v.round_list.length) {
+      replace(crossEl);
+      return;
+    }
+    replace(
+      crossEl,
+      h('h2', {}, t('tour.crosstable')),
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'table crosstable' },
+          h('thead', {}, h('tr', {}, h('th', {}, t('tour.no')), h('th', {}, t('tour.player')), v.round_list.map((r) => h('th', {}, String(r.number))), h('th', {}, t('tour.points')))),
+          h(
+            'tbody',
+            {},
+            v.crosstable.map((line) =>
+              h(
+                'tr',
+                { testid: 'cross-row', 'data-no': String(line.no) },
+                h('td', {}, String(line.no)),
+                h('td', { translate: 'no' }, line.name),
+                line.cells.map((c) => h('td', { title: c.opponent ? nameOf(c.opponent) : '' }, c.opponent ? `${c.opponent}${c.colour} ${c.code}` : c.code)),
+                h('td', {}, score(line.score)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function renderPlayers(v: TournamentView): void {
+    replace(
+      playersEl,
+      h('h2', {}, t('tour.playerList', { n: String(v.players.length) })),
+      v.players.length
+        ? h(
+            'table',
+            { class: 'table' },
+            h('thead', {}, h('tr', {}, h('th', {}, t('tour.no')), h('th', {}, t('tour.player')), h('th', {}, t('tour.rating')), h('th', {}, t('tour.points')), h('th', {}, ''))),
+            h(
+              'tbody',
+              {},
+              v.players.map((p) =>
+                h(
+                  'tr',
+                  { testid: 'player-row', 'data-no': String(p.no) },
+                  h('td', {}, p.no ? String(p.no) : '—'),
+                  h('td', { translate: 'no' }, p.user ? link(`/@/${encodeURIComponent(p.user)}`, p.name) : p.name, p.withdrawn ? h('small', { class: 'hint' }, ' ', t('tour.withdrawn')) : null),
+                  h('td', {}, p.rating === null ? '—' : String(p.rating)),
+                  h('td', {}, score(p.score)),
+                  h(
+                    'td',
+                    {},
+                    v.you_arbitrate && v.status === 'running' && !p.withdrawn && p.no
+                      ? h(
+                          'button',
+                          {
+                            class: 'btn small',
+                            testid: 'withdraw-player',
+                            onclick: () => {
+                              if (confirm(t('tour.withdrawPlayerConfirm', { name: p.name }))) act(tourApi.withdraw(id, { no: p.no }));
+                            },
+                          },
+                          t('tour.withdraw'),
+                        )
+                      : null,
+                  ),
+                ),
+              ),
+            ),
+          )
+        : h('p', { class: 'hint' }, t('tour.noPlayers')),
+    );
+  }
+
+  function renderOrganise(v: TournamentView): void {
+    if (!v.you_organise || v.status === 'finished') {
+      replace(organiseEl);
+      return;
+    }
+    const parts: HTMLElement[] = [h('h2', {}, t('tour.organise'))];
+    if (v.mode === 'otb' && v.status === 'open') {
+      const name = h('input', { testid: 'add-player-name', placeholder: t('tour.player'), 'aria-label': t('tour.player') });
+      const rating = h('input', { testid: 'add-player-rating', type: 'number', min: '0', max: '3500', placeholder: t('tour.rating'), 'aria-label': t('tour.rating') });
+      parts.push(
+        h(
+          'form',
+          {
+            class: 'inline-form',
+            onsubmit: (e: Event) => {
+              e.preventDefault();
+              act(tourApi.addPlayer(id, { name: name.value, rating: rating.value ? Number(rating.value) : undefined }));
+            },
+          },
+          name,
+          rating,
+          h('button', { class: 'btn', type: 'submit', testid: 'add-player' }, t('tour.addPlayer')),
+        ),
+      );
+    }
+    const arb = h('input', { testid: 'add-arbiter-name', placeholder: t('tour.arbiterName'), 'aria-label': t('tour.arbiterName') });
+    parts.push(
+      h(
+        'form',
+        {
+          class: 'inline-form',
+          onsubmit: (e: Event) => {
+            e.preventDefault();
+            act(tourApi.addArbiter(id, { name: arb.value }));
+          },
+        },
+        arb,
+        h('button', { class: 'btn', type: 'submit', testid: 'add-arbiter' }, t('tour.addArbiter')),
+      ),
+    );
+    replace(organiseEl, parts);
+  }
+
+  let lastJson = '';
+  function render(v: TournamentView): void {
+    if (dead) return;
+    // The same answer again (the refresh): nothing to redraw, and a result being chosen stays open.
+    const json = JSON.stringify(v);
+    if (json === lastJson) return;
+    lastJson = json;
+    view = v;
+    renderHead(v);
+    renderActions(v);
+    renderStandings(v);
+    renderRounds(v);
+    renderCross(v);
+    renderPlayers(v);
+    renderOrganise(v);
+  }
+
+  function refresh(): void {
+    if (dead) return;
+    if (document.visibilityState === 'visible') {
+      tourApi
+        .get(id)
+        .then(render)
+        .catch((e) => {
+          if (!view) replace(head, h('p', { class: 'error', testid: 'tour-error' }, errorText(e)));
+        });
+    }
+    timer = window.setTimeout(refresh, REFRESH_MS);
+  }
+  refresh();
+
+  return {
+    el,
+    destroy() {
+      dead = true;
+      window.clearTimeout(timer);
+    },
+  };
+}
