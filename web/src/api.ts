@@ -49,6 +49,8 @@ export interface ChallengeShow {
   timeControl: { type: string; show?: string; limit?: number; increment?: number; daysPerTurn?: number };
   direction?: 'in' | 'out';
   gameId?: string;
+  /** Not Lichess's: the rule set of the game it will start, when not `online` (`docs/game.md`, "Rule sets"). */
+  rules?: string;
 }
 
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {

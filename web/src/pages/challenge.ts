@@ -39,6 +39,16 @@ export function challengePage(id: string): Page {
       h('dd', {}, yours),
       h('dt', {}, t('home.mode')),
       h('dd', {}, c.rated ? t('home.ratedShort') : t('home.casualShort')),
+      // The rule set, before accepting (touch-move, illegal moves counted, 送王, adjournment).
+      h('dt', {}, t('challenge.rules')),
+      h(
+        'dd',
+        { testid: 'challenge-rules' },
+        (c.rules ?? 'online')
+          .split('+')
+          .map((p) => t(`rules.${p}` as 'rules.online'))
+          .join(' · '),
+      ),
     );
     if (c.status !== 'created') {
       replace(body, info, h('p', { class: 'warn', testid: 'challenge-closed' }, t('challenge.closed')));

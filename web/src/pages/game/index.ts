@@ -27,6 +27,10 @@ function redrawsBoard(a: Action): boolean {
       return true;
     case 'pending_claim':
       return a.claim === null;
+    case 'seal_confirm':
+      return a.move === null;
+    case 'sealed_sent':
+      return true;
     default:
       return false;
   }
@@ -41,6 +45,9 @@ export function gamePage(gameId: string): Page {
     dispatch,
     cmd: (action) => {
       socket.send({ t: 'game', game_id: gameId, action }).catch(toastError);
+    },
+    arbiter: (act) => {
+      socket.send({ t: 'arbiter', game_id: gameId, act }).catch(toastError);
     },
     sendMove(uci) {
       const offer = st.offerWithMove;

@@ -4,12 +4,13 @@
 
 import type { Key } from '@lichess-org/chessground/types';
 import type { NormalMove } from 'chessops/types';
+import { makeSan } from 'chessops/san';
 import { socket, toast, toastError } from '../../app';
 import { claimable, guessIllegal, isPromotion, legalMove, parseTyped, wireUci } from '../../chess';
 import { t } from '../../i18n';
 import { choosePromotion } from '../../ui/promotion';
 import type { Ctx } from './ctx';
-import { countsIllegal, isChess960, livePos, myColor, myTurn, touchMove, turn } from './state';
+import { canPlay, countsIllegal, isChess960, livePos, mustSeal, myColor, myTurn, touchMove, turn } from './state';
 
 export interface Play {
   onBoardMove(orig: Key, dest: Key): void;
@@ -25,6 +26,11 @@ export function makePlay(ctx: Ctx, promoEl: HTMLElement, redraw: () => void): Pl
     const st = ctx.get();
     const pos = livePos(st);
     const uci = wireUci(pos, m, isChess960(st));
+    if (mustSeal(st)) {
+      // The adjournment is called: this move is sealed (hidden from the opponent), once confirmed.
+      ctx.dispatch({ kind: 'seal_confirm', move: { uci, san: makeSan(pos, m) } });
+      return;
+    }
     const after = pos.clone();
     after.play(m);
     const kind = claimable([...st.line.positions, after]);
@@ -60,7 +66,7 @@ export function makePlay(ctx: Ctx, promoEl: HTMLElement, redraw: () => void): Pl
     onBoardMove(orig, dest) {
       const st = ctx.get();
       const pos = livePos(st);
-      if (!myTurn(st)) {
+      if (!myTurn(st) || (!canPlay(st) && !mustSeal(st))) {
         redraw();
         return;
       }

@@ -6,7 +6,16 @@
 import { claimable, fenOf, replay } from '../../chess';
 import type { ClaimKind, Line } from '../../chess';
 import type { Chess } from 'chessops/chess';
-import type { Color, GameSnapshot, GameStatus, ServerMessage, VersionedGameEvent } from '../../protocol';
+import type {
+  AdjournmentInfo,
+  ArbiterNote,
+  Color,
+  DisputeInfo,
+  GameSnapshot,
+  GameStatus,
+  ServerMessage,
+  VersionedGameEvent,
+} from '../../protocol';
 import type { ClockState } from '../../ui/clock';
 
 export const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
@@ -63,6 +72,20 @@ export interface GameState {
   pendingClaim: { uci: string; kind: ClaimKind } | null;
   /** Set by the action that found a gap or an unreplayable move: the page must subscribe again from `version`. */
   resync: boolean;
+  /** An adjournment in progress (never the sealed move: the server does not send it). */
+  adjourn: AdjournmentInfo | null;
+  /** The clocks are stopped (the arbiter's pause, or a sealed move). */
+  paused: boolean;
+  /** A claim waiting for the arbiter. */
+  dispute: DisputeInfo | null;
+  /** What the arbiters did. */
+  notes: ArbiterNote[];
+  /** The server told us we are an arbiter of this game. */
+  arbiter: boolean;
+  /** The move we are about to seal, waiting for our confirmation. */
+  sealing: { uci: string; san: string } | null;
+  /** The move we sealed (known on this page only: the server never sends it back before the opening). */
+  mySealed: string | null;
 }
 
 export type Action =
@@ -81,6 +104,10 @@ export type Action =
   | { kind: 'pending_claim'; claim: { uci: string; kind: ClaimKind } | null }
   | { kind: 'opening'; opening: Opening | null }
   | { kind: 'adjust_mode'; on: boolean }
+  /** A move made while we must seal: ask to confirm (null: cancelled). */
+  | { kind: 'seal_confirm'; move: { uci: string; san: string } | null }
+  /** The sealed move went to the server. */
+  | { kind: 'sealed_sent'; san: string }
   /** Nothing changed but a display setting: draw again. */
   | { kind: 'refresh' };
 
@@ -113,6 +140,13 @@ export function initialState(gameId: string, me: string | null): GameState {
     adjusting: false,
     pendingClaim: null,
     resync: false,
+    adjourn: null,
+    paused: false,
+    dispute: null,
+    notes: [],
+    arbiter: false,
+    sealing: null,
+    mySealed: null,
   };
 }
 
@@ -140,6 +174,20 @@ export const touchMove = (st: GameState): boolean => ruleParts(st).includes('tou
 export const countsIllegal = (st: GameState): boolean =>
   ruleParts(st).some((p) => p === 'illegal_moves_count' || p === 'king_into_check');
 export const myTurn = (st: GameState): boolean => !isOver(st) && myColor(st) === turn(st) && st.viewPly === null;
+/** The adjournment is called and we are on move: our next move is sealed, not played. */
+export const mustSeal = (st: GameState): boolean => !!st.adjourn?.called && myTurn(st);
+/** Whether moves can be played now: not while the clocks are paused or a sealed move waits to be opened. */
+export const canPlay = (st: GameState): boolean => !st.paused && !st.adjourn?.sealed_by;
+/** The adjournment as the reducer builds it up from events. */
+const noAdjournment: AdjournmentInfo = {
+  offered_by: null,
+  called: false,
+  sealed_by: null,
+  proposed_by: null,
+  proposed_at_ms: null,
+  resume_at_ms: null,
+  resumed: false,
+};
 /** The draw the side to move could claim now (threefold repetition, fifty moves), if it is us. */
 export const claimNow = (st: GameState): ClaimKind | null =>
   myColor(st) !== null && myColor(st) === turn(st) ? claimable(st.line.positions) : null;
@@ -178,6 +226,10 @@ export function reduce(st: GameState, a: Action): GameState {
       return { ...s, opening: a.opening };
     case 'adjust_mode':
       return { ...s, adjusting: a.on };
+    case 'seal_confirm':
+      return { ...s, sealing: a.move };
+    case 'sealed_sent':
+      return { ...s, sealing: null, mySealed: a.san };
     case 'refresh':
       return s;
   }
@@ -208,6 +260,8 @@ function onServer(st: GameState, m: ServerMessage, now: number, rtt: number): Ga
       return m.game_id === st.gameId ? { ...st, rematchBy: m.by, rematchDeclined: false } : st;
     case 'rematch_declined':
       return m.game_id === st.gameId ? { ...st, rematchBy: null, rematchDeclined: true } : st;
+    case 'arbiter':
+      return m.game_id === st.gameId ? { ...st, arbiter: true } : st;
     default:
       return st;
   }
@@ -235,6 +289,11 @@ function applySnapshot(st: GameState, snap: GameSnapshot, now: number, rtt: numb
     clock: snap.clocks ? { ...snap.clocks, running: snap.clock_running, at: now - rtt / 2 } : null,
     viewPly: st.viewPly !== null && st.viewPly < line.moves.length ? st.viewPly : null,
     resync: false,
+    adjourn: snap.adjournment ?? null,
+    paused: snap.paused ?? false,
+    dispute: snap.dispute ?? null,
+    notes: snap.arbiter_notes ?? [],
+    mySealed: snap.adjournment?.sealed_by ? st.mySealed : null,
   };
   if (first) next.orientation = myColor(next) ?? 'white';
   return isOver(next) ? ended(next) : next;
@@ -251,6 +310,10 @@ function ended(st: GameState): GameState {
     offerWithMove: false,
     resignConfirm: false,
     pendingClaim: null,
+    adjourn: null,
+    paused: false,
+    dispute: null,
+    sealing: null,
   };
 }
 
@@ -301,19 +364,46 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
     case 'illegal_move_counted':
       return { ...s, ruleNotice: { zh: e.message_zh, en: e.message_en } };
     case 'piece_adjusted':
-    // Adjournment with a sealed move: the server does not offer it yet; the page keeps the version.
-    case 'adjournment_offered':
-    case 'adjournment_called':
-    case 'resumption_proposed':
-    case 'resumption_scheduled':
       return s;
+    // Adjournment with a sealed move (docs/game.md): offered, called, sealed, a resumption time, the opening.
+    case 'adjournment_offered':
+      return { ...s, adjourn: { ...(s.adjourn ?? noAdjournment), offered_by: e.by } };
+    case 'adjournment_called':
+      return { ...s, adjourn: { ...(s.adjourn ?? noAdjournment), offered_by: null, called: true } };
     case 'move_sealed':
-      return { ...s, clock: s.clock ? { ...s.clock, ...(e.clocks ?? {}), running: null, at: now } : null };
+      return {
+        ...s,
+        adjourn: { ...(s.adjourn ?? noAdjournment), called: false, sealed_by: e.by },
+        paused: true,
+        sealing: null,
+        clock: s.clock ? { ...s.clock, ...(e.clocks ?? {}), running: null, at: now } : null,
+      };
+    case 'resumption_proposed':
+      return { ...s, adjourn: { ...(s.adjourn ?? noAdjournment), proposed_by: e.by, proposed_at_ms: e.at_ms } };
+    case 'resumption_scheduled':
+      return {
+        ...s,
+        adjourn: { ...(s.adjourn ?? noAdjournment), proposed_by: null, proposed_at_ms: null, resume_at_ms: e.at_ms },
+      };
     case 'sealed_move_opened':
-      return { ...s, ruleNotice: { zh: e.message_zh, en: e.message_en } };
-    case 'clock_update':
+      return { ...s, adjourn: null, mySealed: null, ruleNotice: { zh: e.message_zh, en: e.message_en } };
+    case 'arbiter_called':
+      return { ...s, dispute: { by: e.by, reason: e.reason } };
+    case 'arbiter_acted':
+      return {
+        ...s,
+        notes: [...s.notes, { arbiter: e.arbiter, act: e.act, message_zh: e.message_zh, message_en: e.message_en }],
+        dispute: e.act === 'decide' ? null : s.dispute,
+      };
     case 'adjourned':
-    case 'resumed':
+      return { ...s, paused: true, clock: withClocks(s, e.clocks, now) };
+    case 'resumed': {
+      const adjourn = s.adjourn?.sealed_by ? { ...s.adjourn, resumed: true } : s.adjourn;
+      const running = s.clock && !s.clock.running && ply(s) >= 2 ? turn(s) : (s.clock?.running ?? null);
+      const clock = withClocks(s, e.clocks, now);
+      return { ...s, paused: false, adjourn, clock: clock ? { ...clock, running } : clock };
+    }
+    case 'clock_update':
       return { ...s, clock: withClocks(s, e.clocks, now) };
     case 'takeback_offered':
       return { ...s, takebackOffer: e.by };

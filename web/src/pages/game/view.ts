@@ -19,7 +19,8 @@ import { renderResult } from '../../ui/result';
 import type { Ctx } from './ctx';
 import { makeReviewSlot } from './review';
 import { makeControls } from './controls';
-import { isChess960, isOver, myColor, myTurn, opposite, ply, shownPly, turn } from './state';
+import { makeClubPanel } from './club';
+import { canPlay, isChess960, isOver, mustSeal, myColor, myTurn, opposite, ply, shownPly, turn } from './state';
 import type { GameState, Illegal } from './state';
 
 export interface View {
@@ -82,6 +83,7 @@ export function makeView(
     moveInput,
   );
   const controls = makeControls(ctx);
+  const club = makeClubPanel(ctx);
   const review = makeReviewSlot(ctx, () => render(ctx.get(), { board: false }));
 
   const el = h(
@@ -95,11 +97,13 @@ export function makeView(
       resultEl,
       illegalEl,
       controls.offersEl,
+      club.el,
       moveListEl,
       navEl,
       moveForm,
       controls.actionsEl,
       controls.afterEl,
+      club.arbiterEl,
       review.el,
       controls.settingsEl,
     ),
@@ -122,9 +126,10 @@ export function makeView(
     const fen = fenOf(pos);
     const mine = myColor(st);
     const live = st.viewPly === null;
-    const canMove = live && !isOver(st) && mine !== null && mine === pos.turn;
+    // Not while the clocks are paused or a sealed move waits (but a move to seal is made on the board).
+    const canMove = live && !isOver(st) && mine !== null && mine === pos.turn && (canPlay(st) || mustSeal(st));
     // On the opponent's turn one's own pieces can be premoved (played when the turn comes, if still legal).
-    const canPremove = live && !isOver(st) && mine !== null && mine !== pos.turn;
+    const canPremove = live && !isOver(st) && mine !== null && mine !== pos.turn && canPlay(st);
     const premove = board.state.premovable.current;
     if (!canPremove && !canMove && premove) board.cancelPremove();
     board.set({
@@ -215,6 +220,7 @@ export function makeView(
     renderClock(clockW, st.snap ? st.clock : null, 'white', now, low, over);
     renderClock(clockB, st.snap ? st.clock : null, 'black', now, low, over);
     controls.tick(st, now);
+    club.tick(st, now);
   }
 
   function render(st: GameState, opts: { board?: boolean } = {}): void {
@@ -240,6 +246,7 @@ export function makeView(
     review.update(st);
     renderResult(resultEl, st.status, turnLine(st));
     controls.render(st);
+    club.render(st);
     openingEl.textContent = st.opening ? `${st.opening.eco} · ${pick(st.opening.zh, st.opening.en)}` : '';
     moveForm.hidden = !myColor(st) || isOver(st);
     if (moveInput.value !== st.typed) moveInput.value = st.typed;
