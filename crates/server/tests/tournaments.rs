@@ -71,6 +71,14 @@ async fn play_round(server: &TestServer, v: &Value, round: usize, sessions: &[(S
     let r = &v["round_list"][round - 1];
     for b in r["boards"].as_array().unwrap() {
         let gid = b["game_id"].as_str().expect("an online board has its game").to_owned();
+        // The round is written before its games are created (so that a crash between cannot lose them): wait for
+        // the game.
+        for _ in 0..100 {
+            if client().get(server.url(&format!("/api/game/{gid}"))).send().await.unwrap().status() == 200 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         let no = |k: &str| b[k].as_u64().unwrap();
         let player = |no: u64| {
             let p = v["players"].as_array().unwrap().iter().find(|p| p["no"] == no).unwrap();
@@ -338,4 +346,39 @@ async fn a_running_tournament_goes_on_after_a_crash() {
     // Leaving after the end is refused with the reason.
     let (s, e) = call(&server, &players[0].1, "POST", &format!("/api/tournament/{id}/leave"), None).await;
     assert_eq!((s, e["code"].as_str()), (409, Some("not_running")), "{e}");
+}
+
+#[tokio::test]
+async fn the_tournaments_arbiter_arbitrates_its_games_and_nobody_else_does() {
+    let server = TestServer::start(&temp_db("tour_arbiter")).await;
+    let (org, players) = people(&server).await;
+    let (_, judge) = server.register("Judge").await;
+    let (_, stranger) = server.register("Stranger").await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Judged", "system": "round_robin", "mode": "online", "time_control": "600+5",
+                    "rated": false})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    for (_, s) in &players[..2] {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    ok(&server, &org, &format!("/api/tournament/{id}/arbiter"), Some(json!({"name": "Judge"}))).await;
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    let gid = v["round_list"][0]["boards"][0]["game_id"].as_str().unwrap().to_owned();
+    let add_time = json!({"t": "arbiter", "game_id": gid, "act": {"t": "add_time", "color": "black", "ms": 60_000}});
+    let mut ws = server.ws(&stranger).await;
+    ws.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    let e = ws.request(add_time.clone()).await;
+    assert_eq!(e["code"], "not_arbiter", "{e}");
+    for who in [&judge, &org] {
+        let mut ws = server.ws(who).await;
+        ws.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        ws.ok(add_time.clone()).await;
+        let acted = ws.event(&gid, "arbiter_acted").await;
+        assert_eq!(acted["act"], "add_time", "{acted}");
+    }
 }

@@ -88,7 +88,8 @@ pub trait Arbiters: Send + Sync + Debug {
     ) -> BoxFuture<'a, Result<bool, GameError>>;
 }
 
-/// The server's administrators (`users.is_admin`) are arbiters of every game they do not play in.
+/// The server's administrators (`users.is_admin`) are arbiters of every game they do not play in; a tournament's
+/// organiser and the arbiters it named are arbiters of its games (`docs/tournament.md` "On the server").
 #[derive(Debug)]
 pub struct AdminArbiters {
     pub store: Store,
@@ -105,7 +106,14 @@ impl Arbiters for AdminArbiters {
             if game.color_of(user_id).is_some() {
                 return Ok(false);
             }
-            Ok(self.store.user(user_id).await?.is_some_and(|u| u.is_admin && !u.is_guest))
+            if self.store.user(user_id).await?.is_some_and(|u| u.is_admin && !u.is_guest) {
+                return Ok(true);
+            }
+            let Some(link) = self.store.tournament_of_game(&game.id).await? else { return Ok(false) };
+            let Some(row) = self.store.tournament(&link.tournament_id).await? else { return Ok(false) };
+            let doc: crate::tournament::Doc = serde_json::from_str(&row.data)
+                .map_err(|e| GameError::Store { what: format!("tournament {}", row.id), detail: e.to_string() })?;
+            Ok(doc.organiser_id == user_id || doc.is_arbiter(user_id))
         })
     }
 }
