@@ -39,8 +39,15 @@ const COMPARED: [TieBreak; 10] = [
 
 const MIX: Mix = Mix { unrated: 0.1, full_byes: 0.01 };
 
-/// Our values per player (start number) and tie-break abbreviation, and the rounds played.
-type Values = (HashMap<u16, HashMap<&'static str, f64>>, usize);
+/// Ours for one file.
+struct Values {
+    /// Per player (start number) and tie-break abbreviation.
+    values: HashMap<u16, HashMap<&'static str, f64>>,
+    rounds_played: usize,
+    /// DE (ranked by score and DE alone): per group of two or more players level on score, best score first,
+    /// the tiers DE makes (start numbers), and whether they all met.
+    de: Vec<(Vec<Vec<u16>>, bool)>,
+}
 
 /// Why tiebreak-core's value differs from ours where the difference is known and explained: in a tournament of
 /// fewer rounds played than a modifier cuts, tiebreak-core keeps the whole Buchholz (its own documented choice
@@ -58,13 +65,33 @@ fn ours(t: &Tournament) -> Values {
             (row.start_number, v)
         })
         .collect();
-    (values, t.rounds_played())
+    let by_de = standings::compute(t, &[TieBreak::De]);
+    let mut de: Vec<(Vec<Vec<u16>>, bool)> = Vec::new();
+    for (i, row) in by_de.iter().enumerate() {
+        let same_group = i > 0 && by_de[i - 1].score == row.score;
+        if !same_group {
+            de.push((Vec::new(), row.de_complete));
+        }
+        let tiers = &mut de.last_mut().expect("a group").0;
+        match tiers.last_mut() {
+            Some(tier) if same_group && by_de[i - 1].rank == row.rank => tier.push(row.start_number),
+            _ => tiers.push(vec![row.start_number]),
+        }
+    }
+    de.retain(|(tiers, _)| tiers.iter().map(Vec::len).sum::<usize>() > 1);
+    for (tiers, _) in &mut de {
+        tiers.iter_mut().for_each(|tier| tier.sort());
+    }
+    Values { values, rounds_played: t.rounds_played(), de }
 }
 
-/// Runs the oracle on `files`; its values per file, as ours.
-/// The oracle's values of one file, per player and tie-break.
-type Oracle = HashMap<u16, HashMap<String, f64>>;
+/// The oracle's values of one file, per player and tie-break, and its DE tiers per score group (as ours).
+struct Oracle {
+    players: HashMap<u16, HashMap<String, f64>>,
+    de: Vec<Vec<Vec<u16>>>,
+}
 
+/// Runs the oracle on `files`; its values per file.
 fn theirs(python: &str, files: &[PathBuf]) -> Result<HashMap<PathBuf, Oracle>, String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools").join("tiebreak_oracle.py");
     let o = Command::new(python).arg(&script).args(files).output().map_err(|e| format!("{python}: {e}"))?;
@@ -76,10 +103,11 @@ fn theirs(python: &str, files: &[PathBuf]) -> Result<HashMap<PathBuf, Oracle>, S
         #[derive(serde::Deserialize)]
         struct Line {
             file: PathBuf,
-            players: Oracle,
+            players: HashMap<u16, HashMap<String, f64>>,
+            de: Vec<Vec<Vec<u16>>>,
         }
         let l: Line = serde_json::from_str(line).map_err(|e| format!("oracle output {line:?}: {e}"))?;
-        out.insert(l.file, l.players);
+        out.insert(l.file, Oracle { players: l.players, de: l.de });
     }
     Ok(out)
 }
@@ -102,6 +130,7 @@ fn main() {
     }
     let (mut files_total, mut players_total, mut values_total, mut diffs) = (0u64, 0u64, 0u64, 0u64);
     let mut known = 0u64;
+    let (mut de_groups, mut de_diffs, mut de_incomplete) = (0u64, 0u64, 0u64);
     let mut per_tb: HashMap<&str, u64> = HashMap::new();
     // Tournaments go to the oracle in batches (one Python start per batch).
     let mut batch: Vec<(PathBuf, Values)> = Vec::new();
@@ -117,7 +146,8 @@ fn main() {
                 std::process::exit(1);
             }
         };
-        for (path, (mine, rounds_played)) in batch.drain(..) {
+        for (path, ours) in batch.drain(..) {
+            let (mine, rounds_played) = (&ours.values, ours.rounds_played);
             let Some(other) = oracle.get(&path) else {
                 eprintln!("tiebreak_compare: no oracle output for {}", path.display());
                 std::process::exit(1);
@@ -131,7 +161,7 @@ fn main() {
                 for tb in COMPARED {
                     let a = tb.abbreviation();
                     let ours = mine[s][a];
-                    let theirs = other.get(s).and_then(|v| v.get(a)).copied().unwrap_or(f64::NAN);
+                    let theirs = other.players.get(s).and_then(|v| v.get(a)).copied().unwrap_or(f64::NAN);
                     values_total += 1;
                     if (ours - theirs).abs() <= 1e-9 {
                         continue;
@@ -143,6 +173,32 @@ fn main() {
                         differ = true;
                         *per_tb.entry(a).or_default() += 1;
                         println!("difference: {} player {s} {a}: ours {ours}, tiebreak-core {theirs}", path.display());
+                    }
+                }
+            }
+            // DE: the same groups level on score, and in each the same tiers. Where the players did not all
+            // meet, our DE does not decide (Art. 6.3 is not implemented) and tiebreak-core's may: counted apart.
+            if ours.de.len() != other.de.len() {
+                de_diffs += 1;
+                differ = true;
+                println!(
+                    "difference: {} DE: score groups ours {:?}, tiebreak-core {:?}",
+                    path.display(),
+                    ours.de,
+                    other.de
+                );
+            } else {
+                for ((tiers, complete), theirs) in ours.de.iter().zip(&other.de) {
+                    de_groups += 1;
+                    if tiers == theirs {
+                        continue;
+                    }
+                    if !complete && tiers.len() == 1 {
+                        de_incomplete += 1;
+                    } else {
+                        de_diffs += 1;
+                        differ = true;
+                        println!("difference: {} DE: ours {tiers:?}, tiebreak-core {theirs:?}", path.display());
                     }
                 }
             }
@@ -185,6 +241,7 @@ fn main() {
     by.sort();
     println!(
         "tournaments {count}, files {files_total}, player lines {players_total}, values {values_total}, differences {diffs} \
-         {by:?}; explained {known} (cuts in tournaments of 1-2 rounds played)"
+         {by:?}; explained {known} (cuts in tournaments of 1-2 rounds played); DE: score groups {de_groups}, \
+         differences {de_diffs}, split only by tiebreak-core (Art. 6.3, not ours) {de_incomplete}"
     );
 }

@@ -191,7 +191,7 @@ pub struct TieBreaks {
     pub bh_m1: f64,
     #[serde(rename = "SB")]
     pub sb: f64,
-    /// Points against the players with the same score; see [`Row::de_complete`].
+    /// Points against the players with the same score, in games played over the board; see [`Row::de_complete`].
     #[serde(rename = "DE")]
     pub de: f64,
     #[serde(rename = "WIN")]
@@ -292,10 +292,53 @@ fn sonneborn_berger(c: &Ctx<'_>, p: u16) -> f64 {
         + 0.0
 }
 
-/// Points of `p` in rounds against the players of `group` (forfeits between them included).
+/// Points of `p` in games played over the board against the other players of `group` (Art. 6.1): forfeits do not
+/// count (6.1.1, in a Swiss tournament), and two players who met more than once count the average of their games
+/// (6.1.2).
 fn direct_encounter(c: &Ctx<'_>, p: u16, group: &BTreeSet<u16>) -> f64 {
-    c.entries(p).iter().filter(|e| e.opponent.is_some_and(|o| group.contains(&o))).map(|e| points(e.code)).sum::<f64>()
+    let entries = c.entries(p);
+    group
+        .iter()
+        .filter(|&&o| o != p)
+        .map(|&o| {
+            let games: Vec<f64> =
+                entries.iter().filter(|e| e.opponent == Some(o) && is_played(e)).map(|e| points(e.code)).collect();
+            if games.is_empty() { 0.0 } else { games.iter().sum::<f64>() / games.len() as f64 }
+        })
+        .sum::<f64>()
         + 0.0
+}
+
+/// Rows in order of `keys` (highest first, then by starting rank), split where the key changes.
+fn split_by_keys(block: Vec<Row>, keys: Vec<f64>) -> Vec<Vec<Row>> {
+    let mut keyed: Vec<(f64, Row)> = keys.into_iter().zip(block).collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.start_number.cmp(&b.1.start_number)));
+    let mut sub: Vec<Vec<Row>> = Vec::new();
+    let mut last = f64::NAN;
+    for (k, r) in keyed {
+        match sub.last_mut() {
+            Some(b) if k == last => b.push(r),
+            _ => sub.push(vec![r]),
+        }
+        last = k;
+    }
+    sub
+}
+
+/// Splits a group of tied players by direct encounter (Art. 6): only if they all met (6.1); players still level
+/// are split again by their encounters among themselves (6.2). A group not all of whom met stays one (the rule
+/// of 6.3 for that case is not implemented).
+fn direct_encounter_split(c: &Ctx<'_>, block: Vec<Row>) -> Vec<Vec<Row>> {
+    let group: BTreeSet<u16> = block.iter().map(|r| r.start_number).collect();
+    if block.len() < 2 || !all_met(c, &group) {
+        return vec![block];
+    }
+    let keys = block.iter().map(|r| direct_encounter(c, r.start_number, &group)).collect();
+    let tiers = split_by_keys(block, keys);
+    if tiers.len() == 1 {
+        return tiers;
+    }
+    tiers.into_iter().flat_map(|t| direct_encounter_split(c, t)).collect()
 }
 
 /// Whether every two players of `group` met (a round with each other, forfeits included).
@@ -423,28 +466,12 @@ pub fn compute(t: &Tournament, order: &[TieBreak]) -> Vec<Row> {
                 next.push(block);
                 continue;
             }
-            let keys: Vec<f64> = if tb == TieBreak::De {
-                let group: BTreeSet<u16> = block.iter().map(|r| r.start_number).collect();
-                if all_met(&c, &group) {
-                    block.iter().map(|r| direct_encounter(&c, r.start_number, &group)).collect()
-                } else {
-                    vec![0.0; block.len()] // Art. 6: DE decides only between players who all met
-                }
+            let sub = if tb == TieBreak::De {
+                direct_encounter_split(&c, block)
             } else {
-                block.iter().map(|r| value(&r.tie_breaks, tb)).collect()
+                let keys = block.iter().map(|r| value(&r.tie_breaks, tb)).collect();
+                split_by_keys(block, keys)
             };
-            let mut keyed: Vec<(f64, Row)> = keys.into_iter().zip(block).collect();
-            keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.start_number.cmp(&b.1.start_number)));
-            let mut sub: Vec<Vec<Row>> = Vec::new();
-            let mut last = f64::NAN;
-            for (k, r) in keyed {
-                if k == last {
-                    sub.last_mut().expect("a block").push(r);
-                } else {
-                    sub.push(vec![r]);
-                }
-                last = k;
-            }
             next.extend(sub);
         }
         blocks = next;

@@ -216,5 +216,28 @@ fn agrees_with_tiebreak_core_when_it_is_there() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("tournaments 5,") && out.contains("differences 0 "), "{out}");
+    assert!(out.contains("DE: score groups") && out.contains(", differences 0,"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn direct_encounter_leaves_out_forfeits() {
+    // R1: 1 wins by forfeit against 2, 3-4 drawn; R2: 3 beats 1, 2 beats 4. Scores: 1 and 2 on 1, 3 on 1.5,
+    // 4 on 0.5. 1 and 2 met, but only by forfeit: DE counts games played over the board (Art. 6.1.1, as
+    // tiebreak-core reads it), so it does not separate them.
+    let line = |start: u16, rounds: &str| format!("001 {start:>4}{:83}{rounds}", "");
+    let text = [
+        "XXR 3".to_string(),
+        line(1, "0002 w +  0003 b 0"),
+        line(2, "0001 b -  0004 w 1"),
+        line(3, "0004 w =  0001 w 1"),
+        line(4, "0003 b =  0002 b 0"),
+    ]
+    .join("\n");
+    let t = trf::parse(&text).unwrap();
+    let rows = standings::compute(&t, &[TieBreak::De]);
+    let order: Vec<(u16, u32)> = rows.iter().map(|r| (r.start_number, r.rank)).collect();
+    assert_eq!(order, vec![(3, 1), (1, 2), (2, 2), (4, 4)]);
+    assert_eq!((row(&rows, 1).tie_breaks.de, row(&rows, 2).tie_breaks.de), (0.0, 0.0));
+    assert!(row(&rows, 1).de_complete, "a forfeit still counts as having met");
 }

@@ -5,7 +5,8 @@ FIDE's Tie-Break Regulations (C.07): a development tool for `examples/tiebreak_c
 
     python3 tiebreak_oracle.py FILE.trf...
 
-Prints one JSON line per file: {"file": ..., "players": {"1": {"BH": ..., ...}, ...}} with the values of the
+Prints one JSON line per file: {"file": ..., "players": {"1": {"BH": ..., ...}, ...}, "de": [[[1], [4, 7]], ...]}
+with the values of the
 `fide-2024` ruleset (C.07 as applied from 1 August 2024, the edition guoxiang implements). The TRF is read here,
 by this script's own reader, not by guoxiang's: start number (columns 5-8), rating (49-52), and per round the
 opponent, colour and result at columns 92-95, 97 and 99, then every 10 columns. Every round up to the last one in
@@ -15,6 +16,7 @@ import json
 import sys
 
 from tiebreak_core import GameRecord, PlayerTiebreakData, rank_standings_strict
+from tiebreak_core.fide2024 import _de_tiers  # DE is a ranking stage there, with no public per-group call
 
 # Our abbreviations and tiebreak-core's criterion names.
 CRITERIA = {
@@ -90,16 +92,25 @@ def tie_breaks(path):
         games = [record(k + 1, opp, c, res, ratings) for k, (opp, c, res) in enumerate(rounds)]
         players[s] = PlayerTiebreakData(s, rating, sum(g.score for g in games), games)
     out = {}
+    de = []
     if played:
         result = rank_standings_strict(players, list(CRITERIA.values()), total_rounds=played, ruleset="fide-2024")
         for p in result.players:
             out[str(p.player_id)] = {ours: p.values[theirs] for ours, theirs in CRITERIA.items()}
-    return out
+        # DE (Art. 6) splits each group of players level on score into tiers, best first.
+        by_score = {}
+        for s, p in sorted(players.items()):
+            by_score.setdefault(p.points, []).append(s)
+        for score in sorted(by_score, reverse=True):
+            if len(by_score[score]) > 1:
+                de.append([sorted(tier) for tier in _de_tiers(by_score[score], players)])
+    return out, de
 
 
 def main():
     for path in sys.argv[1:]:
-        print(json.dumps({"file": path, "players": tie_breaks(path)}), flush=True)
+        players, de = tie_breaks(path)
+        print(json.dumps({"file": path, "players": players, "de": de}), flush=True)
 
 
 if __name__ == "__main__":
