@@ -517,6 +517,18 @@ const zh = {
   'tour.addPlayer': '添加棋手',
   'tour.arbiterName': '裁判的用户名',
   'tour.addArbiter': '指定裁判',
+  'tour.system.arena': '竞技场',
+  'tour.minutes': '时长（分钟）',
+  'tour.arenaStandings': '竞技场名次',
+  'tour.arenaRules': '下完一盘马上配下一盘，直到时间用完。胜得 2 分，和得 1 分；连胜两盘后"火热"，之后每盘得分加倍，直到不胜为止。10 回合内的和棋不得分。',
+  'tour.arenaLeft': '还剩 {time}',
+  'tour.arenaSheet': '各盘得分',
+  'tour.arenaPerf': '表现分',
+  'tour.arenaFire': '火热：得分加倍',
+  'tour.arenaPaused': '（暂停中）',
+  'tour.arenaGames': '对局（{n} 盘）',
+  'tour.arenaPause': '暂停',
+  'tour.arenaResume': '继续参赛',
 };
 
 export type Key = keyof typeof zh;
@@ -1032,6 +1044,18 @@ const en: Record<Key, string> = {
   'tour.addPlayer': 'Add a player',
   'tour.arbiterName': 'The arbiter\'s user name',
   'tour.addArbiter': 'Name an arbiter',
+  'tour.system.arena': 'Arena',
+  'tour.minutes': 'Length (minutes)',
+  'tour.arenaStandings': 'Arena standings',
+  'tour.arenaRules': 'A new game as soon as yours ends, until the time is up. A win scores 2, a draw 1; after two wins in a row you are on fire and score double until a game you do not win. A draw within 10 moves scores nothing.',
+  'tour.arenaLeft': '{time} left',
+  'tour.arenaSheet': 'Points per game',
+  'tour.arenaPerf': 'Performance',
+  'tour.arenaFire': 'On fire: double points',
+  'tour.arenaPaused': '(paused)',
+  'tour.arenaGames': 'Games ({n})',
+  'tour.arenaPause': 'Pause',
+  'tour.arenaResume': 'Play again',
 };
 
 export const TABLES: Record<Lang, Record<Key, string>> = { zh, en };

@@ -967,7 +967,7 @@ games_in_memory: number, games_in_progress: number, };
 /**
  * How players are paired.
  */
-export type TournamentSystem = "round_robin" | "double_round_robin" | "swiss";
+export type TournamentSystem = "round_robin" | "double_round_robin" | "swiss" | "arena";
 
 /**
  * Where the games are played.
@@ -1014,7 +1014,11 @@ tie_breaks?: Array<string>,
 /**
  * Online: the pause between the end of a round and the start of the next, seconds (default 30).
  */
-round_gap_s?: number, };
+round_gap_s?: number, 
+/**
+ * An arena's length in minutes (10 to 720).
+ */
+minutes?: number, };
 
 /**
  * `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
@@ -1153,7 +1157,11 @@ you_organise: boolean, you_arbitrate: boolean,
 /**
  * The viewer's starting rank, or 0 when not in it (or before the start: see `you_joined`).
  */
-your_no: number, you_joined: boolean, };
+your_no: number, you_joined: boolean, 
+/**
+ * An arena's own state (`null` for the other systems).
+ */
+arena: ArenaView | null, };
 
 /**
  * A tournament in a list.
@@ -1168,3 +1176,52 @@ current_round: number, created_at_ms: number, };
  * `GET /api/tournaments`: open and running tournaments first, then the recently finished.
  */
 export type TournamentList = { tournaments: Array<TournamentSummary>, };
+
+/**
+ * How an arena game scored for a player.
+ */
+export type ArenaMark = "normal" | "streak_starter" | "double" | "no_points";
+
+/**
+ * One game of an arena player's sheet.
+ */
+export type ArenaSheetEntry = { opponent: number, 
+/**
+ * `w` or `b`.
+ */
+colour: string, 
+/**
+ * `w` won, `d` drawn, `l` lost.
+ */
+result: string, points: number, mark: ArenaMark, };
+
+/**
+ * A line of an arena's standings.
+ */
+export type ArenaRow = { rank: number, no: number, name: string, rating: number, score: number, 
+/**
+ * The performance rating; `null` before a first game.
+ */
+performance: number | null, on_fire: boolean, paused: boolean, sheet: Array<ArenaSheetEntry>, };
+
+/**
+ * An arena game.
+ */
+export type ArenaGame = { white: number, black: number, game_id: string | null, 
+/**
+ * `null` while it is played.
+ */
+result: TournamentResult | null, };
+
+/**
+ * An arena's state.
+ */
+export type ArenaView = { minutes: number, 
+/**
+ * When it started and ends (once started).
+ */
+started_at_ms: number | null, ends_at_ms: number | null, standings: Array<ArenaRow>, 
+/**
+ * The games, newest first (at most 100).
+ */
+games: Array<ArenaGame>, };

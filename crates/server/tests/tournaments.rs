@@ -382,3 +382,81 @@ async fn the_tournaments_arbiter_arbitrates_its_games_and_nobody_else_does() {
         assert_eq!(acted["act"], "add_time", "{acted}");
     }
 }
+
+#[tokio::test]
+async fn an_arena_pairs_players_again_as_their_games_end() {
+    let server = TestServer::start(&temp_db("tour_arena")).await;
+    let (org, players) = people(&server).await;
+    let (s, e) = call(
+        &server,
+        &org,
+        "POST",
+        "/api/tournaments",
+        Some(json!({"name": "x", "system": "arena", "mode": "otb", "time_control": "-", "rated": false})),
+    )
+    .await;
+    assert_eq!((s, e["code"].as_str()), (400, Some("bad_request")), "an arena is online: {e}");
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Hourly arena", "system": "arena", "mode": "online", "time_control": "180+2",
+                    "rated": false, "minutes": 30})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    assert_eq!(v["arena"]["minutes"], 30);
+    for (_, s) in &players {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    assert_eq!(v["status"], "running");
+    let ends = v["arena"]["ends_at_ms"].as_i64().unwrap();
+    assert_eq!(ends - v["arena"]["started_at_ms"].as_i64().unwrap(), 30 * 60_000);
+    let games = v["arena"]["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 2, "four waiting players, two games: {v}");
+    let (_, pair) = call(&server, &org, "POST", &format!("/api/tournament/{id}/pair"), None).await;
+    assert_eq!(pair["code"], "arena", "an arena has no rounds: {pair}");
+    let session = |no: u64, v: &Value| {
+        let p = v["players"].as_array().unwrap().iter().find(|p| p["no"] == no).unwrap();
+        let name = p["name"].as_str().unwrap().to_lowercase();
+        players.iter().find(|(id, _)| *id == name).unwrap().1.clone()
+    };
+    // Both games end with White winning (after two moves each).
+    for g in &games {
+        let gid = g["game_id"].as_str().unwrap();
+        let mut w = server.ws(&session(g["white"].as_u64().unwrap(), &v)).await;
+        let mut b = server.ws(&session(g["black"].as_u64().unwrap(), &v)).await;
+        w.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        b.ok(json!({"t": "subscribe", "game_id": gid})).await;
+        play(&mut w, gid, "e2e4").await;
+        play(&mut b, gid, "e7e5").await;
+        b.ok(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
+    }
+    // The four are paired again, never against the opponent they just played.
+    let v = until(&server, &id, "paired again", |v| v["arena"]["games"].as_array().unwrap().len() == 4).await;
+    let newest: Vec<(u64, u64)> = v["arena"]["games"].as_array().unwrap()[..2]
+        .iter()
+        .map(|g| (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap()))
+        .collect();
+    for g in &games {
+        let old = (g["white"].as_u64().unwrap(), g["black"].as_u64().unwrap());
+        for n in &newest {
+            assert!(*n != old && *n != (old.1, old.0), "an immediate rematch {n:?}: {v}");
+        }
+    }
+    // The standings: the two winners have 2 points, the others 0, each with a sheet of one game.
+    let rows = v["arena"]["standings"].as_array().unwrap();
+    let mut scores: Vec<u64> = rows.iter().map(|r| r["score"].as_u64().unwrap()).collect();
+    scores.sort_unstable();
+    assert_eq!(scores, vec![0, 0, 2, 2], "{v}");
+    assert!(rows.iter().all(|r| r["sheet"].as_array().unwrap().len() == 1));
+    // A player pauses and comes back.
+    let (_, s0) = &players[0];
+    let v = ok(&server, s0, &format!("/api/tournament/{id}/leave"), None).await;
+    let me = v["your_no"].as_u64().unwrap();
+    let row = |v: &Value| v["arena"]["standings"].as_array().unwrap().iter().find(|r| r["no"] == me).unwrap().clone();
+    assert_eq!(row(&v)["paused"], true);
+    let v = ok(&server, s0, &format!("/api/tournament/{id}/join"), None).await;
+    assert_eq!(row(&v)["paused"], false);
+}

@@ -176,6 +176,11 @@ pub fn http_typescript() -> String {
         TournamentView,
         TournamentSummary,
         TournamentList,
+        ArenaMark,
+        ArenaSheetEntry,
+        ArenaRow,
+        ArenaGame,
+        ArenaView,
     );
     crate::ts::bindings_file_with_imports(
         "crates/protocol/src/http",

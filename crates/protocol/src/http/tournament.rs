@@ -24,6 +24,9 @@ pub enum TournamentSystem {
     DoubleRoundRobin,
     /// The FIDE (Dutch) Swiss system, C.04.3 (瑞士制).
     Swiss,
+    /// An arena (竞技场, casual): for a fixed time, players are paired again as soon as their game ends; a win 2, a
+    /// draw 1, double on fire after two wins in a row.
+    Arena,
 }
 
 /// Where the games are played.
@@ -101,6 +104,9 @@ pub struct NewTournament {
     /// Online: the pause between the end of a round and the start of the next, seconds (default 30).
     #[ts(optional)]
     pub round_gap_s: Option<u32>,
+    /// An arena's length in minutes (10 to 720).
+    #[ts(optional)]
+    pub minutes: Option<u32>,
 }
 
 /// `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
@@ -252,6 +258,70 @@ pub struct TournamentView {
     /// The viewer's starting rank, or 0 when not in it (or before the start: see `you_joined`).
     pub your_no: u32,
     pub you_joined: bool,
+    /// An arena's own state (`null` for the other systems).
+    pub arena: Option<ArenaView>,
+}
+
+/// How an arena game scored for a player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ArenaMark {
+    Normal,
+    /// One of two wins in a row that set the player on fire.
+    StreakStarter,
+    /// Scored on fire: double.
+    Double,
+    /// A draw that scored nothing (within the first 10 moves, or in a draw streak).
+    NoPoints,
+}
+
+/// One game of an arena player's sheet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ArenaSheetEntry {
+    pub opponent: u32,
+    /// `w` or `b`.
+    pub colour: char,
+    /// `w` won, `d` drawn, `l` lost.
+    pub result: char,
+    pub points: u32,
+    pub mark: ArenaMark,
+}
+
+/// A line of an arena's standings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct ArenaRow {
+    pub rank: u32,
+    pub no: u32,
+    pub name: String,
+    pub rating: u32,
+    pub score: u32,
+    /// The performance rating; `null` before a first game.
+    pub performance: Option<i32>,
+    pub on_fire: bool,
+    pub paused: bool,
+    pub sheet: Vec<ArenaSheetEntry>,
+}
+
+/// An arena game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ArenaGame {
+    pub white: u32,
+    pub black: u32,
+    pub game_id: Option<String>,
+    /// `null` while it is played.
+    pub result: Option<TournamentResult>,
+}
+
+/// An arena's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct ArenaView {
+    pub minutes: u32,
+    /// When it started and ends (once started).
+    pub started_at_ms: Option<i64>,
+    pub ends_at_ms: Option<i64>,
+    pub standings: Vec<ArenaRow>,
+    /// The games, newest first (at most 100).
+    pub games: Vec<ArenaGame>,
 }
 
 /// A tournament in a list.

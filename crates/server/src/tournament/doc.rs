@@ -4,12 +4,13 @@
 //! standings and TRF-16 are `guoxiang-tournament`'s: the document is turned into its [`trf::Tournament`] for them.
 
 use guoxiang_protocol::http::{
-    ByeKind, CrossCell, CrossLine, StandingRow, TournamentBoard, TournamentBye, TournamentMode, TournamentPlayer,
-    TournamentResult, TournamentRound, TournamentStatus, TournamentSystem,
+    ArenaGame, ArenaMark, ArenaRow, ArenaSheetEntry, ArenaView, ByeKind, CrossCell, CrossLine, StandingRow,
+    TournamentBoard, TournamentBye, TournamentMode, TournamentPlayer, TournamentResult, TournamentRound,
+    TournamentStatus, TournamentSystem,
 };
 use guoxiang_tournament::standings::{self, TieBreak};
 use guoxiang_tournament::trf::{self, Code, Colour, RoundEntry};
-use guoxiang_tournament::{berger, dutch};
+use guoxiang_tournament::{arena, berger, dutch};
 use serde::{Deserialize, Serialize};
 
 /// The most players a tournament takes.
@@ -91,6 +92,44 @@ pub struct Doc {
     /// When the next round is due (online), set when a round finishes.
     pub next_round_at_ms: Option<i64>,
     pub created_at_ms: i64,
+    /// An arena's state (the other systems have none).
+    #[serde(default)]
+    pub arena: Option<ArenaDoc>,
+}
+
+/// An arena as stored: its length and what happened, in order. The state (scores, streaks, who is playing) is
+/// `guoxiang-tournament`'s [`arena::Arena`], rebuilt by replaying the events — so it is always what the rules make
+/// of them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaDoc {
+    pub minutes: u32,
+    pub started_at_ms: Option<i64>,
+    pub events: Vec<ArenaEvent>,
+}
+
+/// Something that happened in an arena.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ArenaEvent {
+    /// A player joins (or comes back from a pause).
+    Join { no: u32, rating: u32, at_ms: i64 },
+    /// A player pauses (left, or did not make a first move).
+    Pause { no: u32 },
+    /// Two waiting players were paired.
+    Pair { white: u32, black: u32, at_ms: i64, game_id: Option<String> },
+    /// A game ended.
+    Result { white: u32, black: u32, result: TournamentResult, plies: u32, at_ms: i64 },
+}
+
+/// The shortest and longest arena, minutes.
+pub const ARENA_MINUTES: std::ops::RangeInclusive<u32> = 10..=720;
+
+fn secs(ms: i64) -> u64 {
+    (ms.max(0) / 1000) as u64
+}
+
+fn arena_err(e: arena::ArenaError) -> Refused {
+    refused("arena", e.to_string(), e.to_string())
 }
 
 /// Why an act on a tournament was refused: a stable code and the message in both languages.
@@ -112,6 +151,7 @@ pub fn default_tie_breaks(system: TournamentSystem) -> Vec<String> {
         TournamentSystem::RoundRobin | TournamentSystem::DoubleRoundRobin => {
             &[TieBreak::De, TieBreak::Win, TieBreak::Sb, TieBreak::Bwg]
         }
+        TournamentSystem::Arena => &[],
         TournamentSystem::Swiss => {
             &[TieBreak::BhC1, TieBreak::Bh, TieBreak::Sb, TieBreak::De, TieBreak::Win, TieBreak::Bwg, TieBreak::Aro]
         }
@@ -223,6 +263,14 @@ impl Doc {
             TournamentStatus::Open => {
                 self.players.push(Entry { no: 0, user_id, name, rating, withdrawn_from: None, first_round: 1 });
             }
+            TournamentStatus::Running if self.system == TournamentSystem::Arena => {
+                let no = self.players.iter().map(|p| p.no).max().unwrap_or(0) + 1;
+                self.players.push(Entry { no, user_id, name, rating, withdrawn_from: None, first_round: 1 });
+                let now = crate::time::now_ms() as i64;
+                if let Some(a) = self.arena.as_mut() {
+                    a.events.push(ArenaEvent::Join { no, rating: rating.unwrap_or(1500), at_ms: now });
+                }
+            }
             TournamentStatus::Running if self.system == TournamentSystem::Swiss => {
                 let next = self.round_list.len() as u32 + 1;
                 if next > self.rounds {
@@ -272,13 +320,17 @@ impl Doc {
         let p = self.players.iter_mut().find(|p| p.no == no).ok_or_else(|| no_player(no))?;
         if p.withdrawn_from.is_none() {
             p.withdrawn_from = Some(next);
+            // An arena's player is paused (not paired any more).
+            if let Some(a) = self.arena.as_mut() {
+                a.events.push(ArenaEvent::Pause { no });
+            }
         }
         Ok(())
     }
 
     /// Starts: starting ranks by rating (highest first; unrated last; then by name), a round-robin's number of rounds
     /// from its players. The first round is paired by [`Doc::pair_next`].
-    pub fn start(&mut self) -> Result<(), Refused> {
+    pub fn start(&mut self, now_ms: i64) -> Result<(), Refused> {
         if self.status != TournamentStatus::Open {
             return Err(refused("tournament_started", "比赛已经开始了", "the tournament has already started"));
         }
@@ -301,15 +353,238 @@ impl Doc {
             TournamentSystem::RoundRobin => self.rounds = berger::rounds(n),
             TournamentSystem::DoubleRoundRobin => self.rounds = 2 * berger::rounds(n),
             TournamentSystem::Swiss => {}
+            TournamentSystem::Arena => {
+                let joins: Vec<ArenaEvent> = self
+                    .players
+                    .iter()
+                    .map(|p| ArenaEvent::Join { no: p.no, rating: p.rating.unwrap_or(1500), at_ms: now_ms })
+                    .collect();
+                let a = self.arena.get_or_insert(ArenaDoc { minutes: 60, started_at_ms: None, events: Vec::new() });
+                a.started_at_ms = Some(now_ms);
+                a.events.extend(joins);
+            }
         }
         self.status = TournamentStatus::Running;
         Ok(())
+    }
+
+    /// The arena's state now, rebuilt from its events (`None` before the start and for the other systems).
+    pub fn arena_state(&self) -> Option<arena::Arena> {
+        let a = self.arena.as_ref()?;
+        let start = a.started_at_ms?;
+        let config = arena::Config { start: secs(start), duration: u64::from(a.minutes) * 60 };
+        let mut state = arena::Arena::new(config).ok()?;
+        for e in &a.events {
+            // Every event was accepted when it happened; replayed in order, it is accepted again.
+            let done = match e {
+                ArenaEvent::Join { no, rating, at_ms } => {
+                    state.join(u64::from(*no), u16::try_from(*rating).unwrap_or(u16::MAX), secs(*at_ms)).map(|_| ())
+                }
+                ArenaEvent::Pause { no } => state.pause(u64::from(*no)),
+                ArenaEvent::Pair { white, black, at_ms, .. } => {
+                    state.pair(&[u64::from(*white), u64::from(*black)], secs(*at_ms)).map(|_| ())
+                }
+                ArenaEvent::Result { white, black, result, plies, at_ms } => {
+                    let outcome = match result {
+                        TournamentResult::WhiteWins | TournamentResult::WhiteForfeitWin => arena::Outcome::WhiteWins,
+                        TournamentResult::BlackWins | TournamentResult::BlackForfeitWin => arena::Outcome::BlackWins,
+                        TournamentResult::Draw | TournamentResult::DoubleForfeit => arena::Outcome::Draw,
+                    };
+                    let g = arena::FinishedGame {
+                        white: u64::from(*white),
+                        black: u64::from(*black),
+                        outcome,
+                        plies: *plies,
+                    };
+                    state.record(&g, secs(*at_ms)).map(|_| ())
+                }
+            };
+            if let Err(err) = done {
+                tracing::warn!("arena {}: an event replays with an error: {err}", self.name);
+            }
+        }
+        Some(state)
+    }
+
+    /// When the arena ends.
+    pub fn arena_end_ms(&self) -> Option<i64> {
+        let a = self.arena.as_ref()?;
+        Some(a.started_at_ms? + i64::from(a.minutes) * 60_000)
+    }
+
+    /// Pairs the arena's waiting players (everyone not paused and not playing); answers the new boards' indexes
+    /// among the events. Past the end, the arena is finished instead.
+    pub fn arena_pair(&mut self, now_ms: i64) -> Result<Vec<usize>, Refused> {
+        if self.status != TournamentStatus::Running || self.system != TournamentSystem::Arena {
+            return Ok(Vec::new());
+        }
+        if self.arena_end_ms().is_some_and(|end| now_ms >= end) {
+            self.status = TournamentStatus::Finished;
+            return Ok(Vec::new());
+        }
+        let Some(mut state) = self.arena_state() else { return Ok(Vec::new()) };
+        let all: Vec<u64> = self.players.iter().map(|p| u64::from(p.no)).collect();
+        let boards = state.pair(&all, secs(now_ms)).map_err(arena_err)?;
+        let a = self.arena.as_mut().expect("an arena");
+        let mut out = Vec::new();
+        for b in boards {
+            out.push(a.events.len());
+            a.events.push(ArenaEvent::Pair {
+                white: b.white as u32,
+                black: b.black as u32,
+                at_ms: now_ms,
+                game_id: None,
+            });
+        }
+        Ok(out)
+    }
+
+    /// An arena game's result, once (a second report of the same game is ignored). A player who did not make the
+    /// first move (a forfeit) is paused.
+    pub fn arena_result(&mut self, game_id: &str, result: TournamentResult, plies: u32, now_ms: i64) {
+        let Some(a) = self.arena.as_mut() else { return };
+        let Some((white, black)) = a.events.iter().find_map(|e| match e {
+            ArenaEvent::Pair { white, black, game_id: Some(g), .. } if g == game_id => Some((*white, *black)),
+            _ => None,
+        }) else {
+            return;
+        };
+        let seen = self.arena_result_of(game_id).is_some();
+        if seen {
+            return;
+        }
+        let a = self.arena.as_mut().expect("an arena");
+        a.events.push(ArenaEvent::Result { white, black, result, plies, at_ms: now_ms });
+        match result {
+            TournamentResult::WhiteForfeitWin => a.events.push(ArenaEvent::Pause { no: black }),
+            TournamentResult::BlackForfeitWin => a.events.push(ArenaEvent::Pause { no: white }),
+            _ => {}
+        }
+    }
+
+    /// The result recorded for an arena game: the `Result` after the game's `Pair` between the same two players.
+    fn arena_result_of(&self, game_id: &str) -> Option<TournamentResult> {
+        let a = self.arena.as_ref()?;
+        let i = a.events.iter().position(|e| matches!(e, ArenaEvent::Pair { game_id: Some(g), .. } if g == game_id))?;
+        let ArenaEvent::Pair { white, black, .. } = &a.events[i] else { return None };
+        // The two cannot be paired again before their game's result.
+        a.events[i + 1..].iter().find_map(|e| match e {
+            ArenaEvent::Result { white: w, black: b, result, .. } if w == white && b == black => Some(*result),
+            _ => None,
+        })
+    }
+
+    /// An arena player comes back from a pause (or pauses: `pause`), by account.
+    pub fn arena_presence(&mut self, user_id: &str, pause: bool, now_ms: i64) -> Result<(), Refused> {
+        let p = self
+            .player_of(user_id)
+            .ok_or_else(|| refused("not_joined", "你没有参加这个比赛", "you are not in this tournament"))?;
+        let (no, rating) = (p.no, p.rating.unwrap_or(1500));
+        let paused =
+            self.arena_state().is_some_and(|s| s.standings().iter().any(|r| r.player == u64::from(no) && r.paused));
+        let a = self
+            .arena
+            .as_mut()
+            .ok_or_else(|| refused("not_running", "比赛没有在进行", "the tournament is not running"))?;
+        match (pause, paused) {
+            (true, false) => a.events.push(ArenaEvent::Pause { no }),
+            (false, true) => a.events.push(ArenaEvent::Join { no, rating, at_ms: now_ms }),
+            (true, true) => return Err(refused("arena", "你已经暂停了", "you have already paused")),
+            (false, false) => {
+                return Err(refused("already_joined", "你已经在比赛中了", "you are already playing in it"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The arena games still being played (their ids).
+    pub fn arena_open_games(&self) -> Vec<String> {
+        let Some(a) = self.arena.as_ref() else { return Vec::new() };
+        a.events
+            .iter()
+            .filter_map(|e| match e {
+                ArenaEvent::Pair { game_id: Some(g), .. } if self.arena_result_of(g).is_none() => Some(g.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The arena as the page shows it.
+    pub fn arena_view(&self) -> Option<ArenaView> {
+        let a = self.arena.as_ref()?;
+        let standings = self
+            .arena_state()
+            .map(|s| {
+                s.standings()
+                    .into_iter()
+                    .map(|r| ArenaRow {
+                        rank: r.rank,
+                        no: r.player as u32,
+                        name: self.player(r.player as u32).map_or_else(|| format!("#{}", r.player), |p| p.name.clone()),
+                        rating: u32::from(r.rating),
+                        score: r.score,
+                        performance: r.performance,
+                        on_fire: r.on_fire,
+                        paused: r.paused,
+                        sheet: r
+                            .sheet
+                            .iter()
+                            .map(|e| ArenaSheetEntry {
+                                opponent: e.opponent as u32,
+                                colour: if e.colour == arena::Colour::White { 'w' } else { 'b' },
+                                result: match e.result {
+                                    arena::Res::Win => 'w',
+                                    arena::Res::Draw => 'd',
+                                    arena::Res::Loss => 'l',
+                                },
+                                points: e.points,
+                                mark: match e.mark {
+                                    arena::Mark::Normal => ArenaMark::Normal,
+                                    arena::Mark::StreakStarter => ArenaMark::StreakStarter,
+                                    arena::Mark::Double => ArenaMark::Double,
+                                    arena::Mark::NoPoints => ArenaMark::NoPoints,
+                                },
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let games: Vec<ArenaGame> = a
+            .events
+            .iter()
+            .rev()
+            .filter_map(|e| match e {
+                ArenaEvent::Pair { white, black, game_id, .. } => Some(ArenaGame {
+                    white: *white,
+                    black: *black,
+                    game_id: game_id.clone(),
+                    result: game_id.as_deref().and_then(|g| self.arena_result_of(g)),
+                }),
+                _ => None,
+            })
+            .take(100)
+            .collect();
+        Some(ArenaView {
+            minutes: a.minutes,
+            started_at_ms: a.started_at_ms,
+            ends_at_ms: self.arena_end_ms(),
+            standings,
+            games,
+        })
     }
 
     /// Whether the next round can be paired: running, the last round finished, rounds left.
     pub fn can_pair(&self) -> Result<(), Refused> {
         if self.status != TournamentStatus::Running {
             return Err(refused("not_running", "比赛没有在进行", "the tournament is not running"));
+        }
+        if self.system == TournamentSystem::Arena {
+            return Err(refused(
+                "arena",
+                "竞技场比赛自动配对，没有轮次",
+                "an arena pairs its players by itself: it has no rounds",
+            ));
         }
         if self.round_list.last().is_some_and(|r| !r.finished()) {
             return Err(refused(
@@ -495,6 +770,7 @@ impl Doc {
                         TournamentSystem::RoundRobin => "Round robin",
                         TournamentSystem::DoubleRoundRobin => "Double round robin",
                         TournamentSystem::Swiss => "Swiss Dutch",
+                        TournamentSystem::Arena => "Arena",
                     }
                     .to_owned(),
                 ),
@@ -518,7 +794,7 @@ impl Doc {
 
     /// The standings after the finished rounds.
     pub fn standings(&self) -> Vec<StandingRow> {
-        if self.status == TournamentStatus::Open {
+        if self.status == TournamentStatus::Open || self.system == TournamentSystem::Arena {
             return Vec::new();
         }
         let t = self.to_trf(true);
@@ -544,7 +820,7 @@ impl Doc {
 
     /// The crosstable of every round paired (results so far).
     pub fn crosstable(&self) -> Vec<CrossLine> {
-        if self.status == TournamentStatus::Open {
+        if self.status == TournamentStatus::Open || self.system == TournamentSystem::Arena {
             return Vec::new();
         }
         let t = self.to_trf(false);
@@ -729,6 +1005,7 @@ impl Doc {
             round_list,
             next_round_at_ms: None,
             created_at_ms: now_ms,
+            arena: None,
         };
         doc.after_round();
         Ok(doc)
@@ -762,6 +1039,7 @@ mod tests {
             round_list: Vec::new(),
             next_round_at_ms: None,
             created_at_ms: 0,
+            arena: None,
         };
         for i in 0..n {
             d.join(Some(format!("u{i}")), format!("P{i}"), Some(2000 - 10 * i as u32)).unwrap();
@@ -772,7 +1050,7 @@ mod tests {
     #[test]
     fn a_round_robin_of_four_follows_berger_and_ends_after_three_rounds() {
         let mut d = doc(TournamentSystem::RoundRobin, 4);
-        d.start().unwrap();
+        d.start(0).unwrap();
         assert_eq!(d.rounds, 3);
         let r1 = d.pair_next(1).unwrap().clone();
         // FIDE's table for 4 players, round 1: 1-4, 2-3.
@@ -799,7 +1077,7 @@ mod tests {
     #[test]
     fn a_swiss_pairs_by_the_dutch_system_with_a_bye_and_a_withdrawal() {
         let mut d = doc(TournamentSystem::Swiss, 5);
-        d.start().unwrap();
+        d.start(0).unwrap();
         let r1 = d.pair_next(1).unwrap().clone();
         assert_eq!(r1.boards.len(), 2);
         assert_eq!(r1.byes, vec![Bye { no: 5, kind: ByeKind::Pairing }]);
@@ -823,7 +1101,7 @@ mod tests {
     #[test]
     fn the_trf_round_trip_keeps_players_and_results() {
         let mut d = doc(TournamentSystem::Swiss, 6);
-        d.start().unwrap();
+        d.start(0).unwrap();
         d.pair_next(1).unwrap();
         for b in 1..=3 {
             d.set_result(
@@ -850,10 +1128,51 @@ mod tests {
     }
 
     #[test]
+    fn an_arena_is_rebuilt_from_its_events_and_ends_on_time() {
+        let mut d = doc(TournamentSystem::Arena, 4);
+        d.arena = Some(ArenaDoc { minutes: 10, started_at_ms: None, events: Vec::new() });
+        d.start(1_000_000).unwrap();
+        let new = d.arena_pair(1_001_000).unwrap();
+        assert_eq!(new.len(), 2);
+        for (k, i) in new.iter().enumerate() {
+            if let ArenaEvent::Pair { game_id, .. } = &mut d.arena.as_mut().unwrap().events[*i] {
+                *game_id = Some(format!("g{k}"));
+            }
+        }
+        assert_eq!(d.arena_open_games(), vec!["g0".to_owned(), "g1".to_owned()]);
+        d.arena_result("g0", TournamentResult::WhiteWins, 40, 1_100_000);
+        d.arena_result("g0", TournamentResult::BlackWins, 40, 1_100_000);
+        d.arena_result("g1", TournamentResult::BlackForfeitWin, 0, 1_100_000);
+        assert_eq!(d.arena_open_games(), Vec::<String>::new());
+        let v = d.arena_view().unwrap();
+        let mut scores: Vec<u32> = v.standings.iter().map(|r| r.score).collect();
+        scores.sort_unstable();
+        assert_eq!(scores, vec![0, 0, 2, 2], "a second report of g0 is ignored");
+        // White of g1 did not move: paused, so not paired again.
+        assert_eq!(v.standings.iter().filter(|r| r.paused).count(), 1);
+        // Three wait (one is paused): g0's players may not meet again at once, so one of them meets g1's Black.
+        let paused = v.standings.iter().find(|r| r.paused).unwrap().no;
+        let again = d.arena_pair(1_200_000).unwrap();
+        assert_eq!(again.len(), 1);
+        let ArenaEvent::Pair { white, black, .. } = d.arena.as_ref().unwrap().events[again[0]].clone() else {
+            panic!()
+        };
+        assert!(white != paused && black != paused);
+        let g0 = d.arena.as_ref().unwrap().events.iter().find_map(|e| match e {
+            ArenaEvent::Pair { white, black, game_id: Some(g), .. } if g == "g0" => Some((*white, *black)),
+            _ => None,
+        });
+        assert!(g0 != Some((white, black)) && g0 != Some((black, white)), "no immediate rematch");
+        // Ten minutes after the start it is over.
+        assert!(d.arena_pair(1_000_000 + 600_000).unwrap().is_empty());
+        assert_eq!(d.status, TournamentStatus::Finished);
+    }
+
+    #[test]
     fn bad_input_is_refused_with_a_reason() {
         let mut d = doc(TournamentSystem::Swiss, 1);
         assert_eq!(d.join(Some("u0".into()), "again".into(), None).unwrap_err().code, "already_joined");
-        assert_eq!(d.start().unwrap_err().code, "too_few_players");
+        assert_eq!(d.start(0).unwrap_err().code, "too_few_players");
         assert_eq!(parse_tie_breaks(&["XX".into()]).unwrap_err().code, "bad_tie_break");
         assert_eq!(parse_tie_breaks(&["SB".into(), "sb".into()]).unwrap_err().code, "bad_tie_break");
         assert_eq!(d.set_result(4, 1, TournamentResult::Draw).unwrap_err().code, "bad_request");

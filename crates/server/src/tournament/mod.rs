@@ -57,6 +57,9 @@ struct Inner {
 /// The tournaments listed.
 const LIST_LEN: i64 = 100;
 
+/// How often waiting arena players are paired.
+const ARENA_TICK: std::time::Duration = std::time::Duration::from_secs(2);
+
 fn not_found(id: &str) -> ApiError {
     ApiError::not_found(&format!("比赛 {id}"), &format!("tournament {id}"))
 }
@@ -106,8 +109,11 @@ impl Tournaments {
         let Some(mut due) = self.0.due_rx.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
         tokio::spawn(async move {
             me.reconcile_all().await;
+            let mut tick = tokio::time::interval(ARENA_TICK);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
+                    _ = tick.tick() => me.arena_ticks().await,
                     got = rx.recv() => match got {
                         Ok(g) => {
                             if let Err(e) = me.game_finished(&g.game_id).await {
@@ -122,6 +128,22 @@ impl Tournaments {
                 }
             }
         });
+    }
+
+    /// Every running arena is paired (and finished at its end).
+    async fn arena_ticks(&self) {
+        let rows = match self.0.store.tournaments(&["running"], 1000).await {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::warn!("tournaments: {e}");
+                return;
+            }
+        };
+        for row in rows {
+            if serde_json::from_str::<Doc>(&row.data).is_ok_and(|d| d.system == TournamentSystem::Arena) {
+                self.arena_tick(&row.id).await;
+            }
+        }
     }
 
     async fn reconcile_all(&self) {
@@ -208,6 +230,22 @@ impl Tournaments {
             }
             _ => 0,
         };
+        let arena = if req.system == TournamentSystem::Arena {
+            if !online {
+                return Err(bad("mode", "竞技场只能在网上下".into(), "an arena is played online only".into()));
+            }
+            let minutes = req.minutes.unwrap_or(60);
+            if !doc::ARENA_MINUTES.contains(&minutes) {
+                return Err(bad(
+                    "minutes",
+                    format!("竞技场的时长须在 {} 到 {} 分钟之间", doc::ARENA_MINUTES.start(), doc::ARENA_MINUTES.end()),
+                    format!("an arena lasts {} to {} minutes", doc::ARENA_MINUTES.start(), doc::ARENA_MINUTES.end()),
+                ));
+            }
+            Some(doc::ArenaDoc { minutes, started_at_ms: None, events: Vec::new() })
+        } else {
+            None
+        };
         let tie_breaks = match &req.tie_breaks {
             Some(list) if !list.is_empty() => doc::parse_tie_breaks(list)?,
             _ => doc::default_tie_breaks(req.system),
@@ -246,6 +284,7 @@ impl Tournaments {
             round_list: Vec::new(),
             next_round_at_ms: None,
             created_at_ms: now,
+            arena,
         };
         self.insert(doc).await
     }
@@ -339,6 +378,7 @@ impl Tournaments {
             you_arbitrate: p.arbitrate,
             your_no: mine.map_or(0, |e| e.no),
             you_joined: mine.is_some(),
+            arena: doc.arena_view(),
         }
     }
 
@@ -369,12 +409,23 @@ impl Tournaments {
             ));
         }
         let rating = self.rating_of(user, &doc).await?;
+        let now = crate::time::now_ms() as i64;
         let (doc, ()) = self
             .act(id, |d| {
-                d.join(Some(user.id.clone()), user.name.clone(), rating)?;
+                if d.system == TournamentSystem::Arena
+                    && d.status == TournamentStatus::Running
+                    && d.player_of(&user.id).is_some()
+                {
+                    d.arena_presence(&user.id, false, now)?;
+                } else {
+                    d.join(Some(user.id.clone()), user.name.clone(), rating)?;
+                }
                 Ok(((), Vec::new()))
             })
             .await?;
+        if doc.system == TournamentSystem::Arena {
+            self.arena_tick(id).await;
+        }
         Ok(doc)
     }
 
@@ -384,6 +435,8 @@ impl Tournaments {
             .act(id, |d| {
                 if d.status == TournamentStatus::Open {
                     d.leave(&user.id)?;
+                } else if d.system == TournamentSystem::Arena {
+                    d.arena_presence(&user.id, true, crate::time::now_ms() as i64)?;
                 } else {
                     let no = d.player_of(&user.id).map(|p| p.no).ok_or_else(|| {
                         ApiError::new(
@@ -473,11 +526,47 @@ impl Tournaments {
             if !powers(d, Some(by)).organise {
                 return Err(forbidden("只有组织者可以开始比赛", "only the organiser can start the tournament"));
             }
-            d.start()?;
+            d.start(crate::time::now_ms() as i64)?;
             Ok(((), Vec::new()))
         })
         .await?;
+        let (_, doc) = self.get(id).await?;
+        if doc.system == TournamentSystem::Arena {
+            self.arena_tick(id).await;
+            return Ok(self.get(id).await?.1);
+        }
         self.pair_next(id, None).await
+    }
+
+    /// Pairs an arena's waiting players and creates their games; past its end, finishes it.
+    pub async fn arena_tick(&self, id: &str) {
+        let now = crate::time::now_ms() as i64;
+        let done = self
+            .act(id, |d| {
+                let new = d.arena_pair(now)?;
+                let mut games = Vec::new();
+                if let Some(a) = d.arena.as_mut() {
+                    for i in new {
+                        if let doc::ArenaEvent::Pair { game_id, .. } = &mut a.events[i] {
+                            let g = new_game_id();
+                            games.push(TournamentGameRow {
+                                game_id: g.clone(),
+                                tournament_id: id.to_owned(),
+                                round: 0,
+                                board: i as i64,
+                            });
+                            *game_id = Some(g);
+                        }
+                    }
+                }
+                Ok((!games.is_empty(), games))
+            })
+            .await;
+        match done {
+            Ok((doc, true)) => self.create_games(id, &doc).await,
+            Ok(_) => {}
+            Err(e) => tracing::warn!("arena {id}: {}", e.en),
+        }
     }
 
     /// `POST /api/tournament/{id}/pair`, and the timer's: pairs the next round and, online, creates its games.
@@ -528,14 +617,33 @@ impl Tournaments {
 
     /// Creates the games of the current round that are not in the store yet.
     async fn create_games(&self, id: &str, doc: &Doc) {
-        let Some(round) = doc.round_list.last() else { return };
         let rules = Rules::parse(&doc.rules).unwrap_or(Rules::ONLINE);
         let Ok(tc) = crate::lobby::parse_time_control(&doc.time_control) else {
             tracing::warn!("tournament {id}: its time control {} cannot be read", doc.time_control);
             return;
         };
-        for b in round.boards.iter().filter(|b| b.result.is_none()) {
-            let Some(game_id) = &b.game_id else { continue };
+        // The current round's games without a result, or an arena's games being played.
+        let mut pending: Vec<(String, u32, u32)> = doc
+            .round_list
+            .last()
+            .map(|r| {
+                r.boards
+                    .iter()
+                    .filter(|b| b.result.is_none())
+                    .filter_map(|b| b.game_id.clone().map(|g| (g, b.white, b.black)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(a) = &doc.arena {
+            let open = doc.arena_open_games();
+            pending.extend(a.events.iter().filter_map(|e| match e {
+                doc::ArenaEvent::Pair { white, black, game_id: Some(g), .. } if open.contains(g) => {
+                    Some((g.clone(), *white, *black))
+                }
+                _ => None,
+            }));
+        }
+        for (game_id, white_no, black_no) in &pending {
             match self.0.store.game(game_id).await {
                 Ok(Some(_)) => continue,
                 Ok(None) => {}
@@ -547,7 +655,7 @@ impl Tournaments {
             let player = |no: u32| {
                 doc.player(no).map(|p| PlayerRef::human(p.user_id.clone().unwrap_or_default(), p.name.clone()))
             };
-            let (Some(white), Some(black)) = (player(b.white), player(b.black)) else { continue };
+            let (Some(white), Some(black)) = (player(*white_no), player(*black_no)) else { continue };
             let game = NewGame {
                 white,
                 black,
@@ -613,6 +721,30 @@ impl Tournaments {
     pub async fn reconcile(&self, id: &str) -> Result<(), ApiError> {
         let (_, doc) = self.get(id).await?;
         if doc.status != TournamentStatus::Running {
+            return Ok(());
+        }
+        if doc.system == TournamentSystem::Arena {
+            let mut results = Vec::new();
+            for game_id in doc.arena_open_games() {
+                if let Some((row, moves)) = self.0.store.game(&game_id).await?
+                    && let Some(result) = result_of_game(&row.status, row.result.as_deref(), moves.len())
+                {
+                    results.push((game_id, result, moves.len() as u32, row.ended_at_ms));
+                }
+            }
+            if !results.is_empty() {
+                let now = crate::time::now_ms() as i64;
+                self.act(id, |d| {
+                    for (g, result, plies, ended) in &results {
+                        d.arena_result(g, *result, *plies, ended.unwrap_or(now));
+                    }
+                    Ok(((), Vec::new()))
+                })
+                .await?;
+            } else {
+                self.create_games(id, &doc).await;
+            }
+            self.arena_tick(id).await;
             return Ok(());
         }
         let mut results = Vec::new();

@@ -66,7 +66,7 @@ export function tournamentListPage(): Page {
     const system = h(
       'select',
       { testid: 'tour-system', id: 'tour-system' },
-      (['swiss', 'round_robin', 'double_round_robin'] as TournamentSystem[]).map((s) => h('option', { value: s }, systemText(s))),
+      (['swiss', 'round_robin', 'double_round_robin', 'arena'] as TournamentSystem[]).map((s) => h('option', { value: s }, systemText(s))),
     );
     const mode = h(
       'select',
@@ -75,13 +75,20 @@ export function tournamentListPage(): Page {
     );
     const rounds = h('input', { testid: 'tour-rounds', id: 'tour-rounds', type: 'number', min: '1', max: '30', value: '5' });
     const roundsField = h('div', { class: 'field' }, h('label', { for: 'tour-rounds' }, t('tour.rounds')), rounds);
+    const minutes = h('input', { testid: 'tour-minutes', id: 'tour-minutes', type: 'number', min: '10', max: '720', value: '60' });
+    const minutesField = h('div', { class: 'field' }, h('label', { for: 'tour-minutes' }, t('tour.minutes')), minutes);
     const gap = h('input', { testid: 'tour-gap', id: 'tour-gap', type: 'number', min: '0', max: '604800', value: '30' });
     const rated = h('input', { testid: 'tour-rated', id: 'tour-rated', type: 'checkbox' });
     const tc = tcField('10+5');
     const rules = rulesField('online');
     const err = h('p', { class: 'error', testid: 'tour-error', 'aria-live': 'polite' });
+    const gapField = h('div', { class: 'field' }, h('label', { for: 'tour-gap' }, t('tour.gap')), gap);
     const sync = () => {
       roundsField.hidden = system.value !== 'swiss';
+      minutesField.hidden = system.value !== 'arena';
+      gapField.hidden = system.value === 'arena';
+      if (system.value === 'arena') mode.value = 'online';
+      mode.disabled = system.value === 'arena';
       rated.disabled = mode.value !== 'online';
       if (rated.disabled) rated.checked = false;
     };
@@ -112,6 +119,7 @@ export function tournamentListPage(): Page {
               rated: rated.checked,
               rounds: system.value === 'swiss' ? Number(rounds.value) : undefined,
               round_gap_s: Number(gap.value || '30'),
+              minutes: system.value === 'arena' ? Number(minutes.value) : undefined,
             })
             .then((v) => navigate(`/tournament/${v.id}`))
             .catch((e2) => {
@@ -124,9 +132,10 @@ export function tournamentListPage(): Page {
       h('div', { class: 'field' }, h('label', { for: 'tour-system' }, t('tour.system')), system),
       h('div', { class: 'field' }, h('label', { for: 'tour-mode' }, t('tour.mode')), mode),
       roundsField,
+      minutesField,
       tc.el,
       rules.el,
-      h('div', { class: 'field' }, h('label', { for: 'tour-gap' }, t('tour.gap')), gap),
+      gapField,
       h('label', { class: 'check', for: 'tour-rated' }, rated, ' ', t('tour.rated')),
       h('div', { class: 'form-buttons' }, submit),
       err,

@@ -7,7 +7,7 @@ import { currentUser, errorText, link, toast } from '../../app';
 import type { Page } from '../../app';
 import { h, replace } from '../../dom';
 import { getLang, t } from '../../i18n';
-import type { TournamentResult, TournamentRound, TournamentView } from '../../protocol_http';
+import type { ArenaView, TournamentResult, TournamentRound, TournamentView } from '../../protocol_http';
 import { tcLabel } from '../../ui/names';
 import { byeText, modeText, RESULTS, resultText, score, statusText, systemText, tieBreakName } from './text';
 import { tourApi } from './xhr';
@@ -73,11 +73,22 @@ export function tournamentPage(id: string): Page {
   function renderActions(v: TournamentView): void {
     const me = currentUser();
     const buttons: HTMLElement[] = [];
-    const canJoin = v.status === 'open' || (v.status === 'running' && v.system === 'swiss' && v.round_list.length < v.rounds);
+    const arena = v.arena;
+    const canJoin =
+      v.status === 'open' ||
+      (v.status === 'running' && ((v.system === 'swiss' && v.round_list.length < v.rounds) || v.system === 'arena'));
+    const myArenaRow = arena?.standings.find((r) => r.no === v.your_no);
+    if (arena && v.status === 'running' && v.you_joined) {
+      buttons.push(
+        myArenaRow?.paused
+          ? h('button', { class: 'btn primary', testid: 'tour-join', onclick: () => act(tourApi.join(id)) }, t('tour.arenaResume'))
+          : h('button', { class: 'btn', testid: 'tour-leave', onclick: () => act(tourApi.leave(id)) }, t('tour.arenaPause')),
+      );
+    }
     if (me && !v.you_joined && canJoin && !(v.mode === 'otb' && v.status !== 'open')) {
       buttons.push(h('button', { class: 'btn primary', testid: 'tour-join', onclick: () => act(tourApi.join(id)) }, t('tour.join')));
     }
-    if (v.you_joined && v.status !== 'finished') {
+    if (v.you_joined && v.status !== 'finished' && !(arena && v.status === 'running')) {
       const mine = v.players.find((p) => p.no === v.your_no);
       if (!mine?.withdrawn) {
         buttons.push(
@@ -265,6 +276,66 @@ export function tournamentPage(id: string): Page {
     );
   }
 
+  const arenaEl = h('section', { testid: 'arena' });
+  el.insertBefore(arenaEl, standingsEl);
+
+  function renderArena(a: ArenaView | null, v: TournamentView): void {
+    if (!a) {
+      replace(arenaEl);
+      return;
+    }
+    const left = a.ends_at_ms ? Math.max(0, a.ends_at_ms - Date.now()) : null;
+    const clock = left === null ? '' : `${Math.floor(left / 60000)}:${String(Math.floor((left % 60000) / 1000)).padStart(2, '0')}`;
+    const markClass: Record<string, string> = { normal: '', streak_starter: 'streak', double: 'double', no_points: 'nopoints' };
+    replace(
+      arenaEl,
+      h('h2', {}, t('tour.arenaStandings')),
+      h(
+        'p',
+        { class: 'hint' },
+        t('tour.arenaRules'),
+        v.status === 'running' && clock ? [' ', h('b', { testid: 'arena-clock' }, t('tour.arenaLeft', { time: clock }))] : null,
+      ),
+      a.standings.length
+        ? h(
+            'table',
+            { class: 'table standings arena' },
+            h('thead', {}, h('tr', {}, h('th', {}, t('tour.rank')), h('th', {}, t('tour.player')), h('th', {}, t('tour.rating')), h('th', {}, t('tour.arenaSheet')), h('th', {}, t('tour.points')), h('th', {}, t('tour.arenaPerf')))),
+            h(
+              'tbody',
+              {},
+              a.standings.map((r) =>
+                h(
+                  'tr',
+                  { testid: 'arena-row', 'data-no': String(r.no) },
+                  h('td', {}, String(r.rank)),
+                  h('td', { translate: 'no' }, r.name, r.on_fire ? h('span', { title: t('tour.arenaFire'), 'aria-label': t('tour.arenaFire') }, ' 🔥') : null, r.paused ? h('small', { class: 'hint' }, ' ', t('tour.arenaPaused')) : null),
+                  h('td', {}, String(r.rating)),
+                  h('td', { class: 'sheet' }, r.sheet.map((e) => h('span', { class: `mark ${markClass[e.mark]}`, title: nameOf(e.opponent) }, String(e.points)))),
+                  h('td', { testid: 'arena-score' }, String(r.score)),
+                  h('td', {}, r.performance === null ? '—' : String(r.performance)),
+                ),
+              ),
+            ),
+          )
+        : h('p', { class: 'hint' }, t('tour.noPlayers')),
+      a.games.length
+        ? h(
+            'div',
+            {},
+            h('h3', {}, t('tour.arenaGames', { n: String(a.games.length) })),
+            h(
+              'ul',
+              { class: 'arena-games' },
+              a.games.map((g) =>
+                h('li', { testid: 'arena-game' }, g.game_id ? link(`/game/${g.game_id}`, `${nameOf(g.white)} – ${nameOf(g.black)}`) : `${nameOf(g.white)} – ${nameOf(g.black)}`, ' ', resultText(g.result)),
+              ),
+            ),
+          )
+        : null,
+    );
+  }
+
   function renderPlayers(v: TournamentView): void {
     replace(
       playersEl,
@@ -363,8 +434,10 @@ export function tournamentPage(id: string): Page {
     view = v;
     renderHead(v);
     renderActions(v);
+    renderArena(v.arena, v);
     renderStandings(v);
-    renderRounds(v);
+    if (v.arena) replace(roundsEl);
+    else renderRounds(v);
     renderCross(v);
     renderPlayers(v);
     renderOrganise(v);
