@@ -52,15 +52,19 @@ function freshDatabase(dir) {
 
 /**
  * The server to test: $GX_BASE if set (already running), else the binary $GX_BIN (or `bin`) started on a free
- * port with a fresh database (see freshDatabase). Returns {base, stop}.
+ * port with a fresh database (see freshDatabase). Returns {base, database, stop} (`database`: $GX_DATABASE for a running
+ * server, when run.sh started it).
  */
 export async function startServer(bin = process.env.GX_BIN) {
-  if (process.env.GX_BASE) return { base: process.env.GX_BASE.replace(/\/$/, ''), stop: async () => {} };
+  if (process.env.GX_BASE) {
+    return { base: process.env.GX_BASE.replace(/\/$/, ''), database: process.env.GX_DATABASE, stop: async () => {} };
+  }
   if (!bin) throw new Error('set GX_BIN (the guoxiang binary) or GX_BASE (a running server)');
   const dir = mkdtempSync(join(tmpdir(), 'gx-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', freshDatabase(dir)], {
+  const database = freshDatabase(dir);
+  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', database], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
   });
@@ -83,6 +87,8 @@ export async function startServer(bin = process.env.GX_BIN) {
   }
   return {
     base,
+    // For the shell commands a spec runs on the same database (`guoxiang user admin NAME --database …`).
+    database,
     log: () => log,
     stop: async () => {
       if (proc.exitCode === null) {

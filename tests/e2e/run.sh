@@ -88,6 +88,8 @@ done
 
 export GX_BASE="http://127.0.0.1:$PORT"
 export GX_BIN="$BIN"
+# Specs that run the binary's shell commands on the server's database (e.g. `user admin NAME`).
+export GX_DATABASE="$DB"
 SPECS=()
 for f in "$HERE"/*.test.mjs; do
   if [[ -z "${GX_E2E_ONLY:-}" || "$(basename "$f")" == "${GX_E2E_ONLY}"* ]]; then SPECS+=("$f"); fi

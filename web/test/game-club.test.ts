@@ -71,6 +71,8 @@ test('an adjournment: offered, called, sealed, a time agreed, opened', () => {
   );
   assert.equal(st.adjourn, null);
   assert.equal(st.mySealed, null);
+  // The opening's message stays with the move it announces.
+  assert.equal(st.ruleNotice?.en, 'legal');
   assert.ok(canPlay(st));
   assert.equal(st.line.moves.length, 3);
 });

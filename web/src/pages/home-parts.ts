@@ -188,7 +188,14 @@ export function variantField(
 }
 
 /** The rule sets offered when starting a game (docs/game.md, "Rule sets"). */
-const RULE_SETS = ['online', 'touch_move', 'touch_move+illegal_moves_count', 'king_into_check'] as const;
+const RULE_SETS = [
+  'online',
+  'touch_move',
+  'touch_move+illegal_moves_count',
+  'king_into_check',
+  'adjournment',
+  'touch_move+illegal_moves_count+adjournment',
+] as const;
 
 /** The rule set of a new game; `read()` is what `play_computer` and `challenge_friend` take (none for online). */
 export function rulesField(pick: string): { el: HTMLElement; read(): string | undefined; picked(): string } {

@@ -42,6 +42,8 @@ function localInput(ms: number): string {
 function timeForm(testid: string, label: string, send: (atMs: number) => void): HTMLElement {
   const input = h('input', {
     type: 'datetime-local',
+    // Seconds may be given (the minute is the default).
+    step: '1',
     testid: `${testid}-time`,
     value: localInput(Date.now() + 3_600_000),
     'aria-label': t('adj.timeLabel'),

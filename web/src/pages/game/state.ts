@@ -86,6 +86,8 @@ export interface GameState {
   sealing: { uci: string; san: string } | null;
   /** The move we sealed (known on this page only: the server never sends it back before the opening). */
   mySealed: string | null;
+  /** The notice survives the next move (the opened sealed move's, shown with the move it announces). */
+  keepNotice: boolean;
 }
 
 export type Action =
@@ -147,6 +149,7 @@ export function initialState(gameId: string, me: string | null): GameState {
     arbiter: false,
     sealing: null,
     mySealed: null,
+    keepNotice: false,
   };
 }
 
@@ -342,7 +345,8 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
         resignConfirm: false,
         pendingClaim: null,
         claimRejected: null,
-        ruleNotice: null,
+        ruleNotice: s.keepNotice ? s.ruleNotice : null,
+        keepNotice: false,
         adjusting: false,
         viewPly: s.viewPly !== null && s.viewPly === line.moves.length - 1 ? null : s.viewPly,
       };
@@ -386,7 +390,7 @@ function applyEvent(st: GameState, e: VersionedGameEvent, now: number): GameStat
         adjourn: { ...(s.adjourn ?? noAdjournment), proposed_by: null, proposed_at_ms: null, resume_at_ms: e.at_ms },
       };
     case 'sealed_move_opened':
-      return { ...s, adjourn: null, mySealed: null, ruleNotice: { zh: e.message_zh, en: e.message_en } };
+      return { ...s, adjourn: null, mySealed: null, ruleNotice: { zh: e.message_zh, en: e.message_en }, keepNotice: e.valid };
     case 'arbiter_called':
       return { ...s, dispute: { by: e.by, reason: e.reason } };
     case 'arbiter_acted':
