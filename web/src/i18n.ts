@@ -617,7 +617,7 @@ const en: Record<Key, string> = {
   'adj.agree': 'Agree to this time',
   'adj.resumeAt': 'The game resumes at {time}',
   'adj.left': '(in {left})',
-  'adj.resuming': "The session has started: the sealed move is opened when the sealer's opponent is at the board",
+  'adj.resuming': 'The session has started: the sealed move is opened when the sealer\'s opponent is at the board',
   'adj.timeLabel': 'Resumption time',
   'adj.badTime': 'Choose a time in the future',
   'adj.explain.sealed_move': 'Article 10.16: a sealed move that is ambiguous, false or illegal loses the game for the sealer (a draw if the opponent cannot checkmate).',
