@@ -576,6 +576,10 @@ mod tests {
             rules: None,
             touches: Vec::new(),
             illegal_moves: None,
+            paused: false,
+            adjournment: None,
+            dispute: None,
+            arbiter_notes: Vec::new(),
         }
     }
 

@@ -256,6 +256,10 @@ fn handle(state: &Shared, user: Option<&str>, tx: &Tx, conn: u64, msg: ClientMes
                     rules: None,
                     touches: Vec::new(),
                     illegal_moves: None,
+                    paused: false,
+                    adjournment: None,
+                    dispute: None,
+                    arbiter_notes: Vec::new(),
                 };
                 send(tx, &ServerMessage::GameSnapshot { game_id, snapshot: Box::new(snapshot) });
                 send(tx, &ServerMessage::Ack { id });
