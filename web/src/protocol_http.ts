@@ -1018,7 +1018,11 @@ round_gap_s?: number,
 /**
  * An arena's length in minutes (10 to 720).
  */
-minutes?: number, };
+minutes?: number, 
+/**
+ * Online: when the server starts it by itself (Unix ms); the organiser may start it earlier.
+ */
+starts_at_ms?: number, };
 
 /**
  * `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
@@ -1051,11 +1055,18 @@ export type AddPlayer = { name: string, rating?: number, };
 export type AddArbiter = { name: string, };
 
 /**
+ * `POST /api/tournament/{id}/forbid`: two players who must not be paired (a Swiss: players of one family or club;
+ * TRF-16's `XXP`).
+ */
+export type ForbiddenPair = { a: number, b: number, };
+
+/**
  * A player of a tournament.
  */
 export type TournamentPlayer = { 
 /**
- * The starting rank (pairing number), from 1; 0 before the start.
+ * The starting rank (pairing number), from 1; before the start, a provisional number in the order of entry
+ * (the start gives the ranks by rating, and forbidden pairs and byes follow their players).
  */
 no: number, name: string, 
 /**
@@ -1155,13 +1166,25 @@ next_round_at_ms: number | null, created_at_ms: number,
  */
 you_organise: boolean, you_arbitrate: boolean, 
 /**
- * The viewer's starting rank, or 0 when not in it (or before the start: see `you_joined`).
+ * The viewer's number ([`TournamentPlayer::no`]), or 0 when not in it.
  */
 your_no: number, you_joined: boolean, 
 /**
  * An arena's own state (`null` for the other systems).
  */
-arena: ArenaView | null, };
+arena: ArenaView | null, 
+/**
+ * Online: when the server starts it by itself.
+ */
+starts_at_ms: number | null, 
+/**
+ * A Swiss's pairs that must not meet (starting ranks).
+ */
+forbidden: Array<ForbiddenPair>, 
+/**
+ * A Swiss's players who asked for a half-point bye in the next round.
+ */
+next_round_byes: Array<number>, };
 
 /**
  * A tournament in a list.

@@ -460,3 +460,85 @@ async fn an_arena_pairs_players_again_as_their_games_end() {
     let v = ok(&server, s0, &format!("/api/tournament/{id}/join"), None).await;
     assert_eq!(row(&v)["paused"], false);
 }
+
+#[tokio::test]
+async fn a_swiss_keeps_forbidden_pairs_apart_and_gives_requested_byes() {
+    let server = TestServer::start(&temp_db("tour_byes")).await;
+    let (org, players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Family Swiss", "system": "swiss", "mode": "otb", "time_control": "-", "rated": false,
+                    "rounds": 3})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    // Entered in this order (provisional numbers 1–5); ranked by rating at the start: Wu 1, Li 2, Xu 3, Ma 4, Zhao 5.
+    for (name, rating) in [("Li", 2100), ("Xu", 2000), ("Wu", 2200), ("Ma", 1900), ("Zhao", 1800)] {
+        ok(&server, &org, &format!("/api/tournament/{id}/player"), Some(json!({"name": name, "rating": rating}))).await;
+    }
+    // Li and Ma are brother and sister: never paired (by the Dutch system Li, 2, would meet Ma, 4... or Zhao).
+    ok(&server, &org, &format!("/api/tournament/{id}/forbid"), Some(json!({"a": 1, "b": 4}))).await;
+    // Xu asks for a half-point bye in round 1.
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/bye"), Some(json!({"no": 2}))).await;
+    assert_eq!(v["next_round_byes"], json!([2]));
+    // Nobody else may ask for someone else's bye.
+    let (s, e) =
+        call(&server, &players[0].1, "POST", &format!("/api/tournament/{id}/bye"), Some(json!({"no": 3}))).await;
+    assert_eq!((s, e["code"].as_str()), (403, Some("not_organiser")), "{e}");
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    let no = |name: &str| {
+        v["players"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()["no"].as_u64().unwrap()
+    };
+    assert_eq!((no("Wu"), no("Li"), no("Xu"), no("Ma"), no("Zhao")), (1, 2, 3, 4, 5));
+    assert_eq!(v["forbidden"], json!([{"a": 2, "b": 4}]), "the pair follows its players to their ranks");
+    let r1 = &v["round_list"][0];
+    let byes = r1["byes"].as_array().unwrap();
+    assert!(byes.iter().any(|b| b["no"] == 3 && b["kind"] == "half" && b["points"] == 0.5), "{r1}");
+    for b in r1["boards"].as_array().unwrap() {
+        let pair = (
+            b["white"].as_u64().unwrap().min(b["black"].as_u64().unwrap()),
+            b["white"].as_u64().unwrap().max(b["black"].as_u64().unwrap()),
+        );
+        assert_ne!(pair, (2, 4), "a forbidden pair met: {r1}");
+    }
+    assert_eq!(r1["boards"].as_array().unwrap().len(), 2, "four play, Xu has the bye: {r1}");
+    // The TRF export names the forbidden pair for other pairing programs.
+    let (_, trf) = call(&server, "", "GET", &format!("/api/tournament/{id}/trf"), None).await;
+    assert!(trf.as_str().unwrap().contains("XXP 2 4"), "{trf}");
+}
+
+#[tokio::test]
+async fn a_tournament_starts_by_itself_at_its_time() {
+    let server = TestServer::start(&temp_db("tour_scheduled")).await;
+    let (org, players) = people(&server).await;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+    let (s, e) = call(
+        &server,
+        &org,
+        "POST",
+        "/api/tournaments",
+        Some(json!({"name": "Past", "system": "swiss", "mode": "online", "time_control": "300+3", "rated": false,
+                    "rounds": 3, "starts_at_ms": now - 1000})),
+    )
+    .await;
+    assert_eq!((s, e["code"].as_str()), (400, Some("bad_request")), "{e}");
+    assert!(e["error"].as_str().unwrap().starts_with("starts_at_ms"), "{e}");
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Evening Swiss", "system": "swiss", "mode": "online", "time_control": "300+3",
+                    "rated": false, "rounds": 3, "starts_at_ms": now + 1500})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    assert_eq!(v["starts_at_ms"], now + 1500);
+    for (_, s) in &players[..3] {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    let v = until(&server, &id, "started at its time", |v| v["status"] == "running").await;
+    assert_eq!(v["round_list"][0]["boards"].as_array().unwrap().len(), 1);
+    assert_eq!(v["round_list"][0]["byes"][0]["kind"], "pairing");
+}

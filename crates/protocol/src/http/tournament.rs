@@ -8,7 +8,8 @@
 //! - `GET /api/tournament/{id}` → [`TournamentView`].
 //! - `POST /api/tournament/{id}/join`, `…/leave`, `…/start`, `…/pair` (the next round), `…/result`
 //!   [`ResultEntry`], `…/withdraw` [`PlayerNumber`], `…/player` [`AddPlayer`] (over the board), `…/arbiter`
-//!   [`AddArbiter`] → [`TournamentView`].
+//!   [`AddArbiter`], `…/forbid` [`ForbiddenPair`], `…/bye` [`PlayerNumber`] (a half-point bye in the next round)
+//!   → [`TournamentView`].
 //! - `GET /api/tournament/{id}/pgn` (every game), `GET /api/tournament/{id}/trf` (FIDE TRF-16).
 
 use serde::{Deserialize, Serialize};
@@ -107,6 +108,17 @@ pub struct NewTournament {
     /// An arena's length in minutes (10 to 720).
     #[ts(optional)]
     pub minutes: Option<u32>,
+    /// Online: when the server starts it by itself (Unix ms); the organiser may start it earlier.
+    #[ts(optional)]
+    pub starts_at_ms: Option<i64>,
+}
+
+/// `POST /api/tournament/{id}/forbid`: two players who must not be paired (a Swiss: players of one family or club;
+/// TRF-16's `XXP`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ForbiddenPair {
+    pub a: u32,
+    pub b: u32,
 }
 
 /// `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
@@ -150,7 +162,8 @@ pub struct AddArbiter {
 /// A player of a tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TournamentPlayer {
-    /// The starting rank (pairing number), from 1; 0 before the start.
+    /// The starting rank (pairing number), from 1; before the start, a provisional number in the order of entry
+    /// (the start gives the ranks by rating, and forbidden pairs and byes follow their players).
     pub no: u32,
     pub name: String,
     /// The account's name; `null` for a player entered by name.
@@ -255,11 +268,17 @@ pub struct TournamentView {
     /// What the viewer may do: organise (start, pair, enter results), arbitrate (enter results), or is playing.
     pub you_organise: bool,
     pub you_arbitrate: bool,
-    /// The viewer's starting rank, or 0 when not in it (or before the start: see `you_joined`).
+    /// The viewer's number ([`TournamentPlayer::no`]), or 0 when not in it.
     pub your_no: u32,
     pub you_joined: bool,
     /// An arena's own state (`null` for the other systems).
     pub arena: Option<ArenaView>,
+    /// Online: when the server starts it by itself.
+    pub starts_at_ms: Option<i64>,
+    /// A Swiss's pairs that must not meet (starting ranks).
+    pub forbidden: Vec<ForbiddenPair>,
+    /// A Swiss's players who asked for a half-point bye in the next round.
+    pub next_round_byes: Vec<u32>,
 }
 
 /// How an arena game scored for a player.

@@ -69,6 +69,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tournament/{id}/withdraw", post(tournament::withdraw))
         .route("/api/tournament/{id}/player", post(tournament::add_player))
         .route("/api/tournament/{id}/arbiter", post(tournament::add_arbiter))
+        .route("/api/tournament/{id}/forbid", post(tournament::forbid))
+        .route("/api/tournament/{id}/bye", post(tournament::bye))
         .route("/api/tournament/{id}/pgn", get(tournament::pgn))
         .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/healthz", get(|| async { "ok" }))

@@ -7,7 +7,8 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guoxiang_protocol::http::{
-    AddArbiter, AddPlayer, NewTournament, PlayerNumber, ResultEntry, TournamentList, TournamentView, TrfImport,
+    AddArbiter, AddPlayer, ForbiddenPair, NewTournament, PlayerNumber, ResultEntry, TournamentList, TournamentView,
+    TrfImport,
 };
 
 use crate::AppState;
@@ -136,6 +137,28 @@ pub async fn add_arbiter(
     Json(req): Json<AddArbiter>,
 ) -> ApiResult<Json<TournamentView>> {
     let doc = state.tournaments.add_arbiter(&id, &auth.user, &req.name).await?;
+    Ok(answer(&state, &id, &doc, &auth))
+}
+
+/// `POST /api/tournament/{id}/forbid`.
+pub async fn forbid(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(id): Path<String>,
+    Json(req): Json<ForbiddenPair>,
+) -> ApiResult<Json<TournamentView>> {
+    let doc = state.tournaments.forbid(&id, &auth.user, req.a, req.b).await?;
+    Ok(answer(&state, &id, &doc, &auth))
+}
+
+/// `POST /api/tournament/{id}/bye`.
+pub async fn bye(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(id): Path<String>,
+    Json(req): Json<PlayerNumber>,
+) -> ApiResult<Json<TournamentView>> {
+    let doc = state.tournaments.request_bye(&id, &auth.user, req.no).await?;
     Ok(answer(&state, &id, &doc, &auth))
 }
 

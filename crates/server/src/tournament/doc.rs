@@ -95,6 +95,15 @@ pub struct Doc {
     /// An arena's state (the other systems have none).
     #[serde(default)]
     pub arena: Option<ArenaDoc>,
+    /// When the server starts it by itself (online).
+    #[serde(default)]
+    pub starts_at_ms: Option<i64>,
+    /// Pairs that must not meet (a Swiss).
+    #[serde(default)]
+    pub forbidden: Vec<(u32, u32)>,
+    /// Half-point byes asked for: (round, starting rank).
+    #[serde(default)]
+    pub byes_requested: Vec<(u32, u32)>,
 }
 
 /// An arena as stored: its length and what happened, in order. The state (scores, streaks, who is playing) is
@@ -261,7 +270,10 @@ impl Doc {
         }
         match self.status {
             TournamentStatus::Open => {
-                self.players.push(Entry { no: 0, user_id, name, rating, withdrawn_from: None, first_round: 1 });
+                // A provisional number in the order of entry (forbidden pairs and byes can name it); the starting
+                // ranks are given at the start.
+                let no = self.players.iter().map(|p| p.no).max().unwrap_or(0) + 1;
+                self.players.push(Entry { no, user_id, name, rating, withdrawn_from: None, first_round: 1 });
             }
             TournamentStatus::Running if self.system == TournamentSystem::Arena => {
                 let no = self.players.iter().map(|p| p.no).max().unwrap_or(0) + 1;
@@ -304,6 +316,10 @@ impl Doc {
             ));
         }
         let before = self.players.len();
+        if let Some(no) = self.player_of(user_id).map(|p| p.no) {
+            self.forbidden.retain(|&(a, b)| a != no && b != no);
+            self.byes_requested.retain(|&(_, n)| n != no);
+        }
         self.players.retain(|p| p.user_id.as_deref() != Some(user_id));
         if self.players.len() == before {
             return Err(refused("not_joined", "你没有报名这个比赛", "you have not joined this tournament"));
@@ -345,9 +361,14 @@ impl Doc {
             ));
         }
         self.players.sort_by(|a, b| b.rating.cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
+        let mut renumber = std::collections::HashMap::new();
         for (i, p) in self.players.iter_mut().enumerate() {
+            renumber.insert(p.no, i as u32 + 1);
             p.no = i as u32 + 1;
         }
+        let new = |no: u32| renumber.get(&no).copied().unwrap_or(no);
+        self.forbidden = self.forbidden.iter().map(|&(a, b)| (new(a).min(new(b)), new(a).max(new(b)))).collect();
+        self.byes_requested = self.byes_requested.iter().map(|&(r, no)| (r, new(no))).collect();
         let n = self.players.len() as u32;
         match self.system {
             TournamentSystem::RoundRobin => self.rounds = berger::rounds(n),
@@ -600,7 +621,61 @@ impl Doc {
     }
 
     fn active_in(&self, p: &Entry, round: u32) -> bool {
-        round >= p.first_round && p.withdrawn_from.is_none_or(|w| round < w)
+        round >= p.first_round && p.withdrawn_from.is_none_or(|w| round < w) && !self.bye_requested(p.no, round)
+    }
+
+    fn bye_requested(&self, no: u32, round: u32) -> bool {
+        self.byes_requested.contains(&(round, no))
+    }
+
+    /// A Swiss player asks for a half-point bye in the next round (before it is paired).
+    pub fn request_bye(&mut self, no: u32) -> Result<u32, Refused> {
+        if self.system != TournamentSystem::Swiss || self.status == TournamentStatus::Finished {
+            return Err(refused(
+                "no_byes",
+                "只有进行中的瑞士制比赛可以请假",
+                "only a Swiss tournament not finished takes bye requests",
+            ));
+        }
+        let round = self.round_list.len() as u32 + 1;
+        if round > self.rounds {
+            return Err(refused("no_rounds_left", "所有轮次都已编排", "every round has been paired"));
+        }
+        let p = self.player(no).ok_or_else(|| no_player(no))?;
+        if !self.active_in(p, round) {
+            return Err(refused(
+                "no_byes",
+                "这名棋手下一轮本来就不会被编排",
+                "this player is not to be paired in the next round anyway",
+            ));
+        }
+        self.byes_requested.push((round, no));
+        Ok(round)
+    }
+
+    /// Two players who must not meet (a Swiss).
+    pub fn forbid(&mut self, a: u32, b: u32) -> Result<(), Refused> {
+        if self.system != TournamentSystem::Swiss || self.status == TournamentStatus::Finished {
+            return Err(refused(
+                "no_forbidden_pairs",
+                "只有瑞士制比赛可以指定不相遇的棋手",
+                "only a Swiss tournament takes forbidden pairs",
+            ));
+        }
+        if a == b || a == 0 || b == 0 {
+            return Err(refused(
+                "bad_request",
+                "须是两名不同的棋手（按序号）",
+                "two different players are needed (by starting rank)",
+            ));
+        }
+        self.player(a).ok_or_else(|| no_player(a))?;
+        self.player(b).ok_or_else(|| no_player(b))?;
+        let pair = (a.min(b), a.max(b));
+        if !self.forbidden.contains(&pair) {
+            self.forbidden.push(pair);
+        }
+        Ok(())
     }
 
     /// Pairs the next round (without creating games): Berger's table for a round-robin (a withdrawn player's games
@@ -637,9 +712,10 @@ impl Doc {
             let mut t = self.to_trf(true);
             for p in &self.players {
                 if !self.active_in(p, number) {
+                    let code = if self.bye_requested(p.no, number) { Code::HalfBye } else { Code::ZeroBye };
                     let line = t.players.iter_mut().find(|x| u32::from(x.start_number) == p.no).expect("every player");
                     line.rounds.resize(number as usize - 1, RoundEntry::ABSENT);
-                    line.rounds.push(RoundEntry { opponent: None, colour: Colour::None, code: Code::ZeroBye });
+                    line.rounds.push(RoundEntry { opponent: None, colour: Colour::None, code });
                 }
             }
             let input = dutch::input_from_trf(&t).map_err(|e| refused("cannot_pair", e.to_string(), e.to_string()))?;
@@ -658,7 +734,8 @@ impl Doc {
             }
             for p in &self.players {
                 if !self.active_in(p, number) {
-                    round.byes.push(Bye { no: p.no, kind: ByeKind::Zero });
+                    let kind = if self.bye_requested(p.no, number) { ByeKind::Half } else { ByeKind::Zero };
+                    round.byes.push(Bye { no: p.no, kind });
                 }
             }
         }
@@ -781,7 +858,7 @@ impl Doc {
             },
             rounds: (self.rounds > 0).then_some(self.rounds),
             initial_colour: None,
-            forbidden: Vec::new(),
+            forbidden: self.forbidden.iter().map(|&(a, b)| vec![a as u16, b as u16]).collect(),
             players,
             other_lines: Vec::new(),
         }
@@ -873,7 +950,7 @@ impl Doc {
                 score: cross.iter().find(|c| c.no == p.no).map_or(0.0, |c| c.score),
             })
             .collect();
-        out.sort_by_key(|p| (p.no == 0, p.no));
+        out.sort_by_key(|p| p.no);
         out
     }
 
@@ -1006,6 +1083,17 @@ impl Doc {
             next_round_at_ms: None,
             created_at_ms: now_ms,
             arena: None,
+            starts_at_ms: None,
+            forbidden: t
+                .forbidden
+                .iter()
+                .flat_map(|g| {
+                    g.iter().enumerate().flat_map(move |(i, &a)| {
+                        g[i + 1..].iter().map(move |&b| (u32::from(a.min(b)), u32::from(a.max(b))))
+                    })
+                })
+                .collect(),
+            byes_requested: Vec::new(),
         };
         doc.after_round();
         Ok(doc)
@@ -1040,6 +1128,9 @@ mod tests {
             next_round_at_ms: None,
             created_at_ms: 0,
             arena: None,
+            starts_at_ms: None,
+            forbidden: Vec::new(),
+            byes_requested: Vec::new(),
         };
         for i in 0..n {
             d.join(Some(format!("u{i}")), format!("P{i}"), Some(2000 - 10 * i as u32)).unwrap();
@@ -1096,6 +1187,33 @@ mod tests {
         assert!(r2.byes.iter().all(|b| b.no != 5 || b.kind != ByeKind::Pairing), "no second pairing bye for 5");
         let s = d.standings();
         assert_eq!(s.iter().map(|r| r.score).sum::<f64>(), 3.0, "two decisive games and a bye");
+    }
+
+    #[test]
+    fn a_requested_bye_scores_half_and_a_forbidden_pair_never_meets() {
+        let mut d = doc(TournamentSystem::Swiss, 6);
+        d.forbid(1, 4).unwrap();
+        d.start(0).unwrap();
+        assert_eq!(d.request_bye(6).unwrap(), 1);
+        let r1 = d.pair_next(1).unwrap().clone();
+        assert!(r1.byes.contains(&Bye { no: 6, kind: ByeKind::Half }), "{r1:?}");
+        // Without the forbidden pair the Dutch system would pair 1 with 4 (top half against bottom half of five).
+        assert!(r1.boards.iter().all(|b| (b.white.min(b.black), b.white.max(b.black)) != (1, 4)), "{r1:?}");
+        assert_eq!(r1.boards.len(), 2);
+        assert_eq!(r1.byes.len(), 2, "the half-point bye and the pairing-allocated bye: {r1:?}");
+        for b in 1..=2 {
+            d.set_result(1, b, TournamentResult::Draw).unwrap();
+        }
+        d.after_round();
+        let half = d.standings().into_iter().find(|r| r.no == 6).unwrap();
+        assert_eq!(half.score, 0.5);
+        let t = d.to_trf(true);
+        assert_eq!(t.forbidden, vec![vec![1, 4]]);
+        assert_eq!(d.forbid(2, 2).unwrap_err().code, "bad_request");
+        let mut rr = doc(TournamentSystem::RoundRobin, 3);
+        assert_eq!(rr.forbid(1, 2).unwrap_err().code, "no_forbidden_pairs");
+        rr.start(0).unwrap();
+        assert_eq!(rr.request_bye(1).unwrap_err().code, "no_byes");
     }
 
     #[test]

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use guoxiang_game::{PlayerRef, Rules, Source, Variant};
 use guoxiang_protocol::http::{
-    NewTournament, TournamentList, TournamentMode, TournamentResult, TournamentStatus, TournamentSummary,
-    TournamentSystem, TournamentView, TrfImport,
+    ForbiddenPair, NewTournament, TournamentList, TournamentMode, TournamentResult, TournamentStatus,
+    TournamentSummary, TournamentSystem, TournamentView, TrfImport,
 };
 use guoxiang_store::{Store, TournamentGameRow, TournamentRow, User};
 use tokio::sync::broadcast::error::RecvError;
@@ -113,7 +113,10 @@ impl Tournaments {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
-                    _ = tick.tick() => me.arena_ticks().await,
+                    _ = tick.tick() => {
+                        me.scheduled_starts().await;
+                        me.arena_ticks().await;
+                    }
                     got = rx.recv() => match got {
                         Ok(g) => {
                             if let Err(e) = me.game_finished(&g.game_id).await {
@@ -266,6 +269,24 @@ impl Tournaments {
             ));
         }
         let now = crate::time::now_ms() as i64;
+        let starts_at_ms = match req.starts_at_ms {
+            Some(at) if !online => {
+                let _ = at;
+                return Err(bad(
+                    "starts_at_ms",
+                    "线下比赛由组织者开始".into(),
+                    "an over-the-board tournament is started by its organiser".into(),
+                ));
+            }
+            Some(at) if at <= now || at > now + 366 * 86_400_000 => {
+                return Err(bad(
+                    "starts_at_ms",
+                    "开始时间须在今后一年之内".into(),
+                    "the start must be in the coming year".into(),
+                ));
+            }
+            other => other,
+        };
         let doc = Doc {
             name: name.to_owned(),
             system: req.system,
@@ -285,6 +306,9 @@ impl Tournaments {
             next_round_at_ms: None,
             created_at_ms: now,
             arena,
+            starts_at_ms,
+            forbidden: Vec::new(),
+            byes_requested: Vec::new(),
         };
         self.insert(doc).await
     }
@@ -379,6 +403,12 @@ impl Tournaments {
             your_no: mine.map_or(0, |e| e.no),
             you_joined: mine.is_some(),
             arena: doc.arena_view(),
+            starts_at_ms: doc.starts_at_ms,
+            forbidden: doc.forbidden.iter().map(|&(a, b)| ForbiddenPair { a, b }).collect(),
+            next_round_byes: {
+                let next = doc.round_list.len() as u32 + 1;
+                doc.byes_requested.iter().filter(|(r, _)| *r == next).map(|(_, no)| *no).collect()
+            },
         }
     }
 
@@ -517,6 +547,63 @@ impl Tournaments {
             })
             .await?;
         Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/forbid`: the organiser or an arbiter keeps two players apart (a Swiss).
+    pub async fn forbid(&self, id: &str, by: &User, a: u32, b: u32) -> Result<Doc, ApiError> {
+        let (doc, ()) = self
+            .act(id, |d| {
+                if !powers(d, Some(by)).arbitrate {
+                    return Err(forbidden("只有组织者或裁判可以指定", "only the organiser or an arbiter can do this"));
+                }
+                d.forbid(a, b)?;
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// `POST /api/tournament/{id}/bye`: a half-point bye in the next round, asked by the player (or entered by the
+    /// organiser or an arbiter).
+    pub async fn request_bye(&self, id: &str, by: &User, no: u32) -> Result<Doc, ApiError> {
+        let (doc, _) = self
+            .act(id, |d| {
+                let own = d.player_of(&by.id).is_some_and(|p| p.no == no);
+                if !own && !powers(d, Some(by)).arbitrate {
+                    return Err(forbidden("只能为自己请假", "you can ask for a bye for yourself only"));
+                }
+                Ok((d.request_bye(no)?, Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
+    /// Online tournaments whose start time has come are started (with at least two players; otherwise they wait
+    /// for the organiser).
+    async fn scheduled_starts(&self) {
+        let now = crate::time::now_ms() as i64;
+        let Ok(rows) = self.0.store.tournaments(&["open"], 1000).await else { return };
+        for row in rows {
+            let Ok(doc) = serde_json::from_str::<Doc>(&row.data) else { continue };
+            if doc.starts_at_ms.is_none_or(|at| at > now) || doc.players.len() < 2 {
+                continue;
+            }
+            let started = self
+                .act(&row.id, |d| {
+                    d.start(now)?;
+                    Ok(((), Vec::new()))
+                })
+                .await;
+            match started {
+                Ok((d, ())) if d.system == TournamentSystem::Arena => self.arena_tick(&row.id).await,
+                Ok(_) => {
+                    if let Err(e) = self.pair_next(&row.id, None).await {
+                        tracing::warn!("tournament {}: round 1: {}", row.id, e.en);
+                    }
+                }
+                Err(e) => tracing::warn!("tournament {}: the scheduled start: {}", row.id, e.en),
+            }
+        }
     }
 
     /// `POST /api/tournament/{id}/start`: starting ranks are given and the first round is paired (online, its games

@@ -83,12 +83,21 @@ export function tournamentListPage(): Page {
     const rules = rulesField('online');
     const err = h('p', { class: 'error', testid: 'tour-error', 'aria-live': 'polite' });
     const gapField = h('div', { class: 'field' }, h('label', { for: 'tour-gap' }, t('tour.gap')), gap);
+    const startsAt = h('input', { testid: 'tour-starts-at', id: 'tour-starts-at', type: 'datetime-local', step: '1' });
+    const startsField = h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'tour-starts-at' }, t('tour.startsAt')),
+      startsAt,
+      h('span', { class: 'hint' }, t('tour.startsAtHelp')),
+    );
     const sync = () => {
       roundsField.hidden = system.value !== 'swiss';
       minutesField.hidden = system.value !== 'arena';
       gapField.hidden = system.value === 'arena';
       if (system.value === 'arena') mode.value = 'online';
       mode.disabled = system.value === 'arena';
+      startsField.hidden = mode.value !== 'online';
       rated.disabled = mode.value !== 'online';
       if (rated.disabled) rated.checked = false;
     };
@@ -120,6 +129,7 @@ export function tournamentListPage(): Page {
               rounds: system.value === 'swiss' ? Number(rounds.value) : undefined,
               round_gap_s: Number(gap.value || '30'),
               minutes: system.value === 'arena' ? Number(minutes.value) : undefined,
+              starts_at_ms: mode.value === 'online' && startsAt.value ? new Date(startsAt.value).getTime() : undefined,
             })
             .then((v) => navigate(`/tournament/${v.id}`))
             .catch((e2) => {
@@ -136,6 +146,7 @@ export function tournamentListPage(): Page {
       tc.el,
       rules.el,
       gapField,
+      startsField,
       h('label', { class: 'check', for: 'tour-rated' }, rated, ' ', t('tour.rated')),
       h('div', { class: 'form-buttons' }, submit),
       err,

@@ -64,6 +64,9 @@ export function tournamentPage(id: string): Page {
         v.arbiters.length ? [' · ', t('tour.arbiters', { names: v.arbiters.join(getLang() === 'zh' ? '、' : ', ') })] : null,
         v.rounds ? [' · ', t('tour.roundOf', { n: String(v.round_list.length), total: String(v.rounds) })] : null,
       ),
+      v.starts_at_ms && v.status === 'open'
+        ? h('p', { class: 'hint', testid: 'tour-starts' }, t('tour.startsAtShown', { time: new Date(v.starts_at_ms).toLocaleString(getLang() === 'zh' ? 'zh-CN' : 'en-GB') }))
+        : null,
       next && v.status === 'running'
         ? h('p', { class: 'hint', testid: 'tour-next' }, t('tour.nextAt', { time: new Date(next).toLocaleTimeString(getLang() === 'zh' ? 'zh-CN' : 'en-GB') }))
         : null,
@@ -105,6 +108,17 @@ export function tournamentPage(id: string): Page {
           ),
         );
       }
+    }
+    const nextRound = v.round_list.length + 1;
+    if (v.system === 'swiss' && v.you_joined && v.status !== 'finished' && nextRound <= Math.max(v.rounds, 1)) {
+      const asked = v.next_round_byes.includes(v.your_no);
+      buttons.push(
+        h(
+          'button',
+          { class: 'btn', testid: 'tour-bye', disabled: asked, onclick: () => act(tourApi.bye(id, { no: v.your_no })) },
+          asked ? t('tour.byeAsked', { n: String(nextRound) }) : t('tour.askBye', { n: String(nextRound) }),
+        ),
+      );
     }
     if (v.you_organise && v.status === 'open') {
       buttons.push(h('button', { class: 'btn primary', testid: 'tour-start', disabled: v.players.length < 2, onclick: () => act(tourApi.start(id)) }, t('tour.start')));
@@ -336,6 +350,34 @@ export function tournamentPage(id: string): Page {
     );
   }
 
+  const openHistory = new Set<number>();
+
+  /** A player's rounds: opponent, colour, result, the game. */
+  function historyOf(v: TournamentView, no: number): HTMLElement {
+    const items = v.round_list.map((r) => {
+      const b = r.boards.find((x) => x.white === no || x.black === no);
+      if (b) {
+        const white = b.white === no;
+        const opp = white ? b.black : b.white;
+        return h(
+          'li',
+          {},
+          t('tour.roundN', { n: String(r.number) }),
+          ': ',
+          white ? t('tour.white') : t('tour.black'),
+          ' ',
+          t('tour.vs', { name: nameOf(opp) }),
+          ' ',
+          resultText(b.result),
+          b.game_id ? [' ', link(`/game/${b.game_id}`, b.result ? t('tour.viewGame') : t('tour.watchGame'))] : null,
+        );
+      }
+      const bye = r.byes.find((x) => x.no === no);
+      return h('li', {}, t('tour.roundN', { n: String(r.number) }), ': ', bye ? `${byeText(bye.kind)} ${score(bye.points)}` : '—');
+    });
+    return h('ol', { class: 'player-history' }, items);
+  }
+
   function renderPlayers(v: TournamentView): void {
     replace(
       playersEl,
@@ -349,7 +391,7 @@ export function tournamentPage(id: string): Page {
               'tbody',
               {},
               v.players.map((p) =>
-                h(
+                [h(
                   'tr',
                   { testid: 'player-row', 'data-no': String(p.no) },
                   h('td', {}, p.no ? String(p.no) : '—'),
@@ -372,8 +414,29 @@ export function tournamentPage(id: string): Page {
                           t('tour.withdraw'),
                         )
                       : null,
+                    v.round_list.length
+                      ? h(
+                          'button',
+                          {
+                            class: 'btn small',
+                            testid: 'player-history-toggle',
+                            'aria-pressed': String(openHistory.has(p.no)),
+                            onclick: () => {
+                              if (openHistory.has(p.no)) openHistory.delete(p.no);
+                              else openHistory.add(p.no);
+                              renderPlayers(v);
+                            },
+                          },
+                          t('tour.history'),
+                        )
+                      : null,
                   ),
                 ),
+                openHistory.has(p.no) ? h('tr', { testid: 'player-history', 'data-no': String(p.no) }, (() => {
+                  const td = h('td', {}, historyOf(v, p.no));
+                  td.colSpan = 5;
+                  return td;
+                })()) : null],
               ),
             ),
           )
@@ -386,7 +449,7 @@ export function tournamentPage(id: string): Page {
       replace(organiseEl);
       return;
     }
-    const parts: HTMLElement[] = [h('h2', {}, t('tour.organise'))];
+    const parts: (HTMLElement | null)[] = [h('h2', {}, t('tour.organise'))];
     if (v.mode === 'otb' && v.status === 'open') {
       const name = h('input', { testid: 'add-player-name', placeholder: t('tour.player'), 'aria-label': t('tour.player') });
       const rating = h('input', { testid: 'add-player-rating', type: 'number', min: '0', max: '3500', placeholder: t('tour.rating'), 'aria-label': t('tour.rating') });
@@ -403,6 +466,31 @@ export function tournamentPage(id: string): Page {
           name,
           rating,
           h('button', { class: 'btn', type: 'submit', testid: 'add-player' }, t('tour.addPlayer')),
+        ),
+      );
+    }
+    if (v.system === 'swiss' && v.players.length >= 2) {
+      const opts = () => v.players.map((p) => h('option', { value: String(p.no) }, `${p.no}. ${p.name}`));
+      const a = h('select', { testid: 'forbid-a', 'aria-label': t('tour.player') }, opts());
+      const b = h('select', { testid: 'forbid-b', 'aria-label': t('tour.player') }, opts());
+      parts.push(
+        h('h3', {}, t('tour.forbidden')),
+        h('p', { class: 'hint' }, t('tour.forbiddenHelp')),
+        v.forbidden.length
+          ? h('p', { testid: 'forbidden-list' }, v.forbidden.map((f, i) => [i ? ' · ' : '', `${nameOf(f.a)} – ${nameOf(f.b)}`]))
+          : null,
+        h(
+          'form',
+          {
+            class: 'inline-form',
+            onsubmit: (e: Event) => {
+              e.preventDefault();
+              act(tourApi.forbid(id, { a: Number(a.value), b: Number(b.value) }));
+            },
+          },
+          a,
+          b,
+          h('button', { class: 'btn', type: 'submit', testid: 'forbid' }, t('tour.forbid')),
         ),
       );
     }

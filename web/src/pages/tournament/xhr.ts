@@ -5,6 +5,7 @@ import { request } from '../../api';
 import type {
   AddArbiter,
   AddPlayer,
+  ForbiddenPair,
   NewTournament,
   PlayerNumber,
   ResultEntry,
@@ -28,6 +29,8 @@ export const tourApi = {
   withdraw: (id: string, body: PlayerNumber) => request<TournamentView>('POST', `${base(id)}/withdraw`, body),
   addPlayer: (id: string, body: AddPlayer) => request<TournamentView>('POST', `${base(id)}/player`, body),
   addArbiter: (id: string, body: AddArbiter) => request<TournamentView>('POST', `${base(id)}/arbiter`, body),
+  forbid: (id: string, body: ForbiddenPair) => request<TournamentView>('POST', `${base(id)}/forbid`, body),
+  bye: (id: string, body: PlayerNumber) => request<TournamentView>('POST', `${base(id)}/bye`, body),
   pgnUrl: (id: string) => `${base(id)}/pgn`,
   trfUrl: (id: string) => `${base(id)}/trf`,
 };
