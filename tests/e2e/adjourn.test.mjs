@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { clickMove, launch, newPage, startServer, tid, playAndWait as play } from './lib.mjs';
+import { clickMove, hasText, launch, newPage, startServer, tid, playAndWait as play } from './lib.mjs';
 
 let server;
 let browser;
@@ -22,9 +22,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-const hasText = (page, id, text, timeout = 30_000) =>
-  page.waitForFunction(([sel, t]) => document.querySelector(sel)?.textContent?.includes(t), [tid(id), text], { timeout });
 
 test('an adjourned game: sealed, resumed, arbitrated', { timeout: 240_000 }, async () => {
   const A = await newPage(browser, server.base, { lang: 'zh' });

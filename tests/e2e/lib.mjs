@@ -131,6 +131,10 @@ export async function newPage(browser, base, { lang = 'zh', width = 1280, height
 
 export const tid = (id) => `[data-testid="${id}"]`;
 
+/** Waits until the element with test id `id` contains `text`. */
+export const hasText = (page, id, text, timeout = 30_000) =>
+  page.waitForFunction(([sel, t]) => document.querySelector(sel)?.textContent?.includes(t), [tid(id), text], { timeout });
+
 /** The board's state as the page mirrors it. */
 export async function boardState(page) {
   return page.$eval(tid('board'), (el) => ({

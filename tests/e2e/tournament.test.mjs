@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickMove, launch, newPage, startServer, tid, playAndWait as play } from './lib.mjs';
+import { clickMove, hasText, launch, newPage, startServer, tid, playAndWait as play } from './lib.mjs';
 
 let server;
 let browser;
@@ -21,9 +21,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-const hasText = (page, id, text, timeout = 30_000) =>
-  page.waitForFunction(([sel, t]) => document.querySelector(sel)?.textContent?.includes(t), [tid(id), text], { timeout });
 
 async function registered(name, lang) {
   const P = await newPage(browser, server.base, { lang });
