@@ -542,3 +542,20 @@ async fn a_tournament_starts_by_itself_at_its_time() {
     assert_eq!(v["round_list"][0]["boards"].as_array().unwrap().len(), 1);
     assert_eq!(v["round_list"][0]["byes"][0]["kind"], "pairing");
 }
+
+#[tokio::test]
+async fn an_organiser_has_at_most_ten_tournaments_running() {
+    let server = TestServer::start(&temp_db("tour_limit")).await;
+    let (_, org) = server.register("Busy").await;
+    let body =
+        json!({"name": "Club night", "system": "round_robin", "mode": "otb", "time_control": "-", "rated": false});
+    for _ in 0..10 {
+        ok(&server, &org, "/api/tournaments", Some(body.clone())).await;
+    }
+    let (s, e) = call(&server, &org, "POST", "/api/tournaments", Some(body.clone())).await;
+    assert_eq!((s, e["code"].as_str()), (429, Some("too_many_tournaments")), "{e}");
+    // A guest organises none.
+    let (_, guest) = server.guest().await;
+    let (s, _) = call(&server, &guest, "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(s, 401);
+}

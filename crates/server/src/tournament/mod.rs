@@ -57,6 +57,9 @@ struct Inner {
 /// The tournaments listed.
 const LIST_LEN: i64 = 100;
 
+/// Tournaments not finished one organiser may have.
+const MAX_ACTIVE_PER_ORGANISER: usize = 10;
+
 /// How often waiting arena players are paired.
 const ARENA_TICK: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -314,6 +317,15 @@ impl Tournaments {
     }
 
     async fn insert(&self, doc: Doc) -> Result<String, ApiError> {
+        let active = self.0.store.tournaments(&["open", "running"], 1000).await?;
+        if active.iter().filter(|t| t.created_by == doc.organiser_id).count() >= MAX_ACTIVE_PER_ORGANISER {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_tournaments",
+                format!("你已有 {MAX_ACTIVE_PER_ORGANISER} 个未结束的比赛"),
+                format!("you already organise {MAX_ACTIVE_PER_ORGANISER} tournaments that are not finished"),
+            ));
+        }
         let id = new_id();
         let now = crate::time::now_ms() as i64;
         let row = TournamentRow {
