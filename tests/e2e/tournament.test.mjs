@@ -97,6 +97,8 @@ test('a four-player round-robin online, with an adjourned game, to its standings
       const b = page(nameOf(bd.black));
       await w.waitForSelector(`${tid('board')}[data-my-color="white"]`);
       await b.waitForSelector(`${tid('board')}[data-my-color="black"]`);
+      // The game page links back to the tournament, with the round.
+      await hasText(w, 'tournament-link', '周末循环赛');
       if (round === 1 && bd === boards[0]) {
         await play(w, b, 'white', 'e2e4');
         await play(b, w, 'black', 'e7e5');

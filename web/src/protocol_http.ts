@@ -1248,3 +1248,12 @@ started_at_ms: number | null, ends_at_ms: number | null, standings: Array<ArenaR
  * The games, newest first (at most 100).
  */
 games: Array<ArenaGame>, };
+
+/**
+ * `GET /api/game/{id}/tournament`: the tournament a game was paired in.
+ */
+export type TournamentLink = { id: string, name: string, system: TournamentSystem, 
+/**
+ * The round and board (0 in an arena).
+ */
+round: number, board: number, };

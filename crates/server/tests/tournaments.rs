@@ -369,6 +369,11 @@ async fn the_tournaments_arbiter_arbitrates_its_games_and_nobody_else_does() {
     ok(&server, &org, &format!("/api/tournament/{id}/arbiter"), Some(json!({"name": "Judge"}))).await;
     let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
     let gid = v["round_list"][0]["boards"][0]["game_id"].as_str().unwrap().to_owned();
+    // The game knows its tournament (the game page links back to it).
+    let (_, link) = call(&server, "", "GET", &format!("/api/game/{gid}/tournament"), None).await;
+    assert_eq!(link, json!({"id": id, "name": "Judged", "system": "round_robin", "round": 1, "board": 1}));
+    let (_, none) = call(&server, "", "GET", "/api/game/nosuchgame/tournament", None).await;
+    assert_eq!(none, Value::Null);
     let add_time = json!({"t": "arbiter", "game_id": gid, "act": {"t": "add_time", "color": "black", "ms": 60_000}});
     let mut ws = server.ws(&stranger).await;
     ws.ok(json!({"t": "subscribe", "game_id": gid})).await;

@@ -182,6 +182,7 @@ pub fn http_typescript() -> String {
         ArenaRow,
         ArenaGame,
         ArenaView,
+        TournamentLink,
     );
     crate::ts::bindings_file_with_imports(
         "crates/protocol/src/http",

@@ -11,6 +11,7 @@
 //!   [`AddArbiter`], `…/forbid` [`ForbiddenPair`], `…/bye` [`PlayerNumber`] (a half-point bye in the next round)
 //!   → [`TournamentView`].
 //! - `GET /api/tournament/{id}/pgn` (every game), `GET /api/tournament/{id}/trf` (FIDE TRF-16).
+//! - `GET /api/game/{id}/tournament` → [`TournamentLink`] or `null`: the tournament a game belongs to.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -363,4 +364,15 @@ pub struct TournamentSummary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TournamentList {
     pub tournaments: Vec<TournamentSummary>,
+}
+
+/// `GET /api/game/{id}/tournament`: the tournament a game was paired in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TournamentLink {
+    pub id: String,
+    pub name: String,
+    pub system: TournamentSystem,
+    /// The round and board (0 in an arena).
+    pub round: u32,
+    pub board: u32,
 }

@@ -72,6 +72,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tournament/{id}/forbid", post(tournament::forbid))
         .route("/api/tournament/{id}/bye", post(tournament::bye))
         .route("/api/tournament/{id}/pgn", get(tournament::pgn))
+        .route("/api/game/{id}/tournament", get(tournament::of_game))
         .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/server/stats", get(stats::server_stats))

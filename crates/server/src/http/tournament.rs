@@ -7,8 +7,8 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guoxiang_protocol::http::{
-    AddArbiter, AddPlayer, ForbiddenPair, NewTournament, PlayerNumber, ResultEntry, TournamentList, TournamentView,
-    TrfImport,
+    AddArbiter, AddPlayer, ForbiddenPair, NewTournament, PlayerNumber, ResultEntry, TournamentLink, TournamentList,
+    TournamentView, TrfImport,
 };
 
 use crate::AppState;
@@ -160,6 +160,22 @@ pub async fn bye(
 ) -> ApiResult<Json<TournamentView>> {
     let doc = state.tournaments.request_bye(&id, &auth.user, req.no).await?;
     Ok(answer(&state, &id, &doc, &auth))
+}
+
+/// `GET /api/game/{id}/tournament`: the tournament a game was paired in, or `null`.
+pub async fn of_game(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<Option<TournamentLink>>> {
+    if id.len() > 32 {
+        return Ok(Json(None));
+    }
+    let Some(link) = state.store.tournament_of_game(&id).await? else { return Ok(Json(None)) };
+    let (_, doc) = state.tournaments.get(&link.tournament_id).await?;
+    Ok(Json(Some(TournamentLink {
+        id: link.tournament_id,
+        name: doc.name,
+        system: doc.system,
+        round: u32::try_from(link.round).unwrap_or(0),
+        board: u32::try_from(link.board).unwrap_or(0),
+    })))
 }
 
 /// `GET /api/tournament/{id}/pgn`: every game, round by round.

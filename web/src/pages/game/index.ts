@@ -4,12 +4,14 @@
 // through the reducer in state.ts; the board shows our move at once and is put back if the server refuses it.
 // This file wires the parts: the socket, the keyboard, the clock loop, the opening look-up, the archive fallback.
 
-import { api } from '../../api';
+import { api, request } from '../../api';
 import { HttpError } from '../../api';
 import { currentUser, errorText, notFoundEl, onUserChange, socket, toastError } from '../../app';
 import type { Page } from '../../app';
 import { h, replace } from '../../dom';
 import type { GameSnapshot, GameStatus } from '../../protocol';
+import type { TournamentLink } from '../../protocol_http';
+import { t } from '../../i18n';
 import type { Ctx } from './ctx';
 import { makePlay } from './play';
 import { initialState, ply, reduce, shownPly } from './state';
@@ -189,6 +191,20 @@ export function gamePage(gameId: string): Page {
         view.resultEl.classList.add('shown');
       });
   }
+
+  // A tournament's game links back to its tournament (standings, the next round).
+  request<TournamentLink | null>('GET', `/api/game/${encodeURIComponent(gameId)}/tournament`)
+    .then((link) => {
+      if (!link || !view.el.isConnected) return;
+      const where =
+        link.system === 'arena'
+          ? link.name
+          : `${link.name} · ${t('tour.roundN', { n: String(link.round) })} · ${t('tour.board')} ${link.board}`;
+      view.el.prepend(h('p', { class: 'tour-link', testid: 'tournament-link' }, h('a', { href: `/tournament/${link.id}`, 'data-link': '' }, `🏆 ${where}`)));
+    })
+    .catch(() => {
+      // Not knowing the tournament only leaves the link out.
+    });
 
   return {
     el: view.el,
