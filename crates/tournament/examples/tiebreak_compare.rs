@@ -176,8 +176,8 @@ fn main() {
                     }
                 }
             }
-            // DE: the same groups level on score, and in each the same tiers. Where the players did not all
-            // meet, our DE does not decide (Art. 6.3 is not implemented) and tiebreak-core's may: counted apart.
+            // DE: the same groups level on score, and in each the same tiers (Art. 6.1-6.2 where the players all
+            // met, 6.3's certain ranking where they did not; the latter are counted too).
             if ours.de.len() != other.de.len() {
                 de_diffs += 1;
                 differ = true;
@@ -190,16 +190,15 @@ fn main() {
             } else {
                 for ((tiers, complete), theirs) in ours.de.iter().zip(&other.de) {
                     de_groups += 1;
+                    if !complete {
+                        de_incomplete += 1;
+                    }
                     if tiers == theirs {
                         continue;
                     }
-                    if !complete && tiers.len() == 1 {
-                        de_incomplete += 1;
-                    } else {
-                        de_diffs += 1;
-                        differ = true;
-                        println!("difference: {} DE: ours {tiers:?}, tiebreak-core {theirs:?}", path.display());
-                    }
+                    de_diffs += 1;
+                    differ = true;
+                    println!("difference: {} DE: ours {tiers:?}, tiebreak-core {theirs:?}", path.display());
                 }
             }
             if !differ {
@@ -242,6 +241,6 @@ fn main() {
     println!(
         "tournaments {count}, files {files_total}, player lines {players_total}, values {values_total}, differences {diffs} \
          {by:?}; explained {known} (cuts in tournaments of 1-2 rounds played); DE: score groups {de_groups}, \
-         differences {de_diffs}, split only by tiebreak-core (Art. 6.3, not ours) {de_incomplete}"
+         differences {de_diffs} (of the groups, {de_incomplete} not all met: Art. 6.3)"
     );
 }

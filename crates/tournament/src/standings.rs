@@ -325,13 +325,18 @@ fn split_by_keys(block: Vec<Row>, keys: Vec<f64>) -> Vec<Vec<Row>> {
     sub
 }
 
-/// Splits a group of tied players by direct encounter (Art. 6): only if they all met (6.1); players still level
-/// are split again by their encounters among themselves (6.2). A group not all of whom met stays one (the rule
-/// of 6.3 for that case is not implemented).
+/// Splits a group of tied players by direct encounter (Art. 6): if they all met (6.1), by their points against each
+/// other; players still level are split again by their encounters among themselves (6.2). If they did not all
+/// meet (6.3), a player is ranked above the rest only when no result of the games they did not play could change
+/// it: their points in the group are more than any other's points plus one for each player of the group that other
+/// has not played over the board; then the same for the rest, until no player is certain.
 fn direct_encounter_split(c: &Ctx<'_>, block: Vec<Row>) -> Vec<Vec<Row>> {
     let group: BTreeSet<u16> = block.iter().map(|r| r.start_number).collect();
-    if block.len() < 2 || !all_met(c, &group) {
+    if block.len() < 2 {
         return vec![block];
+    }
+    if !all_met(c, &group) {
+        return certain_order(c, block);
     }
     let keys = block.iter().map(|r| direct_encounter(c, r.start_number, &group)).collect();
     let tiers = split_by_keys(block, keys);
@@ -339,6 +344,31 @@ fn direct_encounter_split(c: &Ctx<'_>, block: Vec<Row>) -> Vec<Vec<Row>> {
         return tiers;
     }
     tiers.into_iter().flat_map(|t| direct_encounter_split(c, t)).collect()
+}
+
+/// Art. 6.3: the players of a group not all of whom met, ranked one at a time while one is certainly ahead.
+fn certain_order(c: &Ctx<'_>, block: Vec<Row>) -> Vec<Vec<Row>> {
+    let mut rest = block;
+    let mut tiers = Vec::new();
+    while rest.len() > 1 {
+        let group: BTreeSet<u16> = rest.iter().map(|r| r.start_number).collect();
+        let points: Vec<f64> = rest.iter().map(|r| direct_encounter(c, r.start_number, &group)).collect();
+        // The most each could still gain: a point for every player of the group not met over the board.
+        let open: Vec<f64> = rest.iter().map(|r| unplayed_in(c, r.start_number, &group) as f64).collect();
+        let first = (0..rest.len()).find(|&i| (0..rest.len()).all(|j| j == i || points[i] > points[j] + open[j]));
+        let Some(i) = first else { break };
+        tiers.push(vec![rest.remove(i)]);
+    }
+    if !rest.is_empty() {
+        tiers.push(rest);
+    }
+    tiers
+}
+
+/// How many players of `group` (other than `p`) `p` has not played over the board.
+fn unplayed_in(c: &Ctx<'_>, p: u16, group: &BTreeSet<u16>) -> usize {
+    let played: BTreeSet<u16> = c.entries(p).iter().filter(|e| is_played(e)).filter_map(|e| e.opponent).collect();
+    group.iter().filter(|&&o| o != p && !played.contains(&o)).count()
 }
 
 /// Whether every two players of `group` met (a round with each other, forfeits included).

@@ -241,3 +241,42 @@ fn direct_encounter_leaves_out_forfeits() {
     assert_eq!((row(&rows, 1).tie_breaks.de, row(&rows, 2).tie_breaks.de), (0.0, 0.0));
     assert!(row(&rows, 1).de_complete, "a forfeit still counts as having met");
 }
+
+#[test]
+fn direct_encounter_ranks_a_group_not_all_met_only_where_certain() {
+    // 1, 2 and 3 finish on 2 points; 1 beat 2 and 3, who did not meet. Art. 6.3: 1's 2 points in the group are more
+    // than 2's or 3's 0 plus the 1 each could still take from the game they did not play, so 1 is first; 2 and 3
+    // each might have won that game: they stay level.
+    let line = |start: u16, rounds: &str| format!("001 {start:>4}{:83}{rounds}", "");
+    let text = [
+        "XXR 3".to_string(),
+        line(1, "0002 w 1  0003 w 1  0004 b 0"),
+        line(2, "0001 b 0  0005 w 1  0006 w 1"),
+        line(3, "0004 w 1  0001 b 0  0005 w 1"),
+        line(4, "0003 b 0  0006 b 0  0001 w 1"),
+        line(5, "0006 w =  0002 b 0  0003 b 0"),
+        line(6, "0005 b =  0004 w 1  0002 b 0"),
+    ]
+    .join("\n");
+    let t = trf::parse(&text).unwrap();
+    let rows = standings::compute(&t, &[TieBreak::De]);
+    let order: Vec<(u16, u32)> = rows.iter().map(|r| (r.start_number, r.rank)).collect();
+    assert_eq!(order, vec![(1, 1), (2, 2), (3, 2), (6, 4), (4, 5), (5, 6)]);
+    assert!(!row(&rows, 1).de_complete);
+    // Had 1 beaten 2 but not met 3, nothing would be certain (1's 1 point is not more than 2's 0 plus the game 2
+    // did not play with 3): all three level.
+    let text = [
+        "XXR 3".to_string(),
+        line(1, "0002 w 1  0004 w 1  0005 b 0"),
+        line(2, "0001 b 0  0005 w 1  0006 w 1"),
+        line(3, "0005 w 1  0006 b 0  0004 w 1"),
+        line(4, "0006 w =  0001 b 0  0003 b 0"),
+        line(5, "0003 b 0  0002 b 0  0001 w 1"),
+        line(6, "0004 b =  0003 w 1  0002 b 0"),
+    ]
+    .join("\n");
+    let t = trf::parse(&text).unwrap();
+    let rows = standings::compute(&t, &[TieBreak::De]);
+    let top: Vec<u32> = [1, 2, 3].iter().map(|&p| row(&rows, p).rank).collect();
+    assert_eq!(top, vec![1, 1, 1], "{rows:?}");
+}
