@@ -192,7 +192,8 @@ export function gamePage(gameId: string): Page {
       });
   }
 
-  // A tournament's game links back to its tournament (standings, the next round).
+  // A tournament's game links back to its tournament (standings, the next round): below the page, so that the
+  // board does not move under a player's pointer when it arrives.
   request<TournamentLink | null>('GET', `/api/game/${encodeURIComponent(gameId)}/tournament`)
     .then((link) => {
       if (!link || !view.el.isConnected) return;
@@ -200,7 +201,7 @@ export function gamePage(gameId: string): Page {
         link.system === 'arena'
           ? link.name
           : `${link.name} · ${t('tour.roundN', { n: String(link.round) })} · ${t('tour.board')} ${link.board}`;
-      view.el.prepend(h('p', { class: 'tour-link', testid: 'tournament-link' }, h('a', { href: `/tournament/${link.id}`, 'data-link': '' }, `🏆 ${where}`)));
+      view.el.append(h('p', { class: 'tour-link', testid: 'tournament-link' }, h('a', { href: `/tournament/${link.id}`, 'data-link': '' }, `🏆 ${where}`)));
     })
     .catch(() => {
       // Not knowing the tournament only leaves the link out.
