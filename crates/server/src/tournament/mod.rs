@@ -186,9 +186,14 @@ impl Tournaments {
         let (mut row, mut doc) = self.get(id).await?;
         let (out, games) = f(&mut doc)?;
         let version = row.version;
+        let data = serde_json::to_string(&doc).map_err(|e| ApiError::internal("tournament", e))?;
+        // Nothing changed (an arena's tick with nobody to pair, a repeated result): nothing to write.
+        if data == row.data && games.is_empty() {
+            return Ok((doc, out));
+        }
         row.status = status_name(doc.status).into();
         row.name = doc.name.clone();
-        row.data = serde_json::to_string(&doc).map_err(|e| ApiError::internal("tournament", e))?;
+        row.data = data;
         row.updated_at_ms = crate::time::now_ms() as i64;
         if !self.0.store.update_tournament(&row, version, &games).await? {
             return Err(ApiError::new(
