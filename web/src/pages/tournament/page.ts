@@ -135,7 +135,7 @@ export function tournamentPage(id: string): Page {
   }
 
   function resultCell(v: TournamentView, r: TournamentRound, b: TournamentRound['boards'][number]): HTMLElement {
-    if (!v.you_arbitrate) return h('td', { class: 'result', testid: 'board-result' }, resultText(b.result));
+    if (!v.you_arbitrate) return h('td', { class: 'board-result', testid: 'board-result' }, resultText(b.result));
     const sel = h(
       'select',
       { testid: 'board-result-entry', 'aria-label': t('tour.enterResult', { board: String(b.board) }) },
@@ -146,7 +146,7 @@ export function tournamentPage(id: string): Page {
       if (!sel.value) return;
       act(tourApi.result(id, { round: r.number, board: b.board, result: sel.value as TournamentResult }));
     });
-    return h('td', { class: 'result', testid: 'board-result' }, sel);
+    return h('td', { class: 'board-result', testid: 'board-result' }, sel);
   }
 
   function renderRounds(v: TournamentView): void {
@@ -219,6 +219,9 @@ export function tournamentPage(id: string): Page {
       standingsEl,
       h('h2', {}, v.status === 'finished' ? t('tour.finalStandings') : t('tour.standingsAfter', { n: String(finishedRounds) })),
       h(
+        'div',
+        { class: 'table-scroll' },
+        h(
         'table',
         { class: 'table standings' },
         h(
@@ -251,6 +254,7 @@ export function tournamentPage(id: string): Page {
             ),
           ),
         ),
+      ),
       ),
       h('p', { class: 'hint' }, t('tour.tieBreakHelp')),
     );
