@@ -26,10 +26,10 @@ fn pick(p: &Position, rng: &mut Rng) -> Move {
     moves[rng.below(moves.len())]
 }
 
-/// Plays random games; every game that ends in mate must have had `can_mate(winner)` at every position before.
-#[test]
-fn random_playouts_never_deny_a_later_mate() {
-    let mut rng = Rng(0x5EED_0001);
+/// Plays 200 random games from each start (the share `half` of 400: each start and half has its own seeded
+/// generator); every game that ends in mate must have had `can_mate(winner)` at every position before. Returns the
+/// games that ended in mate and in a dead position. The two halves are two tests, so the harness runs them side by side.
+fn random_playouts(half: u64) -> (usize, usize) {
     let starts = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
@@ -44,8 +44,9 @@ fn random_playouts_never_deny_a_later_mate() {
         "8/2b5/1k6/p1p1p1p1/P1P1P1P1/1K6/3B4/8 w - - 0 1",
     ];
     let (mut games, mut mates, mut dead, mut positions) = (0, 0, 0, 0);
-    for fen in starts {
-        for _ in 0..400 {
+    for (i, fen) in starts.into_iter().enumerate() {
+        let mut rng = Rng(0x5EED_0001 + 0x1_0000 * i as u64 + half);
+        for _ in 0..200 {
             let mut g = GameState::from_position(Position::from_fen(fen).unwrap());
             while !g.is_over() && g.moves().len() < 300 {
                 let m = pick(g.position(), &mut rng);
@@ -66,9 +67,22 @@ fn random_playouts_never_deny_a_later_mate() {
             }
         }
     }
-    eprintln!("{games} random games, {positions} positions: {mates} mates, {dead} dead positions");
-    assert!(mates >= 150, "only {mates} mates: the test is too weak");
-    assert!(dead >= 50, "only {dead} dead positions");
+    eprintln!("half {half}: {games} random games, {positions} positions: {mates} mates, {dead} dead positions");
+    (mates, dead)
+}
+
+#[test]
+fn random_playouts_never_deny_a_later_mate() {
+    let (mates, dead) = random_playouts(0);
+    assert!(mates >= 80, "only {mates} mates: the test is too weak");
+    assert!(dead >= 1000, "only {dead} dead positions");
+}
+
+#[test]
+fn random_playouts_never_deny_a_later_mate_second_half() {
+    let (mates, dead) = random_playouts(1);
+    assert!(mates >= 80, "only {mates} mates: the test is too weak");
+    assert!(dead >= 1000, "only {dead} dead positions");
 }
 
 /// Random locked pawn structures with kings and a few minor pieces. Whenever we prove that a side cannot mate, a

@@ -186,8 +186,9 @@ fn random_games_are_sound() {
     assert!(t.can > 500 && t.cannot > 100, "too few answers to mean anything: {t:?}");
 }
 
-#[test]
-fn real_game_final_positions_are_sound() {
+/// Checks both sides of the final position of every game in the share `half` (0: even rows, 1: odd rows) of the
+/// lichess endings; two tests, so that the harness runs the halves side by side.
+fn real_game_final_positions(half: usize) {
     let Some(dir) = data_dir() else { return };
     let path = dir.join("positions/lichess_game_endings.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
@@ -199,7 +200,7 @@ fn real_game_final_positions_are_sound() {
     let col = header.iter().position(|h| *h == "final_fen").expect("final_fen column");
     let mut tally = Tally::default();
     let mut n = 0;
-    for line in lines.filter(|l| !l.is_empty()) {
+    for line in lines.filter(|l| !l.is_empty()).skip(half).step_by(2) {
         let fen = line.split('\t').nth(col).expect("final_fen");
         let p = pos(fen);
         for c in Color::ALL {
@@ -207,8 +208,18 @@ fn real_game_final_positions_are_sound() {
         }
         n += 1;
     }
-    eprintln!("{n} final positions of real games: {tally:?}");
+    eprintln!("{n} final positions of real games (half {half}): {tally:?}");
     assert!(n > 1000 && tally.cannot > 0);
+}
+
+#[test]
+fn real_game_final_positions_are_sound() {
+    real_game_final_positions(0);
+}
+
+#[test]
+fn real_game_final_positions_are_sound_second_half() {
+    real_game_final_positions(1);
 }
 
 #[test]
