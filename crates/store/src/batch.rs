@@ -23,6 +23,7 @@ const MAX_ROWS: usize = 64;
 enum OpError {
     Db(sqlx::Error),
     Missing(String),
+    Fenced(String),
 }
 
 impl From<sqlx::Error> for OpError {
@@ -36,6 +37,7 @@ impl OpError {
         match self {
             OpError::Db(e) => StoreError::Db(format!("{context}: {e}")),
             OpError::Missing(what) => StoreError::NotFound(format!("{what} ({context})")),
+            OpError::Fenced(what) => StoreError::Fenced(what),
         }
     }
 }
@@ -77,7 +79,8 @@ fn op_game(op: &WriteOp) -> Option<&str> {
         | WriteOp::FinishGame { game_id, .. }
         | WriteOp::SetRatingDiffs { game_id, .. }
         | WriteOp::AppendMoves { game_id, .. }
-        | WriteOp::UpdateGameState { game_id, .. } => Some(game_id),
+        | WriteOp::UpdateGameState { game_id, .. }
+        | WriteOp::Fence { game_id, .. } => Some(game_id),
         // The history's game id is a label; these write ratings and users only.
         WriteOp::UpsertRating { .. } | WriteOp::SetPoints { .. } => None,
     }
@@ -380,6 +383,23 @@ async fn apply(tx: &mut Tx, op: &WriteOp) -> Result<(), OpError> {
                 .execute(&mut **tx)
                 .await?;
             expect_row(done, || format!("user {user_id}"))?;
+        }
+        WriteOp::Fence { game_id, node, epoch } => {
+            // An update, not a read: on PostgreSQL it locks the lease row until this batch commits, so a takeover
+            // waits for the batch (and then sees it) rather than slipping in between the check and the commit.
+            let done =
+                sqlx::query("UPDATE game_leases SET epoch = epoch WHERE game_id = $1 AND node = $2 AND epoch = $3")
+                    .bind(game_id)
+                    .bind(node)
+                    .bind(*epoch)
+                    .execute(&mut **tx)
+                    .await?;
+            if done.rows_affected() == 0 {
+                return Err(OpError::Fenced(format!(
+                    "node {node} no longer owns game {game_id} (its lease at epoch {epoch} was taken over); \
+                     nothing was written"
+                )));
+            }
         }
     }
     Ok(())

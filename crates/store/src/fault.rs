@@ -33,6 +33,10 @@ pub enum WriteKind {
     UpsertRating,
     /// [`WriteOp::SetPoints`].
     SetPoints,
+    /// [`WriteOp::Fence`].
+    Fence,
+    /// [`Store::renew_leases`](crate::Store::renew_leases) (not a batch op: a node's periodic renewal).
+    RenewLeases,
 }
 
 impl WriteOp {
@@ -47,6 +51,7 @@ impl WriteOp {
             WriteOp::SetRatingDiffs { .. } => WriteKind::SetRatingDiffs,
             WriteOp::UpsertRating { .. } => WriteKind::UpsertRating,
             WriteOp::SetPoints { .. } => WriteKind::SetPoints,
+            WriteOp::Fence { .. } => WriteKind::Fence,
         }
     }
 
@@ -59,7 +64,8 @@ impl WriteOp {
             | WriteOp::UpdateGameState { game_id, .. }
             | WriteOp::FinishGame { game_id, .. }
             | WriteOp::SetRatingDiffs { game_id, .. }
-            | WriteOp::UpsertRating { game_id, .. } => Some(game_id),
+            | WriteOp::UpsertRating { game_id, .. }
+            | WriteOp::Fence { game_id, .. } => Some(game_id),
             WriteOp::SetPoints { .. } => None,
         }
     }
@@ -113,9 +119,11 @@ impl FaultRule {
     }
 
     fn matches(&self, ops: &[WriteOp]) -> bool {
-        ops.iter().any(|op| {
-            self.kind.is_none_or(|k| op.kind() == k) && self.game_id.as_deref().is_none_or(|g| op.game_id() == Some(g))
-        })
+        ops.iter().any(|op| self.matches_one(op.kind(), op.game_id()))
+    }
+
+    fn matches_one(&self, kind: WriteKind, game_id: Option<&str>) -> bool {
+        self.kind.is_none_or(|k| kind == k) && self.game_id.as_deref().is_none_or(|g| game_id == Some(g))
     }
 }
 
@@ -182,6 +190,15 @@ impl Faults {
 
     /// What the rules do to this batch (and counts it against them).
     pub(crate) fn take(&self, ops: &[WriteOp]) -> Option<Effect> {
+        self.take_where(|r| r.matches(ops))
+    }
+
+    /// What the rules do to one write that is not a batch (e.g. [`WriteKind::RenewLeases`]).
+    pub(crate) fn take_kind(&self, kind: WriteKind, game_id: Option<&str>) -> Option<Effect> {
+        self.take_where(|r| r.matches_one(kind, game_id))
+    }
+
+    fn take_where(&self, matches: impl Fn(&FaultRule) -> bool) -> Option<Effect> {
         let mut rules = self.rules.lock().unwrap_or_else(|e| e.into_inner());
         if rules.is_empty() {
             return None;
@@ -189,7 +206,7 @@ impl Faults {
         let mut effect = Effect { fail: false, delay: Duration::ZERO, hold: None };
         let mut any = false;
         rules.retain_mut(|r| {
-            if !r.matches(ops) {
+            if !matches(r) {
                 return true;
             }
             any = true;

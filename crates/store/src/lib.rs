@@ -26,6 +26,7 @@ mod batch;
 mod explorer;
 pub mod fault;
 mod learn;
+mod leases;
 mod migrate;
 mod puzzles;
 mod reviews;
@@ -40,6 +41,7 @@ use sqlx::{AnyPool, Executor, Row};
 
 pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
 pub use learn::{LearnProgress, LessonProgress};
+pub use leases::LeaseRow;
 pub use migrate::AppliedMigration;
 pub use puzzles::{
     MotifResults, MotifTag, NEXT_WINDOWS, NewRound, NextQuery, PuzzleGlicko, PuzzleRow, RoundRecord, RoundRow,
@@ -114,6 +116,10 @@ pub enum StoreError {
     /// A stored value the store cannot read back (e.g. a token's scope list that is not JSON).
     #[error("corrupt data in the database: {0}")]
     Corrupt(String),
+    /// [`WriteOp::Fence`]: this node no longer holds the game's lease at that epoch (another node took the game
+    /// over); the batch was rolled back.
+    #[error("{0}")]
+    Fenced(String),
 }
 
 /// Wraps a driver error with the operation that hit it.
@@ -364,6 +370,16 @@ pub enum WriteOp {
         /// The new total.
         points: i64,
     },
+    /// Fails the whole batch with [`StoreError::Fenced`] unless `node` still holds the lease of `game_id` at `epoch`
+    /// (`leases.rs`); put first in every batch of a game when several nodes share the database.
+    Fence {
+        /// The game.
+        game_id: String,
+        /// The node that writes.
+        node: String,
+        /// The epoch it holds the game at.
+        epoch: i64,
+    },
 }
 
 impl WriteOp {
@@ -380,6 +396,7 @@ impl WriteOp {
                 format!("UpsertRating {} {} (game {game_id})", row.user_id, row.speed)
             }
             WriteOp::SetPoints { user_id, .. } => format!("SetPoints {user_id}"),
+            WriteOp::Fence { game_id, node, epoch } => format!("Fence {game_id} ({node} at epoch {epoch})"),
         }
     }
 }

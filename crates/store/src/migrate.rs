@@ -378,6 +378,24 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             Stmt::Both("CREATE INDEX tournament_games_by_tournament ON tournament_games (tournament_id)"),
         ],
     },
+    // Version 8: the owner of each live game when several nodes share the database (issue 19): a lease with an
+    // epoch, the fencing token every write of the game checks in its own transaction (`leases.rs`).
+    Migration {
+        version: 8,
+        name: "game leases",
+        statements: &[
+            Stmt::Both(
+                "CREATE TABLE game_leases (
+                game_id TEXT PRIMARY KEY,
+                node TEXT NOT NULL,
+                epoch BIGINT NOT NULL,
+                expires_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX game_leases_by_node ON game_leases (node)"),
+            Stmt::Both("CREATE INDEX game_leases_by_expiry ON game_leases (expires_at_ms)"),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

@@ -100,6 +100,8 @@ both!(
     batch_gathering_keeps_order,
     learn_progress_merges,
     review_queue_in_request_order,
+    leases_fence_a_game_taken_over,
+    a_takeover_waits_for_a_fenced_batch_in_flight,
 );
 
 fn game(id: &str, white: &str, black: &str, created_at_ms: i64, status: &str) -> GameRow {
@@ -812,4 +814,105 @@ async fn review_queue_in_request_order(db: &TestDb) {
     assert!(store.auto_review("alice").await.unwrap());
     assert!(matches!(store.set_auto_review("nobody", true).await, Err(StoreError::NotFound(_))));
     store.close().await;
+}
+
+/// Two nodes (two stores on one database) and one live game: the first owner writes under its lease; once the lease
+/// lapses the second node takes the game at a new epoch, and from then on every batch of the first is refused whole
+/// (`StoreError::Fenced`, nothing of it written) while the new owner's batches commit. A handed-over lease is free at
+/// once; renewals report exactly the games a node still holds.
+async fn leases_fence_a_game_taken_over(db: &TestDb) {
+    let (a, b) = (db.open().await, db.open().await);
+    a.write_batch(&[WriteOp::InsertGame(game("g1", "alice", "bob", 1, "live"))]).await.unwrap();
+    a.write_batch(&[WriteOp::InsertGame(game("g2", "alice", "bob", 2, "live"))]).await.unwrap();
+    a.write_batch(&[WriteOp::InsertGame(game("g3", "alice", "bob", 3, "finished"))]).await.unwrap();
+    let fence = |node: &str, epoch: i64| WriteOp::Fence { game_id: "g1".into(), node: node.into(), epoch };
+    let append =
+        |ply: i64, uci: &str| WriteOp::AppendMoves { game_id: "g1".into(), moves: vec![mv("g1", ply, uci, uci)] };
+
+    // Live games without a lease are anyone's; a finished game is no one's.
+    assert_eq!(b.unowned_live_games(1_000).await.unwrap(), vec!["g1".to_owned(), "g2".to_owned()]);
+    assert_eq!(a.acquire_lease("g1", "node-a", 1_000, 5_000).await.unwrap(), Some(1));
+    assert_eq!(a.acquire_lease("g2", "node-a", 1_000, 5_000).await.unwrap(), Some(1));
+    // Held: not free for another node, nor taken again by its holder before it lapses.
+    assert_eq!(b.acquire_lease("g1", "node-b", 2_000, 5_000).await.unwrap(), None);
+    assert_eq!(b.unowned_live_games(2_000).await.unwrap(), Vec::<String>::new());
+    a.write_batch(&[fence("node-a", 1), append(1, "e2e4")]).await.unwrap();
+    // A fence naming another node or epoch fails even while the lease runs.
+    let e = a.write_batch(&[fence("node-b", 1), append(2, "e7e5")]).await.unwrap_err();
+    assert!(matches!(e, StoreError::Fenced(_)), "{e:?}");
+
+    // Renewed at 4,000: good until 9,000.
+    let held = a.renew_leases("node-a", 4_000, 5_000).await.unwrap();
+    assert_eq!(held, vec![("g1".to_owned(), 1), ("g2".to_owned(), 1)]);
+    assert_eq!(b.acquire_lease("g1", "node-b", 8_999, 5_000).await.unwrap(), None);
+    // Node a falls silent; at 9,001 node b takes g1 over at epoch 2.
+    assert_eq!(b.unowned_live_games(9_001).await.unwrap(), vec!["g1".to_owned(), "g2".to_owned()]);
+    assert_eq!(b.acquire_lease("g1", "node-b", 9_001, 5_000).await.unwrap(), Some(2));
+    assert_eq!(a.acquire_lease("g1", "node-a", 9_002, 5_000).await.unwrap(), None, "taken: not free again");
+
+    // Node a wakes up and writes a move with a snapshot: refused whole, whatever else the batch held.
+    let e = a
+        .write_batch(&[
+            fence("node-a", 1),
+            append(2, "e7e5"),
+            WriteOp::UpdateGameState { game_id: "g1".into(), state_json: "{\"stale\":1}".into(), version: 9 },
+        ])
+        .await
+        .unwrap_err();
+    match &e {
+        StoreError::Fenced(m) => assert!(m.contains("node-a") && m.contains("g1") && m.contains("epoch 1"), "{m}"),
+        other => panic!("expected Fenced, got {other:?}"),
+    }
+    let (row, moves) = b.game("g1").await.unwrap().unwrap();
+    assert_eq!(moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(), ["e2e4"]);
+    assert_eq!(row.version, 0, "the stale snapshot was not written");
+    // The new owner writes.
+    b.write_batch(&[fence("node-b", 2), append(2, "c7c5")]).await.unwrap();
+    // Node a's renewal no longer lists g1 (its actor must stop); g2 is still its own.
+    let held = a.renew_leases("node-a", 9_100, 5_000).await.unwrap();
+    assert_eq!(held, vec![("g2".to_owned(), 1)]);
+    assert_eq!(b.renew_leases("node-b", 9_100, 5_000).await.unwrap(), vec![("g1".to_owned(), 2)]);
+
+    // A graceful shutdown hands g2 over: free at once, at the next epoch.
+    assert!(a.hand_over_lease("g2", "node-a", 1).await.unwrap());
+    assert!(!a.hand_over_lease("g1", "node-a", 1).await.unwrap(), "not a's to hand over");
+    assert_eq!(b.acquire_lease("g2", "node-b", 9_200, 5_000).await.unwrap(), Some(2));
+    let leases = b.leases().await.unwrap();
+    assert_eq!(
+        leases.iter().map(|l| (l.game_id.as_str(), l.node.as_str(), l.epoch)).collect::<Vec<_>>(),
+        [("g1", "node-b", 2), ("g2", "node-b", 2)]
+    );
+    // A game that ended gives its lease up (only its holder can).
+    a.release_lease("g1", "node-a", 1).await.unwrap();
+    assert_eq!(b.leases().await.unwrap().len(), 2);
+    b.release_lease("g1", "node-b", 2).await.unwrap();
+    assert_eq!(b.leases().await.unwrap().len(), 1);
+}
+
+/// The fence is checked and the batch committed as one: a takeover that starts while the old owner's batch is in its
+/// transaction (after the fence, before the commit) waits for that commit, and the new owner then has its move; the
+/// old owner's next batch is refused.
+async fn a_takeover_waits_for_a_fenced_batch_in_flight(db: &TestDb) {
+    use guoxiang_store::fault::{Fault, FaultRule, WriteKind};
+    let (a, b) = (db.open().await, db.open().await);
+    a.write_batch(&[WriteOp::InsertGame(game("g1", "alice", "bob", 1, "live"))]).await.unwrap();
+    assert_eq!(a.acquire_lease("g1", "node-a", 1_000, 10).await.unwrap(), Some(1));
+    let fence = |node: &str, epoch: i64| WriteOp::Fence { game_id: "g1".into(), node: node.into(), epoch };
+    let append =
+        |ply: i64, uci: &str| WriteOp::AppendMoves { game_id: "g1".into(), moves: vec![mv("g1", ply, uci, uci)] };
+    a.faults().add(FaultRule::on(WriteKind::Fence, Fault::Delay(std::time::Duration::from_millis(400))).times(1));
+    let in_flight = {
+        let (a, ops) = (a.clone(), vec![fence("node-a", 1), append(1, "e2e4")]);
+        tokio::spawn(async move { a.write_batch(&ops).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    assert_eq!(b.acquire_lease("g1", "node-b", 2_000, 5_000).await.unwrap(), Some(2));
+    assert!(in_flight.await.unwrap().is_ok(), "the batch in flight held the lease when it was checked");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(200), "the takeover waited for the commit");
+    let (_, moves) = b.game("g1").await.unwrap().unwrap();
+    assert_eq!(moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(), ["e2e4"]);
+    let e = a.write_batch(&[fence("node-a", 1), append(2, "e7e5")]).await.unwrap_err();
+    assert!(matches!(e, StoreError::Fenced(_)), "{e:?}");
+    b.write_batch(&[fence("node-b", 2), append(2, "e7e5")]).await.unwrap();
 }
