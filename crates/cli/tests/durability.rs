@@ -1,106 +1,15 @@
 //! `kill -9` the server in the middle of a game, restart it: the game resumes at the same position with the same
 //! clocks (the downtime charged to no one), and the players reconnect and resync.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{Ws, free_port, friend_game, guest, start};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// The server process, killed (SIGKILL) when dropped, also when a check fails.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(port: u16, db: &str) -> Server {
-    let child = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database", db])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(t.elapsed() < Duration::from_secs(30), "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Server(child)
-}
-
-fn guest(port: u16) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(s, "POST /api/guest HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut r = String::new();
-    s.read_to_string(&mut r).unwrap();
-    let body = &r[r.find("\r\n\r\n").unwrap() + 4..];
-    let v: Value = serde_json::from_str(body).unwrap();
-    v["session"].as_str().unwrap().to_owned()
-}
-
-struct Ws {
-    s: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
-    id: u32,
-    seen: Vec<Value>,
-}
-
-impl Ws {
-    async fn connect(port: u16, session: &str) -> Ws {
-        let mut req = format!("ws://127.0.0.1:{port}/ws").into_client_request().unwrap();
-        req.headers_mut().insert("Cookie", format!("gx_session={session}").parse().unwrap());
-        let (s, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-        let mut ws = Ws { s, id: 0, seen: Vec::new() };
-        let hello = ws.req(json!({"t": "hello", "protocol": guoxiang_protocol::PROTOCOL_VERSION})).await;
-        ws.seen.push(hello);
-        ws
-    }
-
-    async fn next(&mut self) -> Value {
-        loop {
-            let m = tokio::time::timeout(Duration::from_secs(20), self.s.next()).await.unwrap().unwrap().unwrap();
-            if let Message::Text(t) = m {
-                return serde_json::from_str(&t).unwrap();
-            }
-        }
-    }
-
-    async fn wait(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
-        if let Some(i) = self.seen.iter().position(&pred) {
-            return self.seen.remove(i);
-        }
-        loop {
-            let v = self.next().await;
-            if pred(&v) {
-                return v;
-            }
-            self.seen.push(v);
-        }
-    }
-
-    async fn req(&mut self, mut m: Value) -> Value {
-        self.id += 1;
-        let id = self.id;
-        m["id"] = json!(id);
-        self.s.send(Message::Text(m.to_string().into())).await.unwrap();
-        let r = self.wait(|v| v["id"] == json!(id) && v["t"] != "game_events" && v["t"] != "game_snapshot").await;
-        assert_ne!(r["t"], "error", "{m} → {r}");
-        r
-    }
-}
 
 fn last_move(frames: &[Value], ply: u64) -> Option<Value> {
     frames
@@ -118,14 +27,7 @@ async fn kill_9_and_restart_resumes_the_game() {
     let db = format!("sqlite://{}", dir.join("g.db").display());
     let port = free_port();
     let server = start(port, &db);
-    let (a, b) = (guest(port), guest(port));
-    let mut wa = Ws::connect(port, &a).await;
-    let mut wb = Ws::connect(port, &b).await;
-    let c = wa.req(json!({"t": "challenge_friend", "time_control": "600+5", "rated": false, "color": "white"})).await;
-    wb.req(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
-    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
-    wa.req(json!({"t": "subscribe", "game_id": gid})).await;
-    wb.req(json!({"t": "subscribe", "game_id": gid})).await;
+    let (gid, [a, b], mut wa, mut wb) = friend_game(port).await;
     for (i, mv) in ["e2e4", "c7c5", "g1f3", "d7d6"].into_iter().enumerate() {
         let ws = if i % 2 == 0 { &mut wa } else { &mut wb };
         ws.req(json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": mv}})).await;

@@ -1,0 +1,131 @@
+//! Helpers of the tests that run `guoxiang serve` as a process: a free port, the server (killed when dropped),
+//! a guest session, and a WebSocket client of the typed protocol.
+
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The server process, killed (SIGKILL) when dropped, also when a check fails.
+pub struct Server(pub Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn start(port: u16, db: &str) -> Server {
+    start_with(port, db, &[])
+}
+
+/// [`start`] with more arguments of `guoxiang serve`.
+pub fn start_with(port: u16, db: &str, more: &[&str]) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database", db])
+        .args(more)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(t.elapsed() < Duration::from_secs(30), "server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Server(child)
+}
+
+pub fn guest(port: u16) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "POST /api/guest HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut r = String::new();
+    s.read_to_string(&mut r).unwrap();
+    let body = &r[r.find("\r\n\r\n").unwrap() + 4..];
+    let v: Value = serde_json::from_str(body).unwrap();
+    v["session"].as_str().unwrap().to_owned()
+}
+
+pub struct Ws {
+    pub s: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    pub id: u32,
+    pub seen: Vec<Value>,
+}
+
+impl Ws {
+    pub async fn connect(port: u16, session: &str) -> Ws {
+        let mut req = format!("ws://127.0.0.1:{port}/ws").into_client_request().unwrap();
+        req.headers_mut().insert("Cookie", format!("gx_session={session}").parse().unwrap());
+        let (s, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        let mut ws = Ws { s, id: 0, seen: Vec::new() };
+        let hello = ws.req(json!({"t": "hello", "protocol": guoxiang_protocol::PROTOCOL_VERSION})).await;
+        ws.seen.push(hello);
+        ws
+    }
+
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(20), self.s.next()).await.unwrap().unwrap().unwrap();
+            if let Message::Text(t) = m {
+                return serde_json::from_str(&t).unwrap();
+            }
+        }
+    }
+
+    pub async fn wait(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.seen.iter().position(&pred) {
+            return self.seen.remove(i);
+        }
+        loop {
+            let v = self.next().await;
+            if pred(&v) {
+                return v;
+            }
+            self.seen.push(v);
+        }
+    }
+
+    /// Sends a request and returns its answer, which must not be an error.
+    pub async fn req(&mut self, m: Value) -> Value {
+        let r = self.request(m.clone()).await;
+        assert_ne!(r["t"], "error", "{m} → {r}");
+        r
+    }
+
+    /// Sends a request and returns its answer (an error too).
+    pub async fn request(&mut self, mut m: Value) -> Value {
+        self.id += 1;
+        let id = self.id;
+        m["id"] = json!(id);
+        self.s.send(Message::Text(m.to_string().into())).await.unwrap();
+        self.wait(|v| v["id"] == json!(id) && v["t"] != "game_events" && v["t"] != "game_snapshot").await
+    }
+}
+
+/// A friend's game (10+5) between two new guests on the server at `port`: its id, the guests' sessions (White's
+/// first) and their connections, both following the game.
+pub async fn friend_game(port: u16) -> (String, [String; 2], Ws, Ws) {
+    let (a, b) = (guest(port), guest(port));
+    let mut wa = Ws::connect(port, &a).await;
+    let mut wb = Ws::connect(port, &b).await;
+    let c = wa.req(json!({"t": "challenge_friend", "time_control": "600+5", "rated": false, "color": "white"})).await;
+    wb.req(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
+    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    wa.req(json!({"t": "subscribe", "game_id": gid})).await;
+    wb.req(json!({"t": "subscribe", "game_id": gid})).await;
+    (gid, [a, b], wa, wb)
+}
