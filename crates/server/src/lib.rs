@@ -112,6 +112,9 @@ pub struct Config {
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
+    /// Several nodes on this database (`guoxiang serve --cluster`): each live game is owned by one node through a
+    /// lease, and its writes are fenced (`live::cluster`). `None`: this is the only node.
+    pub cluster: Option<live::cluster::ClusterConfig>,
 }
 
 impl Config {
@@ -134,6 +137,7 @@ impl Config {
             rated_bot_games: false,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
+            cluster: None,
         }
     }
 }
@@ -171,11 +175,12 @@ impl AppState {
             computer_reply_ms: config.computer_reply_ms,
             rated_bot_games: config.rated_bot_games,
         };
-        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts);
+        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts, config.cluster.clone());
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
         if n > 0 {
             tracing::info!("resumed {n} live games");
         }
+        live.start_cluster();
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         let limiters = security::Limiters::new(&config.limits);
         let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 2);

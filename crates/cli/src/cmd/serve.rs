@@ -31,7 +31,22 @@ pub struct Args {
     /// are casual. Two bots may always play rated.
     #[arg(long)]
     pub rated_bot_games: bool,
+    /// Run as one node of several sharing this database (PostgreSQL): each live game is owned by one node through
+    /// a lease, its writes fenced by the lease's epoch, and the games of a node that dies are taken over. Clients
+    /// must reach the node that owns their game (a broker between nodes is not there yet).
+    #[arg(long)]
+    pub cluster: bool,
+    /// This node's name in the cluster, unique among the running nodes (default: host-pid-random).
+    #[arg(long, requires = "cluster")]
+    pub node: Option<String>,
+    /// How long a game's lease runs without renewal, ms: the longest wait before another node takes over the games
+    /// of a node that died (plus a third of it).
+    #[arg(long, default_value_t = DEFAULT_LEASE_MS, requires = "cluster")]
+    pub lease_ms: u64,
 }
+
+/// The default lease: a dead node's games move within about 5 s.
+pub const DEFAULT_LEASE_MS: u64 = 4_000;
 
 impl Default for Args {
     fn default() -> Args {
@@ -47,6 +62,9 @@ impl Default for Args {
                 .unwrap_or(DEFAULT_COMPUTER_REPLY_MS),
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
             rated_bot_games: false,
+            cluster: false,
+            node: None,
+            lease_ms: DEFAULT_LEASE_MS,
         }
     }
 }
@@ -70,6 +88,19 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     config.computer_reply_ms = a.computer_reply_ms;
     config.rated_bot_games = a.rated_bot_games;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
+    if a.cluster {
+        if a.lease_ms < 300 {
+            return Err(format!("--lease-ms {}: a lease must run at least 300 ms", a.lease_ms));
+        }
+        let mut c = guoxiang_server::live::cluster::ClusterConfig::new(a.lease_ms);
+        if let Some(node) = a.node {
+            if node.trim().is_empty() || node.len() > 100 {
+                return Err("--node: a name of 1 to 100 characters".to_owned());
+            }
+            c.node = node;
+        }
+        config.cluster = Some(c);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

@@ -179,6 +179,9 @@ struct Actor {
     /// After a failed commit: no timer work before this.
     hold_until: Option<tokio::time::Instant>,
     backoff: Duration,
+    /// In a cluster: a write was refused by the game's fence, or the node's renewal found the game taken over.
+    /// Another node owns the game now; this actor stops without writing anything more.
+    disowned: bool,
 }
 
 fn idx(c: Color) -> usize {
@@ -205,11 +208,16 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
         retry: Default::default(),
         hold_until: None,
         backoff: FIRST_BACKOFF,
+        disowned: false,
     };
     a.publish();
     a.maybe_engine();
     let linger = Duration::from_millis(a.live.inner.timeouts.linger_ms);
     loop {
+        if a.disowned {
+            tracing::warn!("game {}: another node owns it now; stopped here", a.game.id());
+            break;
+        }
         let deadline = match a.finished_at {
             Some(t) => Some(t + linger),
             None => a.next_wakeup(),
@@ -251,6 +259,7 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                 let _ = reply.send(a.game.snapshot(time::now()));
             }
             ActorMsg::EngineMove { version, uci } => Box::pin(a.engine_move(version, uci)).await,
+            ActorMsg::Disown => a.disowned = true,
             ActorMsg::Shutdown { reply } => {
                 // Persist the exact clocks; the game resumes from here after the restart.
                 let now = time::now();
@@ -260,17 +269,25 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                     version: a.game.version() as i64,
                 };
                 if !a.game.is_over()
-                    && let Err(e) = a.live.inner.persist.write(vec![op]).await
+                    && let Err(e) = a.live.write_game(a.game.id(), vec![op]).await
                 {
                     // The last committed state stands; the clocks then charge the downtime since it.
                     tracing::error!("shutdown: the clocks of game {} were not saved: {e}", a.game.id());
                 }
+                // In a cluster the lease is handed over before the shutdown goes on, so that another node takes
+                // the game at once.
+                a.live.let_go(a.game.id(), a.game.is_over()).await;
                 let _ = reply.send(());
-                break;
+                a.live.unregister(a.game.id());
+                return;
             }
         }
     }
     a.live.unregister(a.game.id());
+    if !a.disowned {
+        // In a cluster: a finished game's lease is dropped, a live one's (a shutdown) handed over at once.
+        a.live.let_go(a.game.id(), a.game.is_over()).await;
+    }
 }
 
 async fn sleep_opt(deadline: Option<tokio::time::Instant>) {
@@ -343,10 +360,14 @@ impl Actor {
                 }
             }
         }
-        let written = self.live.inner.persist.write(ops).await;
+        let written = self.live.write_game(&id, ops).await;
         drop(ratings_lock);
         if let Err(e) = written {
             self.revert(checkpoint);
+            if e.is_fenced() {
+                self.disowned = true;
+                self.live.clear_epoch(&id);
+            }
             return Err(GameError::not_saved(format!("commit of game {id}"), e));
         }
         // Committed: from here on the change is the game's.

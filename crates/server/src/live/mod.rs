@@ -12,6 +12,7 @@
 //! | `error` | [`GameError`], why a live game refused a request (the transports map it to their errors) |
 
 mod actor;
+pub mod cluster;
 pub mod engine;
 mod error;
 mod finish;
@@ -101,6 +102,8 @@ pub(crate) enum ActorMsg {
         version: u64,
         uci: Option<String>,
     },
+    /// Another node owns the game now: stop without writing anything.
+    Disown,
     Shutdown {
         reply: oneshot::Sender<()>,
     },
@@ -230,6 +233,10 @@ struct Inner {
     timeouts: Timeouts,
     /// Every game that ends, once its result is committed (the reviewer listens).
     finished: broadcast::Sender<FinishedGame>,
+    /// This node's membership of a cluster (`None`: the only node).
+    cluster: Option<cluster::ClusterConfig>,
+    /// In a cluster: the epoch of the lease of each game this node runs.
+    epochs: Mutex<HashMap<String, i64>>,
 }
 
 /// A game whose result was just committed.
@@ -302,7 +309,14 @@ pub fn engine_player(level: u8) -> PlayerRef {
 }
 
 impl Live {
-    pub fn new(store: Store, persist: Persist, hub: Hub, engines: EnginePool, timeouts: Timeouts) -> Live {
+    pub fn new(
+        store: Store,
+        persist: Persist,
+        hub: Hub,
+        engines: EnginePool,
+        timeouts: Timeouts,
+        cluster: Option<cluster::ClusterConfig>,
+    ) -> Live {
         let finished = broadcast::channel(256).0;
         let inner = Arc::new_cyclic(|me| Inner {
             games: Mutex::new(HashMap::new()),
@@ -320,6 +334,8 @@ impl Live {
             summaries: Mutex::new(HashMap::new()),
             timeouts,
             finished,
+            cluster,
+            epochs: Mutex::new(HashMap::new()),
         });
         Live { inner }
     }
@@ -512,11 +528,23 @@ impl Live {
         // Every game keeps its players' ratings at its start, rated or not (Lichess exports them for casual games
         // too); a rated game's are set again with its result.
         [row.white_rating, row.black_rating] = self.start_ratings(&game).await?;
-        self.inner
-            .persist
-            .write(vec![WriteOp::InsertGame(row)])
-            .await
-            .map_err(|detail| GameError::Store { what: "insert game".into(), detail })?;
+        // In a cluster the node that creates a game owns it first: its lease comes before the game's first write.
+        if let Some(c) = &self.inner.cluster {
+            let epoch = self
+                .inner
+                .store
+                .acquire_lease(&id, &c.node, crate::time::now_ms() as i64, c.lease_ms as i64)
+                .await?
+                .ok_or_else(|| GameError::Store {
+                    what: "insert game".into(),
+                    detail: format!("the id {id} is held by another node"),
+                })?;
+            self.set_epoch(&id, epoch);
+        }
+        if let Err(e) = self.write_game(&id, vec![WriteOp::InsertGame(row)]).await {
+            self.let_go(&id, true).await;
+            return Err(GameError::Store { what: "insert game".into(), detail: e.to_string() });
+        }
         let white_id = game.white().id.clone();
         let black_id = game.black().id.clone();
         self.spawn(game);
@@ -543,6 +571,13 @@ impl Live {
 
     /// Resumes every live game from the database (after a restart or a crash). Returns how many.
     pub async fn restore_all(&self) -> Result<usize, GameError> {
+        if self.inner.cluster.is_some() {
+            // In a cluster a node resumes only the games no node holds (the others are running elsewhere).
+            return self
+                .cluster_scan()
+                .await
+                .map_err(|detail| GameError::Store { what: "take over games".into(), detail });
+        }
         let rows = self.inner.store.live_games().await?;
         let now = crate::time::now();
         let mut n = 0;

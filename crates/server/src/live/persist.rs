@@ -2,10 +2,43 @@
 //! transaction and then answers each sender. A game acknowledges a move only after its write is answered, so an
 //! acknowledged move survives a crash; under load, many games share each commit.
 
-use guoxiang_store::{Store, WriteOp};
+use guoxiang_store::{Store, StoreError, WriteOp};
 use tokio::sync::{mpsc, oneshot};
 
-type Job = (Vec<WriteOp>, oneshot::Sender<Result<(), String>>);
+type Job = (Vec<WriteOp>, oneshot::Sender<Result<(), WriteError>>);
+
+/// Why a write was not committed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteError {
+    /// The game's fence failed: another node owns the game now (in a cluster). Nothing was written, and this node
+    /// must stop its actor.
+    Fenced(String),
+    /// Anything else (the database, the writer): nothing was written; the same write may succeed later.
+    Failed(String),
+}
+
+impl WriteError {
+    pub fn is_fenced(&self) -> bool {
+        matches!(self, WriteError::Fenced(_))
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Fenced(m) | WriteError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<StoreError> for WriteError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Fenced(m) => WriteError::Fenced(m),
+            e => WriteError::Failed(e.to_string()),
+        }
+    }
+}
 
 /// The handle games write through. Cloning is cheap.
 #[derive(Clone, Debug)]
@@ -33,7 +66,7 @@ impl Persist {
                 // A `reply.send` fails only when the writer's caller stopped waiting; the result is logged here.
                 if jobs.len() == 1 {
                     let (ops, reply) = jobs.pop().expect("one job");
-                    let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
+                    let result = store.write_batch(&ops).await.map_err(WriteError::from);
                     if let Err(e) = &result {
                         tracing::error!("commit of {} writes failed: {e}", ops.len());
                     }
@@ -55,7 +88,7 @@ impl Persist {
                         let mut ops = ops.drain(..);
                         for ((_, reply), n) in jobs.drain(..).zip(lens) {
                             let ops: Vec<WriteOp> = ops.by_ref().take(n).collect();
-                            let result = store.write_batch(&ops).await.map_err(|e| e.to_string());
+                            let result = store.write_batch(&ops).await.map_err(WriteError::from);
                             if let Err(e) = &result {
                                 tracing::error!("commit of {} writes failed: {e}", ops.len());
                             }
@@ -69,12 +102,13 @@ impl Persist {
     }
 
     /// Writes `ops` durably (in one transaction with whatever else is queued); returns once committed.
-    pub async fn write(&self, ops: Vec<WriteOp>) -> Result<(), String> {
+    pub async fn write(&self, ops: Vec<WriteOp>) -> Result<(), WriteError> {
         if ops.is_empty() {
             return Ok(());
         }
+        let stopped = || WriteError::Failed("the database writer has stopped".to_owned());
         let (reply, done) = oneshot::channel();
-        self.tx.send((ops, reply)).await.map_err(|_| "the database writer has stopped".to_owned())?;
-        done.await.map_err(|_| "the database writer has stopped".to_owned())?
+        self.tx.send((ops, reply)).await.map_err(|_| stopped())?;
+        done.await.map_err(|_| stopped())?
     }
 }

@@ -1,0 +1,123 @@
+//! Two `guoxiang serve --cluster` processes on one database (issue 19, first part: one owner per live game by a
+//! lease, writes fenced by its epoch). A node killed with SIGKILL mid-game: the other takes the game over from the
+//! database and it goes on with every acknowledged move. A node stopped with SIGSTOP past its lease and then resumed:
+//! its game has moved to the other node, and its write is refused.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{Server, Ws, free_port, friend_game, start_with};
+use serde_json::{Value, json};
+
+/// Leases of 1.5 s: a dead node's games move within about 2 s.
+const LEASE_MS: &str = "1500";
+
+struct Cluster {
+    dir: std::path::PathBuf,
+    db: String,
+}
+
+impl Cluster {
+    fn new(name: &str) -> Cluster {
+        let dir = std::env::temp_dir().join(format!("guoxiang-cluster-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = format!("sqlite://{}", dir.join("g.db").display());
+        Cluster { dir, db }
+    }
+
+    fn node(&self, name: &str) -> (u16, Server) {
+        let port = free_port();
+        (port, start_with(port, &self.db, &["--cluster", "--node", name, "--lease-ms", LEASE_MS]))
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn mv(gid: &str, uci: &str) -> Value {
+    json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": uci}})
+}
+
+/// Subscribes on node `port` until the node runs the game (it answers "not live here" until it took it over);
+/// returns the connection, the snapshot's moves and how long it took.
+async fn reach(port: u16, session: &str, gid: &str) -> (Ws, Vec<String>, Duration) {
+    let started = Instant::now();
+    let mut ws = Ws::connect(port, session).await;
+    loop {
+        let r = ws.request(json!({"t": "subscribe", "game_id": gid})).await;
+        if r["t"] != "error" {
+            let snap = ws.wait(|v| v["t"] == "game_snapshot").await;
+            let moves = snap["snapshot"]["moves"].as_array().unwrap();
+            let moves = moves.iter().map(|m| m["uci"].as_str().unwrap().to_owned()).collect();
+            return (ws, moves, started.elapsed());
+        }
+        assert!(started.elapsed() < Duration::from_secs(15), "node on {port} never took {gid} over: {r}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn signal(server: &Server, sig: &str) {
+    let ok = Command::new("kill").args([sig, &server.0.id().to_string()]).status().unwrap().success();
+    assert!(ok, "kill {sig}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_node_s_game_goes_on_on_another_node() {
+    let cluster = Cluster::new("kill");
+    let (pa, node_a) = cluster.node("a");
+    let (pb, _node_b) = cluster.node("b");
+    let (gid, [white, black], mut wa, mut wb) = friend_game(pa).await;
+    for (i, m) in ["e2e4", "c7c5", "g1f3", "d7d6"].into_iter().enumerate() {
+        let ws = if i % 2 == 0 { &mut wa } else { &mut wb };
+        ws.req(mv(&gid, m)).await;
+    }
+    // Node b does not run a game node a holds.
+    let mut probe = Ws::connect(pb, &white).await;
+    let r = probe.request(json!({"t": "subscribe", "game_id": gid})).await;
+    assert_eq!(r["t"], "error", "{r}");
+
+    drop(node_a); // SIGKILL, right after the fourth move was acknowledged
+    drop((wa, wb));
+    let (mut wa, moves, took) = reach(pb, &white, &gid).await;
+    println!("node b took the game over {took:?} after node a was killed");
+    assert_eq!(moves, ["e2e4", "c7c5", "g1f3", "d7d6"], "every acknowledged move");
+    wa.req(mv(&gid, "d2d4")).await;
+    let (mut wb, moves, _) = reach(pb, &black, &gid).await;
+    assert_eq!(moves.len(), 5);
+    wb.req(mv(&gid, "c5d4")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_stopped_past_its_lease_cannot_commit_when_it_resumes() {
+    let cluster = Cluster::new("stop");
+    let (pa, node_a) = cluster.node("a");
+    let (pb, _node_b) = cluster.node("b");
+    let (gid, [white, _black], mut wa, mut wb) = friend_game(pa).await;
+    wa.req(mv(&gid, "e2e4")).await;
+    wb.req(mv(&gid, "e7e5")).await;
+
+    signal(&node_a, "-STOP");
+    let (mut wa2, moves, took) = reach(pb, &white, &gid).await;
+    println!("node b took the game over {took:?} after node a was stopped");
+    assert_eq!(moves, ["e2e4", "e7e5"]);
+    wa2.req(mv(&gid, "g1f3")).await;
+
+    // Node a wakes up with its stale copy (White to move there). A move sent to it is refused: its fence fails, or
+    // its renewal has already found the game taken and dropped it.
+    signal(&node_a, "-CONT");
+    let r = wa.request(mv(&gid, "d2d4")).await;
+    assert_eq!(r["t"], "error", "node a committed to a game it no longer owns: {r}");
+    assert!(r["code"] == "not_saved" || r["code"] == "unknown_game", "{r}");
+    // Node b has the game as it was, and it goes on there.
+    let (_, moves, _) = reach(pb, &white, &gid).await;
+    assert_eq!(moves, ["e2e4", "e7e5", "g1f3"]);
+    let (mut wb2, _, _) = reach(pb, &_black, &gid).await;
+    wb2.req(mv(&gid, "b8c6")).await;
+    drop(node_a);
+}
