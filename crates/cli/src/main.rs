@@ -57,6 +57,9 @@ enum Command {
     Token(cmd::user::TokenCommand),
     /// Play many concurrent games against a running server and measure move latency.
     Loadtest(cmd::loadtest::Args),
+    /// Several `serve --cluster` nodes on one database: `cluster status` lists the nodes and the games each owns.
+    #[command(subcommand)]
+    Cluster(cmd::cluster::ClusterCommand),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Some(Command::User(c)) => cmd::user::run_user(c),
         Some(Command::Token(c)) => cmd::user::run_token(c),
         Some(Command::Loadtest(a)) => cmd::loadtest::run(a),
+        Some(Command::Cluster(c)) => cmd::cluster::run(c),
         None => cmd::serve::run(cmd::serve::Args::default()),
     };
     match result {

@@ -77,6 +77,11 @@ async fn a_killed_node_s_game_goes_on_on_another_node() {
         let ws = if i % 2 == 0 { &mut wa } else { &mut wb };
         ws.req(mv(&gid, m)).await;
     }
+    let before = status(&cluster);
+    assert_eq!(before["nodes"].as_array().unwrap().len(), 1, "{before}");
+    assert_eq!(before["nodes"][0]["node"], "a", "{before}");
+    assert_eq!(before["nodes"][0]["games"], json!([gid]), "{before}");
+    assert!(before["nodes"][0]["leases_until_ms"].as_i64() > before["now_ms"].as_i64(), "{before}");
     // Node b does not run a game node a holds.
     let mut probe = Ws::connect(pb, &white).await;
     let r = probe.request(json!({"t": "subscribe", "game_id": gid})).await;
@@ -91,6 +96,21 @@ async fn a_killed_node_s_game_goes_on_on_another_node() {
     let (mut wb, moves, _) = reach(pb, &black, &gid).await;
     assert_eq!(moves.len(), 5);
     wb.req(mv(&gid, "c5d4")).await;
+    let after = status(&cluster);
+    assert_eq!(after["nodes"].as_array().unwrap().len(), 1, "{after}");
+    assert_eq!(after["nodes"][0]["node"], "b", "{after}");
+    assert_eq!(after["nodes"][0]["games"], json!([gid]), "{after}");
+    assert_eq!(after["unowned_live_games"], json!([]), "{after}");
+}
+
+/// `guoxiang cluster status --json` on the cluster's database.
+fn status(cluster: &Cluster) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .args(["cluster", "status", "--json", "--database", &cluster.db])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

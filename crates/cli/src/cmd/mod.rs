@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod cluster;
 pub mod explain;
 pub mod games;
 pub mod learn;
