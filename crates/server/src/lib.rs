@@ -29,6 +29,7 @@ pub mod lichess;
 pub mod listen;
 pub mod live;
 pub mod lobby;
+pub mod metrics;
 pub mod policy;
 pub mod review;
 pub mod security;
@@ -157,6 +158,8 @@ pub struct AppState {
     pub reviewer: review::Reviewer,
     /// Tournaments.
     pub tournaments: tournament::Tournaments,
+    /// What `/metrics` reports.
+    pub metrics: metrics::SharedMetrics,
 }
 
 impl AppState {
@@ -165,7 +168,8 @@ impl AppState {
     pub async fn start(config: Config) -> Result<AppState, String> {
         let store =
             Store::connect(&config.database_url).await.map_err(|e| format!("database {}: {e}", config.database_url))?;
-        let persist = live::persist::Persist::start(store.clone());
+        let metrics = Arc::new(metrics::Metrics::default());
+        let persist = live::persist::Persist::start(store.clone(), metrics.clone());
         let hub = hub::Hub::default();
         let engines = live::engine::EnginePool::new(config.engine_workers, config.engine_hash_mb);
         let timeouts = live::Timeouts {
@@ -175,7 +179,8 @@ impl AppState {
             computer_reply_ms: config.computer_reply_ms,
             rated_bot_games: config.rated_bot_games,
         };
-        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts, config.cluster.clone());
+        let cluster = config.cluster.clone();
+        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts, cluster, metrics.clone());
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
         if n > 0 {
             tracing::info!("resumed {n} live games");
@@ -195,8 +200,8 @@ impl AppState {
         .map_err(|e| format!("reviewer: {e}"))?;
         let tournaments = tournament::Tournaments::new(store.clone(), live.clone());
         tournaments.run();
-        let state =
-            AppState { config: Arc::new(config), store, live, lobby, hub, limiters, analysis, reviewer, tournaments };
+        let config = Arc::new(config);
+        let state = AppState { config, store, live, lobby, hub, limiters, analysis, reviewer, tournaments, metrics };
         // A new server has puzzles from the first request on: the set compiled in, when the table is empty.
         if let Err(e) = http::puzzle::import_default_if_empty(&state.store).await {
             tracing::warn!("default puzzles: {}", e.en);

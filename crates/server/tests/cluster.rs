@@ -141,3 +141,68 @@ async fn without_a_cluster_there_are_no_leases() {
     assert!(a.state.store.leases().await.unwrap().is_empty());
     assert_eq!(stored_moves(&a, &gid).await, ["e2e4"]);
 }
+
+async fn get(server: &TestServer, path: &str) -> (u16, String, String) {
+    let r = reqwest::get(server.url(path)).await.unwrap();
+    let status = r.status().as_u16();
+    let ctype = r.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    (status, ctype, r.text().await.unwrap())
+}
+
+/// The value of a sample line `name value` in a metrics page.
+fn sample(page: &str, name: &str) -> f64 {
+    let line =
+        page.lines().find(|l| l.split(' ').next() == Some(name)).unwrap_or_else(|| panic!("no {name} in\n{page}"));
+    line.split(' ').nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn metrics_count_moves_and_commits_and_readyz_answers() {
+    let db = temp_db("metrics");
+    let a = TestServer::start(&db).await;
+    assert_eq!(get(&a, "/readyz").await.0, 200);
+    let (_, alice) = a.guest().await;
+    let (_, bob) = a.guest().await;
+    let (gid, mut wa, mut wb) = friend_game(&a, "300+3", &alice, &bob).await;
+    play(&mut wa, &gid, "e2e4").await;
+    play(&mut wb, &gid, "e7e5").await;
+    let (status, ctype, page) = get(&a, "/metrics").await;
+    assert_eq!(status, 200);
+    assert!(ctype.starts_with("application/openmetrics-text"), "{ctype}");
+    assert_eq!(sample(&page, "guoxiang_moves_total"), 2.0, "{page}");
+    assert_eq!(sample(&page, "guoxiang_live_games"), 1.0, "{page}");
+    // The game's creation and the two moves, at least (snapshots and presence may add more).
+    assert!(sample(&page, "guoxiang_commit_jobs_total") >= 3.0, "{page}");
+    assert!(sample(&page, "guoxiang_commit_seconds_count") >= 1.0, "{page}");
+    assert_eq!(sample(&page, "guoxiang_fenced_writes_total"), 0.0, "{page}");
+    assert!(page.contains("# TYPE guoxiang_commit_seconds histogram"), "{page}");
+    assert!(page.trim_end().ends_with("# EOF"), "{page}");
+}
+
+/// A cluster node whose lease renewals fail says it is not ready (a load balancer sends no one there), and is ready
+/// again once they succeed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_cannot_renew_its_leases_is_not_ready() {
+    let db = temp_db("readyz");
+    let a = TestServer::start_with(&db, node("node-a", 600)).await;
+    assert_eq!(get(&a, "/readyz").await.0, 200);
+    a.state.store.faults().add(FaultRule::on(WriteKind::RenewLeases, Fault::Fail));
+    let started = Instant::now();
+    let body = loop {
+        let (status, _, body) = get(&a, "/readyz").await;
+        if status == 503 {
+            break body;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "still ready after 10 s without renewals");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(body.contains("leases were last renewed"), "{body}");
+    let (_, _, page) = get(&a, "/metrics").await;
+    assert!(sample(&page, "guoxiang_lease_renewal_failures_total") >= 1.0, "{page}");
+    a.state.store.faults().clear();
+    let started = Instant::now();
+    while get(&a, "/readyz").await.0 != 200 {
+        assert!(started.elapsed() < Duration::from_secs(10), "not ready again");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

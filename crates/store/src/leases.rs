@@ -30,6 +30,12 @@ pub struct LeaseRow {
 }
 
 impl Store {
+    /// Whether the database answers (`/readyz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await.map_err(db_err("ping"))?;
+        Ok(())
+    }
+
     /// Takes the lease of `game_id` for `node` until `now_ms + ttl_ms` if no node holds it — there is none, or it
     /// expired before `now_ms`, or it was handed over — and returns its epoch; `None` while another lease runs.
     pub async fn acquire_lease(

@@ -75,5 +75,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/game/{id}/tournament", get(tournament::of_game))
         .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(crate::metrics::readyz))
+        .route("/metrics", get(crate::metrics::metrics))
         .route("/api/server/stats", get(stats::server_stats))
 }

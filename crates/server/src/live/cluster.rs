@@ -50,7 +50,14 @@ impl Live {
         let Some(cluster) = self.inner.cluster.clone() else { return Ok(0) };
         let ttl = cluster.lease_ms as i64;
         let now = crate::time::now_ms() as i64;
-        let held = self.inner.store.renew_leases(&cluster.node, now, ttl).await.map_err(|e| e.to_string())?;
+        let held = match self.inner.store.renew_leases(&cluster.node, now, ttl).await {
+            Ok(held) => held,
+            Err(e) => {
+                self.inner.metrics.lease_renewal_failures.inc();
+                return Err(e.to_string());
+            }
+        };
+        self.inner.metrics.renewed(now as u64, held.len());
         let held: HashSet<(String, i64)> = held.into_iter().collect();
         let mine: Vec<(String, i64)> = {
             let epochs = self.inner.epochs.lock().unwrap_or_else(|e| e.into_inner());
@@ -81,6 +88,7 @@ impl Live {
                             self.set_epoch(&game_id, epoch);
                             self.spawn(game);
                             taken += 1;
+                            self.inner.metrics.takeovers.inc();
                             tracing::info!("game {game_id}: taken over at epoch {epoch}");
                         }
                         Err(e) => tracing::error!("game {game_id} cannot be restored: {e}"),

@@ -237,6 +237,7 @@ struct Inner {
     cluster: Option<cluster::ClusterConfig>,
     /// In a cluster: the epoch of the lease of each game this node runs.
     epochs: Mutex<HashMap<String, i64>>,
+    metrics: crate::metrics::SharedMetrics,
 }
 
 /// A game whose result was just committed.
@@ -316,6 +317,7 @@ impl Live {
         engines: EnginePool,
         timeouts: Timeouts,
         cluster: Option<cluster::ClusterConfig>,
+        metrics: crate::metrics::SharedMetrics,
     ) -> Live {
         let finished = broadcast::channel(256).0;
         let inner = Arc::new_cyclic(|me| Inner {
@@ -336,6 +338,7 @@ impl Live {
             finished,
             cluster,
             epochs: Mutex::new(HashMap::new()),
+            metrics,
         });
         Live { inner }
     }

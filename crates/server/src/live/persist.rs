@@ -3,6 +3,8 @@
 //! acknowledged move survives a crash; under load, many games share each commit.
 
 use guoxiang_store::{Store, StoreError, WriteOp};
+
+use crate::metrics::SharedMetrics;
 use tokio::sync::{mpsc, oneshot};
 
 type Job = (Vec<WriteOp>, oneshot::Sender<Result<(), WriteError>>);
@@ -50,9 +52,37 @@ pub struct Persist {
 const MAX_JOBS_PER_COMMIT: usize = 512;
 
 impl Persist {
-    /// Starts the writer task.
-    pub fn start(store: Store) -> Persist {
+    /// Starts the writer task; it counts into `metrics`.
+    pub fn start(store: Store, metrics: SharedMetrics) -> Persist {
         let (tx, mut rx) = mpsc::channel::<Job>(8192);
+        let write = move |ops: Vec<WriteOp>, jobs: u64| {
+            let (store, metrics) = (store.clone(), metrics.clone());
+            async move {
+                let started = std::time::Instant::now();
+                let result = store.write_batch(&ops).await.map_err(WriteError::from);
+                metrics.commit_seconds.observe(started.elapsed().as_secs_f64());
+                match &result {
+                    Ok(()) => {
+                        metrics.commits.inc();
+                        metrics.commit_jobs.inc_by(jobs);
+                        let moves: usize = ops
+                            .iter()
+                            .map(|op| if let WriteOp::AppendMoves { moves, .. } = op { moves.len() } else { 0 })
+                            .sum();
+                        metrics.moves.inc_by(moves as u64);
+                    }
+                    // A group that failed is tried again job by job: its failures are counted there.
+                    Err(_) if jobs > 1 => {}
+                    Err(e) => {
+                        metrics.commit_failures.inc();
+                        if e.is_fenced() {
+                            metrics.fenced_writes.inc();
+                        }
+                    }
+                }
+                (ops, result)
+            }
+        };
         tokio::spawn(async move {
             let mut jobs: Vec<Job> = Vec::new();
             while let Some(first) = rx.recv().await {
@@ -66,7 +96,7 @@ impl Persist {
                 // A `reply.send` fails only when the writer's caller stopped waiting; the result is logged here.
                 if jobs.len() == 1 {
                     let (ops, reply) = jobs.pop().expect("one job");
-                    let result = store.write_batch(&ops).await.map_err(WriteError::from);
+                    let (ops, result) = write(ops, 1).await;
                     if let Err(e) = &result {
                         tracing::error!("commit of {} writes failed: {e}", ops.len());
                     }
@@ -74,8 +104,9 @@ impl Persist {
                     continue;
                 }
                 let lens: Vec<usize> = jobs.iter().map(|(ops, _)| ops.len()).collect();
-                let mut ops: Vec<WriteOp> = jobs.iter_mut().flat_map(|(ops, _)| std::mem::take(ops)).collect();
-                match store.write_batch(&ops).await {
+                let ops: Vec<WriteOp> = jobs.iter_mut().flat_map(|(ops, _)| std::mem::take(ops)).collect();
+                let (mut ops, result) = write(ops, jobs.len() as u64).await;
+                match result {
                     Ok(()) => {
                         for (_, reply) in jobs.drain(..) {
                             let _ = reply.send(Ok(()));
@@ -88,7 +119,7 @@ impl Persist {
                         let mut ops = ops.drain(..);
                         for ((_, reply), n) in jobs.drain(..).zip(lens) {
                             let ops: Vec<WriteOp> = ops.by_ref().take(n).collect();
-                            let result = store.write_batch(&ops).await.map_err(WriteError::from);
+                            let (ops, result) = write(ops, 1).await;
                             if let Err(e) = &result {
                                 tracing::error!("commit of {} writes failed: {e}", ops.len());
                             }

@@ -1,0 +1,145 @@
+//! `GET /metrics`: the server's counters in the Prometheus (OpenMetrics) text format, by `prometheus-client`; and
+//! `GET /readyz`, whether this node can take traffic (the database answers and, in a cluster, its leases are being
+//! renewed).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+use crate::AppState;
+
+/// Everything counted. Cheap to share (`Arc`); each metric is atomic.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    /// Moves committed (each before it was acknowledged).
+    pub moves: Counter,
+    /// Transactions of the group-commit writer, and the games' writes they carried.
+    pub commits: Counter,
+    pub commit_jobs: Counter,
+    /// Games' writes that were not committed (the command refused `not_saved`, or a retry later).
+    pub commit_failures: Counter,
+    /// Games' writes refused by their fence: another node owns the game now.
+    pub fenced_writes: Counter,
+    /// Seconds per transaction of the writer.
+    pub commit_seconds: Histogram,
+    /// Live games in memory (set at each scrape).
+    live_games: Gauge,
+    /// In a cluster: lease renewals that succeeded and failed, games taken over, games held.
+    pub lease_renewals: Counter,
+    pub lease_renewal_failures: Counter,
+    pub takeovers: Counter,
+    pub leases_held: Gauge,
+    /// When the last renewal succeeded (ms since the Unix epoch; 0: never).
+    last_renewal_ms: AtomicU64,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("guoxiang");
+        let moves = Counter::default();
+        let commits = Counter::default();
+        let commit_jobs = Counter::default();
+        let commit_failures = Counter::default();
+        let fenced_writes = Counter::default();
+        // 0.25 ms to about 4 s.
+        let commit_seconds = Histogram::new(exponential_buckets(0.000_25, 2.0, 15));
+        let live_games = Gauge::default();
+        let lease_renewals = Counter::default();
+        let lease_renewal_failures = Counter::default();
+        let takeovers = Counter::default();
+        let leases_held = Gauge::default();
+        registry.register("moves", "Moves committed", moves.clone());
+        registry.register("commits", "Transactions of the group-commit writer", commits.clone());
+        registry.register("commit_jobs", "Games' writes committed (many share a transaction)", commit_jobs.clone());
+        registry.register("commit_failures", "Games' writes that could not be committed", commit_failures.clone());
+        registry.register("fenced_writes", "Writes refused: another node owns the game", fenced_writes.clone());
+        registry.register("commit_seconds", "Time per transaction of the writer", commit_seconds.clone());
+        registry.register("live_games", "Games in progress on this node", live_games.clone());
+        registry.register("lease_renewals", "Successful renewals of this node's leases", lease_renewals.clone());
+        registry.register(
+            "lease_renewal_failures",
+            "Failed renewals of this node's leases",
+            lease_renewal_failures.clone(),
+        );
+        registry.register("takeovers", "Games this node took over from another", takeovers.clone());
+        registry.register("leases_held", "Live games this node holds the lease of", leases_held.clone());
+        Metrics {
+            registry,
+            moves,
+            commits,
+            commit_jobs,
+            commit_failures,
+            fenced_writes,
+            commit_seconds,
+            live_games,
+            lease_renewals,
+            lease_renewal_failures,
+            takeovers,
+            leases_held,
+            last_renewal_ms: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Metrics {
+    pub fn renewed(&self, now_ms: u64, held: usize) {
+        self.lease_renewals.inc();
+        self.leases_held.set(held as i64);
+        self.last_renewal_ms.store(now_ms, Ordering::Relaxed);
+    }
+
+    /// When the last lease renewal succeeded (ms since the Unix epoch), if ever.
+    pub fn last_renewal_ms(&self) -> Option<u64> {
+        Some(self.last_renewal_ms.load(Ordering::Relaxed)).filter(|&t| t > 0)
+    }
+
+    /// The text a scrape gets.
+    pub fn render(&self, live_games: usize) -> String {
+        self.live_games.set(live_games as i64);
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    let live = state.live.all().iter().filter(|g| !g.is_over()).count();
+    let body = state.metrics.render(live);
+    ([(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")], body).into_response()
+}
+
+/// `GET /readyz`: 200 when this node can serve — the database answers, and in a cluster the last lease renewal is
+/// less than a lease old; 503 with the reason otherwise (a load balancer then sends no one here).
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    let mut problems: Vec<String> = Vec::new();
+    if let Err(e) = state.store.ping().await {
+        problems.push(format!("database: {e}"));
+    }
+    if let Some(c) = &state.config.cluster {
+        let now = crate::time::now_ms();
+        match state.metrics.last_renewal_ms() {
+            Some(t) if now.saturating_sub(t) <= c.lease_ms => {}
+            Some(t) => problems.push(format!("cluster: the leases were last renewed {} ms ago", now.saturating_sub(t))),
+            None => problems.push("cluster: the leases were never renewed".to_owned()),
+        }
+    }
+    if problems.is_empty() {
+        (StatusCode::OK, "ready\n").into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {}\n", problems.join("; "))).into_response()
+    }
+}
+
+/// Shared by the writer, the live games and the handlers.
+pub type SharedMetrics = Arc<Metrics>;
