@@ -30,7 +30,12 @@ test('the opening explorer over imported games: counts, the opening, a click pla
   await page.waitForSelector(tid('board'));
   assert.equal(await page.isVisible(tid('explorer')), false, 'folded at first');
   await page.click(tid('explorer-toggle'));
+  // The list first shows this server's games (other tests' games may begin 1. e4 too) and is redrawn when the
+  // imported games' answer comes: wait for that answer and the redraw, or a click may land on a row being replaced.
+  const imported = page.waitForResponse((r) => r.url().includes('/api/explorer') && r.url().includes('source=imported'));
   await page.click(tid('explorer-source-imported'));
+  await imported;
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
   const e4 = page.locator(tid('explorer-move-e2e4'));
   await e4.waitFor();
   assert.match(await e4.textContent(), /2/, 'two of the three games began 1. e4');
