@@ -8,7 +8,7 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Server, Ws, free_port, friend_game, start_with};
+use common::{Server, Ws, friend_game, start_with};
 use serde_json::{Value, json};
 
 /// Leases of 1.5 s: a dead node's games move within about 2 s.
@@ -29,8 +29,7 @@ impl Cluster {
     }
 
     fn node(&self, name: &str) -> (u16, Server) {
-        let port = free_port();
-        (port, start_with(port, &self.db, &["--cluster", "--node", name, "--lease-ms", LEASE_MS]))
+        start_with(&self.db, &["--cluster", "--node", name, "--lease-ms", LEASE_MS])
     }
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Ws, free_port, friend_game, guest, start};
+use common::{Ws, friend_game, guest, start};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -25,8 +25,7 @@ async fn kill_9_and_restart_resumes_the_game() {
     let dir = std::env::temp_dir().join(format!("guoxiang-kill9-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}", dir.join("g.db").display());
-    let port = free_port();
-    let server = start(port, &db);
+    let (port, server) = start(&db);
     let (gid, [a, b], mut wa, mut wb) = friend_game(port).await;
     for (i, mv) in ["e2e4", "c7c5", "g1f3", "d7d6"].into_iter().enumerate() {
         let ws = if i % 2 == 0 { &mut wa } else { &mut wb };
@@ -43,7 +42,7 @@ async fn kill_9_and_restart_resumes_the_game() {
     drop(server); // SIGKILL
     drop((wa, wb));
     std::thread::sleep(Duration::from_secs(3)); // downtime: charged to no one
-    let server = start(port, &db);
+    let (port, server) = start(&db);
     let mut wa = Ws::connect(port, &a).await;
     // A reconnecting tab learns from `hello` which games its user plays.
     let hello = wa.wait(|v| v["t"] == "hello").await;
@@ -161,8 +160,7 @@ async fn random_kills_during_a_burst_lose_no_acknowledged_move() {
     let mut finished = 0;
     let mut mid_burst = 0;
     for trial in 0..TRIALS {
-        let port = free_port();
-        let server = start(port, &db);
+        let (port, server) = start(&db);
         // Keep GAMES games going: replace the ones that reached mate.
         games.retain(|g| g.acked < OPERA.len());
         while games.len() < GAMES {

@@ -1,21 +1,17 @@
-//! Helpers of the tests that run `guoxiang serve` as a process: a free port, the server (killed when dropped),
+//! Helpers of the tests that run `guoxiang serve` as a process: the server on a port of its own (killed when dropped),
 //! a guest session, and a WebSocket client of the typed protocol.
 
 #![allow(dead_code)] // each test file uses its own subset
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
 
 /// The server process, killed (SIGKILL) when dropped, also when a check fails.
 pub struct Server(pub Child);
@@ -27,26 +23,35 @@ impl Drop for Server {
     }
 }
 
-pub fn start(port: u16, db: &str) -> Server {
-    start_with(port, db, &[])
+/// Starts `guoxiang serve` on a port the system picks (`--addr 127.0.0.1:0`) and returns that port once the server
+/// listens (read from the line it prints): no other test's server can be on it.
+pub fn start(db: &str) -> (u16, Server) {
+    start_with(db, &[])
 }
 
 /// [`start`] with more arguments of `guoxiang serve`.
-pub fn start_with(port: u16, db: &str, more: &[&str]) -> Server {
-    let child = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database", db])
+pub fn start_with(db: &str, more: &[&str]) -> (u16, Server) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", db])
         .args(more)
         .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let t = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(t.elapsed() < Duration::from_secs(30), "server did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Server(child)
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    // "guoxiang is listening on http://127.0.0.1:PORT/ (database: …)"
+    let port = line
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("the server did not start: {line:?}"));
+    // Whatever else it prints is read and dropped, so that it never writes to a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (port, Server(child))
 }
 
 pub fn guest(port: u16) -> String {
