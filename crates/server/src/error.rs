@@ -15,6 +15,23 @@ pub struct ApiError {
     pub en: String,
 }
 
+/// A code that came from another node (`crate::broker::WireError`) as a `&'static str`: the codes are a small fixed
+/// set, so each distinct one is leaked once.
+pub fn intern_code(code: &str) -> &'static str {
+    static CODES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut codes = CODES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = codes.iter().find(|c| **c == code) {
+        return c;
+    }
+    // A peer cannot grow this without end: past a few hundred codes, the rest are told apart by message only.
+    if codes.len() >= 512 || code.len() > 64 {
+        return "remote_error";
+    }
+    let c: &'static str = Box::leak(code.to_owned().into_boxed_str());
+    codes.push(c);
+    c
+}
+
 /// The code of a write that did not commit.
 const NOT_SAVED: &str = "not_saved";
 

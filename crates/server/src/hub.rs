@@ -62,10 +62,17 @@ impl HubReceiver {
     }
 }
 
+/// Passes a user's notifications on to the other nodes of a cluster (their connections of the user get them there).
+pub trait Relay: Send + Sync + std::fmt::Debug {
+    fn relay(&self, user_id: &str, event: &UserEvent);
+}
+
 /// The user → connections map.
 #[derive(Clone, Debug, Default)]
 pub struct Hub {
     users: Arc<Mutex<Senders>>,
+    /// In a cluster with a broker: where every notification also goes.
+    relay: Arc<std::sync::OnceLock<Arc<dyn Relay>>>,
     next: Arc<AtomicU64>,
     /// Connections dropped for not reading.
     dropped: Arc<AtomicU64>,
@@ -100,9 +107,22 @@ impl Hub {
         (HubGuard { hub: self.clone(), user_id: user_id.to_owned(), id }, HubReceiver(rx))
     }
 
-    /// Sends `event` to every connection of `user_id` (none: dropped). Never waits: a connection whose queue is
-    /// full is dropped.
+    /// Passes every notification on to the other nodes from now on (set once).
+    pub fn set_relay(&self, relay: Arc<dyn Relay>) {
+        let _ = self.relay.set(relay);
+    }
+
+    /// Sends `event` to every connection of `user_id`, on this node and (with a relay) the others.
     pub fn send(&self, user_id: &str, event: UserEvent) {
+        if let Some(r) = self.relay.get() {
+            r.relay(user_id, &event);
+        }
+        self.deliver(user_id, event);
+    }
+
+    /// Sends `event` to every connection of `user_id` on this node (none: dropped). Never waits: a connection whose
+    /// queue is full is dropped.
+    pub fn deliver(&self, user_id: &str, event: UserEvent) {
         let mut users = self.users.lock().unwrap_or_else(|e| e.into_inner());
         let Some(v) = users.get_mut(user_id) else { return };
         v.retain(|(id, tx)| match tx.try_send(Box::new(event.clone())) {

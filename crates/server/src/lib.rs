@@ -22,6 +22,7 @@
 
 pub mod access;
 pub mod auth;
+pub mod broker;
 pub mod error;
 pub mod http;
 pub mod hub;
@@ -180,7 +181,25 @@ impl AppState {
             rated_bot_games: config.rated_bot_games,
         };
         let cluster = config.cluster.clone();
-        let live = live::Live::new(store.clone(), persist, hub.clone(), engines, timeouts, cluster, metrics.clone());
+        // With a broker: connected before the games are resumed, so that their first changes reach the other nodes.
+        let broker = match cluster.as_ref().and_then(|c| c.broker.as_deref().map(|url| (url, c.node.as_str()))) {
+            Some((url, node)) => Some(broker::Broker::connect(url, node, metrics.clone()).await?),
+            None => None,
+        };
+        let live = live::Live::new(
+            store.clone(),
+            persist,
+            hub.clone(),
+            engines,
+            timeouts,
+            cluster.map(|c| (c, broker.as_ref().map(|(b, _)| b.clone()))),
+            metrics.clone(),
+        );
+        if let Some((b, inbound)) = broker {
+            hub.set_relay(Arc::new(b.clone()));
+            tokio::spawn(broker::deliver_users(hub.clone(), inbound.users));
+            tokio::spawn(live::serve_requests(live.clone(), b, inbound.requests));
+        }
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
         if n > 0 {
             tracing::info!("resumed {n} live games");

@@ -236,7 +236,7 @@ impl Conn {
                         engine_level: None,
                     });
                     let playing = match &self.auth {
-                        Some(a) => self.state.live.games_of(&a.user.id).into_iter().map(|g| g.id.clone()).collect(),
+                        Some(a) => self.state.live.playing(&a.user.id).await,
                         None => Vec::new(),
                     };
                     self.send(
@@ -266,8 +266,9 @@ impl Conn {
         }
     }
 
-    fn game(&self, game_id: &str) -> Result<GameHandle, ApiError> {
-        self.state.live.get(game_id).ok_or_else(|| {
+    /// The live game `game_id`, on this node or (with a broker) another.
+    async fn game(&self, game_id: &str) -> Result<GameHandle, ApiError> {
+        self.state.live.find(game_id).await.ok_or_else(|| {
             ApiError::not_found(&format!("进行中的对局 {game_id}"), &format!("live game {game_id}"))
                 .with_code("unknown_game")
         })
@@ -275,7 +276,7 @@ impl Conn {
 
     async fn game_command(&mut self, id: u32, game_id: &str, action: Action, lag_ms: u32) -> Result<(), ApiError> {
         let (p, _) = self.need_user()?;
-        let g = self.game(game_id)?;
+        let g = self.game(game_id).await?;
         g.command(&p.id, action, u64::from(lag_ms)).await?;
         self.ack(id);
         Ok(())
@@ -294,7 +295,7 @@ impl Conn {
                 Ok(())
             }
             C::Subscribe { id, game_id, since_version } => {
-                let g = self.game(&game_id)?;
+                let g = self.game(&game_id).await?;
                 let sub = g.subscribe(since_version, false).await?;
                 if let Some((old, p)) = self.subs.remove(&game_id) {
                     old.abort();
@@ -336,13 +337,13 @@ impl Conn {
             C::Game { id, game_id, action, lag_ms } => self.game_command(id, &game_id, action, lag_ms).await,
             C::Arbiter { id, game_id, act } => {
                 let (p, _) = self.need_user()?;
-                self.game(&game_id)?;
+                self.game(&game_id).await?;
                 self.state.live.arbiter_command(&p, &game_id, act).await?;
                 self.ack(id);
                 Ok(())
             }
             C::Explain { id, game_id, from, to, promotion } => {
-                let g = self.game(&game_id)?;
+                let g = self.game(&game_id).await?;
                 let e = g.explain(from, to, promotion.map(guoxiang_core::Role::from)).await?;
                 self.send(ServerMessage::explanation(id, game_id, &e).to_json().into());
                 Ok(())

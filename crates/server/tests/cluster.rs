@@ -15,7 +15,7 @@ use serde_json::json;
 
 fn node(name: &str, lease_ms: u64) -> impl FnOnce(&mut Config) {
     let node = name.to_owned();
-    move |c: &mut Config| c.cluster = Some(ClusterConfig { node, lease_ms })
+    move |c: &mut Config| c.cluster = Some(ClusterConfig { node, lease_ms, broker: None })
 }
 
 /// Waits (up to 10 s) until `f` holds.

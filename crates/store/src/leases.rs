@@ -161,6 +161,42 @@ impl Store {
         rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(db_err("unowned_live_games"))
     }
 
+    /// The lease of `game_id` while the game is in progress (`None`: no lease, or the game is not live): which node
+    /// to send a request for the game to. An expired lease is returned as it is (its node may be dead; wait for a
+    /// takeover).
+    pub async fn live_lease(&self, game_id: &str) -> Result<Option<LeaseRow>, StoreError> {
+        let row = sqlx::query(
+            "SELECT l.game_id, l.node, l.epoch, l.expires_at_ms FROM game_leases l JOIN games g ON g.id = l.game_id \
+             WHERE l.game_id = $1 AND g.status = 'live'",
+        )
+        .bind(game_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db_err("live_lease"))?;
+        row.map(|r| {
+            Ok(LeaseRow {
+                game_id: r.try_get("game_id")?,
+                node: r.try_get("node")?,
+                epoch: r.try_get("epoch")?,
+                expires_at_ms: r.try_get("expires_at_ms")?,
+            })
+        })
+        .transpose()
+        .map_err(db_err("live_lease"))
+    }
+
+    /// The ids of the games in progress `user_id` plays, on whichever node (oldest first).
+    pub async fn live_game_ids_of(&self, user_id: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND (white_id = $1 OR black_id = $1) ORDER BY created_at_ms, id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db_err("live_game_ids_of"))?;
+        rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(db_err("live_game_ids_of"))
+    }
+
     /// Every lease, by node and game (`guoxiang cluster status`).
     pub async fn leases(&self) -> Result<Vec<LeaseRow>, StoreError> {
         let rows = sqlx::query("SELECT game_id, node, epoch, expires_at_ms FROM game_leases ORDER BY node, game_id")

@@ -32,17 +32,22 @@ pub struct Args {
     #[arg(long)]
     pub rated_bot_games: bool,
     /// Run as one node of several sharing this database (PostgreSQL): each live game is owned by one node through
-    /// a lease, its writes fenced by the lease's epoch, and the games of a node that dies are taken over. Clients
-    /// must reach the node that owns their game (a broker between nodes is not there yet).
+    /// a lease, its writes fenced by the lease's epoch, and the games of a node that dies are taken over. Without
+    /// --broker, clients must reach the node that owns their game.
     #[arg(long)]
     pub cluster: bool,
+    /// The message broker between the nodes (Redis: redis://host:port/ or redis+unix:///path); implies --cluster.
+    /// Every node started with the same database and broker serves any client: requests for a game another node
+    /// runs go to it through the broker, and its changes come back the same way (docs/cluster.md).
+    #[arg(long, env = "GUOXIANG_BROKER")]
+    pub broker: Option<String>,
     /// This node's name in the cluster, unique among the running nodes (default: host-pid-random).
-    #[arg(long, requires = "cluster")]
+    #[arg(long)]
     pub node: Option<String>,
-    /// How long a game's lease runs without renewal, ms: the longest wait before another node takes over the games
-    /// of a node that died (plus a third of it).
-    #[arg(long, default_value_t = DEFAULT_LEASE_MS, requires = "cluster")]
-    pub lease_ms: u64,
+    /// How long a game's lease runs without renewal, ms (default 4000): the longest wait before another node takes
+    /// over the games of a node that died (plus a third of it).
+    #[arg(long)]
+    pub lease_ms: Option<u64>,
 }
 
 /// The default lease: a dead node's games move within about 5 s.
@@ -63,8 +68,9 @@ impl Default for Args {
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
             rated_bot_games: false,
             cluster: false,
+            broker: None,
             node: None,
-            lease_ms: DEFAULT_LEASE_MS,
+            lease_ms: None,
         }
     }
 }
@@ -88,11 +94,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     config.computer_reply_ms = a.computer_reply_ms;
     config.rated_bot_games = a.rated_bot_games;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
-    if a.cluster {
-        if a.lease_ms < 300 {
-            return Err(format!("--lease-ms {}: a lease must run at least 300 ms", a.lease_ms));
+    if a.cluster || a.broker.is_some() {
+        let lease_ms = a.lease_ms.unwrap_or(DEFAULT_LEASE_MS);
+        if lease_ms < 300 {
+            return Err(format!("--lease-ms {lease_ms}: a lease must run at least 300 ms"));
         }
-        let mut c = guoxiang_server::live::cluster::ClusterConfig::new(a.lease_ms);
+        let mut c = guoxiang_server::live::cluster::ClusterConfig::new(lease_ms);
+        c.broker = a.broker;
         if let Some(node) = a.node {
             if node.trim().is_empty() || node.len() > 100 {
                 return Err("--node: a name of 1 to 100 characters".to_owned());
@@ -100,6 +108,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             c.node = node;
         }
         config.cluster = Some(c);
+    } else if a.node.is_some() || a.lease_ms.is_some() {
+        return Err("--node and --lease-ms are for a node of a cluster: add --cluster or --broker".to_owned());
     }
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -178,7 +178,7 @@ pub async fn me(
     Ok(Json(Some(Me {
         user: account_user(&a.user),
         ratings: crate::http::archive::perfs(&ratings),
-        playing: state.live.games_of(&a.user.id).into_iter().map(|g| g.id.clone()).collect(),
+        playing: state.live.playing(&a.user.id).await,
     })))
 }
 

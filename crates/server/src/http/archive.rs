@@ -166,7 +166,7 @@ pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -
         created_at: row.created_at_ms,
         last_move_at: moves.last().map_or(row.created_at_ms, |m| m.at_ms),
         status: lichess_status(&row.status, row.termination.as_deref()).to_owned(),
-        source: view.source.to_owned(),
+        source: view.source.clone(),
         players: ExportPlayers {
             white: player(&view.white, row.white_rating, row.white_rating_diff),
             black: player(&view.black, row.black_rating, row.black_rating_diff),
@@ -263,7 +263,7 @@ async fn our_profile(state: &AppState, u: guoxiang_store::User) -> ApiResult<Pro
     let points = u.points.max(0) as u32;
     Ok(Profile {
         online: state.hub.is_online(&u.id),
-        playing: state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).collect(),
+        playing: state.live.playing(&u.id).await,
         id: u.id,
         username: u.name,
         guest: u.is_guest,
@@ -787,7 +787,7 @@ pub async fn current_game(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let u = user_by_name(&state, &name).await?;
-    let Some(id) = state.live.games_of(&u.id).into_iter().map(|g| g.id.clone()).min() else {
+    let Some(id) = state.live.playing(&u.id).await.into_iter().min() else {
         return Err(ApiError::not_found(
             &format!("{} 进行中的对局", u.name),
             &format!("a game in progress of {}", u.name),
@@ -868,7 +868,7 @@ pub fn game_view(v: &crate::live::GameView) -> GameView {
 
 /// `GET /api/game/{id}`: a game's state (a live game's from memory, else the stored one's).
 pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<GameView>> {
-    if let Some(h) = state.live.get(&id) {
+    if let Some(h) = state.live.find(&id).await {
         let v = h.view().await?;
         return Ok(Json(game_view(&v)));
     }

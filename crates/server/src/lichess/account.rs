@@ -29,7 +29,7 @@ pub async fn user_json(state: &AppState, u: &guoxiang_store::User) -> ApiResult<
     let ratings = state.store.ratings(&u.id).await?;
     let history = state.store.rating_history(&u.id).await?;
     let counts = state.store.game_counts(&u.id).await?;
-    let games = state.live.games_of(&u.id);
+    let games = state.live.playing(&u.id).await;
     let mut account = json!({
         "id": u.id,
         "username": u.name,
@@ -51,7 +51,9 @@ pub async fn user_json(state: &AppState, u: &guoxiang_store::User) -> ApiResult<
         account["title"] = json!("BOT");
     }
     // The game in progress, as Lichess's `playing` URL (with the user's colour).
-    if let Some(g) = games.first() {
+    if let Some(id) = games.first()
+        && let Some(g) = state.live.find(id).await
+    {
         let color = if g.white.id == u.id { "white" } else { "black" };
         account["playing"] = json!(format!("{}/{}/{color}", state.config.public_url, g.id));
     }
@@ -68,7 +70,8 @@ pub struct Nb {
 pub async fn playing(State(state): State<AppState>, auth: Auth, Query(q): Query<Nb>) -> ApiResult<Json<Value>> {
     let me = &auth.user.id;
     let mut games = Vec::new();
-    for h in state.live.games_of(me) {
+    for id in state.live.playing(me).await {
+        let Some(h) = state.live.find(&id).await else { continue };
         let Ok(v) = h.view().await else { continue };
         if is_over(&v) {
             continue;
@@ -152,10 +155,10 @@ pub async fn users_status(State(state): State<AppState>, Query(q): Query<StatusQ
         if state.hub.is_online(&user.id) {
             v["online"] = json!(true);
         }
-        if let Some(g) = state.live.games_of(&user.id).first() {
+        if let Some(g) = state.live.playing(&user.id).await.first() {
             v["playing"] = json!(true);
             if with_games {
-                v["playingId"] = json!(g.id);
+                v["playingId"] = json!(g);
             }
         }
         out.push(v);

@@ -29,7 +29,7 @@ pub async fn no_start(h: &GameHandle, v: &GameView) -> bool {
 
 /// The `gameStart` / `gameFinish` line of a game for `me`, if the game is known.
 async fn game_line(state: &AppState, game_id: &str, me: &str, kind: &str) -> Option<String> {
-    let (v, ns) = match state.live.get(game_id) {
+    let (v, ns) = match state.live.find(game_id).await {
         Some(h) => {
             let v = h.view().await.ok()?;
             let ns = no_start(&h, &v).await;
@@ -76,8 +76,8 @@ pub async fn stream(State(state): State<AppState>, auth: Auth) -> ApiResult<Resp
         let _guard = guard;
         let me = auth.user.id.as_str();
         let mut first = Vec::new();
-        for h in state.live.games_of(me) {
-            first.extend(game_line(&state, &h.id, me, "gameStart").await);
+        for id in state.live.playing(me).await {
+            first.extend(game_line(&state, &id, me, "gameStart").await);
         }
         for c in state.lobby.challenges_of(me).0 {
             first.extend(event_line(&state, me, UserEvent::Challenge(Box::new(c))).await);

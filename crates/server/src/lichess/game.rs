@@ -64,7 +64,7 @@ pub async fn stream(
 ) -> ApiResult<Response> {
     auth.require(Api::of_path(uri.path()).scope())?;
     let id = lj::game_id(&id).to_owned();
-    let Some(h) = state.live.get(&id) else {
+    let Some(h) = state.live.find(&id).await else {
         // Over and no longer in memory: the final state, and the end of the stream.
         if id.len() > 32 {
             return Err(game_not_found(&id));
@@ -185,7 +185,7 @@ pub async fn stream(
 async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, action: Action) -> ApiResult<Json<Value>> {
     auth.require(Api::of_path(uri.path()).scope())?;
     state.limiters.api_move(&auth.user.id)?;
-    let h = state.live.require(lj::game_id(id))?;
+    let h = state.live.locate(lj::game_id(id)).await?;
     h.command(&auth.user.id, action, 0).await?;
     Ok(ok())
 }
@@ -204,7 +204,7 @@ pub async fn make_move(
         return Err(ApiError::bad_request("illegal_move", "着法格式错误", format!("{uci:?} is not a UCI move")));
     }
     let offer_draw = p.bool("offeringDraw")?.unwrap_or(false);
-    if offer_draw && let Some(h) = state.live.get(lj::game_id(&id)) {
+    if offer_draw && let Some(h) = state.live.find(lj::game_id(&id)).await {
         let v = h.view().await?;
         let mine = h.color_of(&auth.user.id).map(|c| c.fold("white", "black"));
         if v.draw_offer.is_some() && v.draw_offer.as_deref() != mine && !is_over(&v) {
@@ -309,7 +309,7 @@ pub async fn claim_draw(
         }
         None => {
             auth.require(Api::of_path(uri.path()).scope())?;
-            let h = state.live.require(lj::game_id(&id))?;
+            let h = state.live.locate(lj::game_id(&id)).await?;
             let snap = h.snapshot().await?;
             let game = Game::restore(snap, crate::time::now()).map_err(|e| ApiError::internal("claim", e))?;
             *game.claimable_draws().first().ok_or_else(|| {

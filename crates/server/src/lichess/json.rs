@@ -563,7 +563,7 @@ mod tests {
             white: PlayerRef::human("alice", "Alice"),
             black: PlayerRef::human("bob", "Bob"),
             rated: false,
-            source: "lobby",
+            source: "lobby".to_owned(),
             time_control: "300+3".into(),
             initial_ms: Some(300_000),
             increment_ms: Some(3_000),

@@ -136,7 +136,7 @@ pub async fn stream(State(state): State<AppState>, Path(id): Path<String>) -> Ap
     if id.len() > 32 {
         return Err(not_found(&id));
     }
-    let Some(h) = state.live.get(&id) else {
+    let Some(h) = state.live.find(&id).await else {
         // Over and no longer in memory: everything at once.
         let (row, moves) = state.store.game(&id).await?.ok_or_else(|| not_found(&id))?;
         let v = game_row_view(&row, &moves);

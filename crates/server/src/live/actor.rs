@@ -575,6 +575,11 @@ impl Actor {
         // A view (every move) only for followers that asked for one.
         let view = (Arc::strong_count(&self.view_interest) > 1).then(|| Arc::new(GameView::of(&self.game, now)));
         let update = Update { events, ws_json, clocks_json: self.clocks_json(now), view };
+        // The other nodes' followers of the game, through the broker.
+        if let Some(b) = self.live.broker() {
+            let version = self.game.version();
+            b.publish_update(super::remote::wire_update(self.game.id(), &update, version, self.game.is_over()));
+        }
         // Fails only when nobody follows the game; the change is committed either way.
         let _ = self.tx.send(Arc::new(update));
     }
@@ -591,6 +596,7 @@ impl Actor {
         }
         Subscription {
             initial,
+            version: self.game.version(),
             view: with_view.then(|| Arc::new(GameView::of(&self.game, now))),
             rx,
             _view_interest: with_view.then(|| self.view_interest.clone()),

@@ -4,8 +4,8 @@
 //! node took, whose actors stop here), the takeover of games whose owner died or was paused past its lease (restored
 //! from the durable state, the gap charged to no one's clock), and the hand-over at a graceful shutdown.
 //!
-//! Not yet: commands and events between nodes (a client must reach the node that owns its game; other nodes answer
-//! that the game is not live here), and a cluster-wide lobby. Those need the broker of issue 19's second part.
+//! Commands and events between nodes go through the broker (`crate::broker`, `live::remote`) when the node has one.
+//! Not yet: a cluster-wide lobby (seeks, pools, challenges), rate limits and notifications of challenges.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -21,12 +21,16 @@ pub struct ClusterConfig {
     /// How long a lease runs without renewal, ms: after a node dies or is paused, its games wait at most about this
     /// long (plus one scan, a third of it) before another node takes them over.
     pub lease_ms: u64,
+    /// The broker between the nodes (`guoxiang serve --broker redis://…`): with it any node serves any game's
+    /// clients, the others' through it (`crate::broker`, `live::remote`); without it a client must reach the node
+    /// that runs its game.
+    pub broker: Option<String>,
 }
 
 impl ClusterConfig {
     /// A node with a fresh name and `lease_ms`.
     pub fn new(lease_ms: u64) -> ClusterConfig {
-        ClusterConfig { node: default_node_name(), lease_ms }
+        ClusterConfig { node: default_node_name(), lease_ms, broker: None }
     }
 
     /// How often the node renews its leases and looks for games to take over.

@@ -41,6 +41,8 @@ pub enum GameError {
     TooManyGames { name: String, limit: usize, computer: bool },
     /// The store failed while creating a game (nothing was created).
     Store { what: String, detail: String },
+    /// The game's owner, on another node, refused: its error as it made it (`crate::broker`).
+    Remote(crate::broker::WireError),
 }
 
 impl From<Refusal> for GameError {
@@ -58,7 +60,17 @@ impl From<guoxiang_store::StoreError> for GameError {
 impl GameError {
     /// Whether this is a failed commit: the same command may be sent again.
     pub fn is_not_saved(&self) -> bool {
-        matches!(self, GameError::NotSaved { .. })
+        match self {
+            GameError::NotSaved { .. } => true,
+            GameError::Remote(w) => w.code == "not_saved",
+            _ => false,
+        }
+    }
+
+    /// The error as it crosses the broker to the node that asked.
+    pub fn to_wire(&self) -> crate::broker::WireError {
+        let api = ApiError::from(self.clone());
+        crate::broker::WireError { status: api.status.as_u16(), code: api.code.to_owned(), zh: api.zh, en: api.en }
     }
 
     pub(crate) fn not_saved(what: String, detail: impl std::fmt::Display) -> GameError {
@@ -83,6 +95,7 @@ impl std::fmt::Display for GameError {
             GameError::NoSuchChess960 { number } => write!(f, "no Chess960 start number {number}"),
             GameError::TooManyGames { name, limit, .. } => write!(f, "{name} has {limit} games in progress"),
             GameError::Store { what, detail } => write!(f, "{what}: {detail}"),
+            GameError::Remote(w) => write!(f, "{} ({})", w.en, w.code),
         }
     }
 }
@@ -144,6 +157,12 @@ impl From<GameError> for ApiError {
                 )
             }
             GameError::Store { what, detail } => ApiError::internal(&what, detail),
+            GameError::Remote(w) => ApiError::new(
+                axum::http::StatusCode::from_u16(w.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
+                crate::error::intern_code(&w.code),
+                w.zh,
+                w.en,
+            ),
         }
     }
 }
@@ -170,9 +189,14 @@ mod tests {
         ];
         for (e, code, status) in cases {
             let saved = e.is_not_saved();
+            // Across the broker, the same answer.
+            let remote = GameError::Remote(e.to_wire());
+            assert_eq!(remote.is_not_saved(), saved);
+            let far = ApiError::from(remote);
             let api = ApiError::from(e);
             assert_eq!((api.code, api.status.as_u16()), (code, status));
             assert_eq!(api.is_not_saved(), saved);
+            assert_eq!((far.code, far.status, &far.zh, &far.en), (api.code, api.status, &api.zh, &api.en));
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod engine;
 mod error;
 mod finish;
 pub mod persist;
+mod remote;
 pub mod services;
 mod view;
 
@@ -32,6 +33,7 @@ use guoxiang_store::{GameRow, Store, WriteOp};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 pub use error::GameError;
+pub use remote::{ASK_DEADLINE, serve_requests};
 pub use services::{NewGame, Services};
 pub use view::{GameView, game_row_view};
 
@@ -57,6 +59,8 @@ pub struct Update {
 #[derive(Debug)]
 pub struct Subscription {
     pub initial: Vec<Arc<str>>,
+    /// The game's version the initial frames bring the follower to.
+    pub version: u64,
     /// The state now, and in every [`Update`] while this subscription lives (`None` without `with_view`).
     pub view: Option<Arc<GameView>>,
     pub rx: broadcast::Receiver<Arc<Update>>,
@@ -238,6 +242,10 @@ struct Inner {
     /// In a cluster: the epoch of the lease of each game this node runs.
     epochs: Mutex<HashMap<String, i64>>,
     metrics: crate::metrics::SharedMetrics,
+    /// The broker between the nodes (`None`: clients must reach the node that runs their game).
+    broker: Option<crate::broker::Broker>,
+    /// Proxies of the games other nodes own that this node's clients asked for (`remote`).
+    remotes: Mutex<HashMap<String, GameHandle>>,
 }
 
 /// A game whose result was just committed.
@@ -310,16 +318,21 @@ pub fn engine_player(level: u8) -> PlayerRef {
 }
 
 impl Live {
+    /// The registry; `cluster`: this node's membership of a cluster and its broker, if any.
     pub fn new(
         store: Store,
         persist: Persist,
         hub: Hub,
         engines: EnginePool,
         timeouts: Timeouts,
-        cluster: Option<cluster::ClusterConfig>,
+        cluster: Option<(cluster::ClusterConfig, Option<crate::broker::Broker>)>,
         metrics: crate::metrics::SharedMetrics,
     ) -> Live {
         let finished = broadcast::channel(256).0;
+        let (cluster, broker) = match cluster {
+            Some((c, b)) => (Some(c), b),
+            None => (None, None),
+        };
         let inner = Arc::new_cyclic(|me| Inner {
             games: Mutex::new(HashMap::new()),
             services: Services {
@@ -339,6 +352,8 @@ impl Live {
             cluster,
             epochs: Mutex::new(HashMap::new()),
             metrics,
+            broker,
+            remotes: Mutex::new(HashMap::new()),
         });
         Live { inner }
     }
@@ -361,6 +376,11 @@ impl Live {
         &self.inner.hub
     }
 
+    /// The broker between the nodes, in a cluster that has one.
+    pub fn broker(&self) -> Option<&crate::broker::Broker> {
+        self.inner.broker.as_ref()
+    }
+
     /// The live game `id`, if it is in memory.
     pub fn get(&self, id: &str) -> Option<GameHandle> {
         self.inner.games.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
@@ -379,7 +399,7 @@ impl Live {
         game_id: &str,
         act: guoxiang_game::ArbiterAct,
     ) -> Result<(), GameError> {
-        let g = self.require(game_id)?;
+        let g = self.locate(game_id).await?;
         if !self.is_arbiter(&user.id, &g).await? {
             return Err(GameError::NotArbiter);
         }

@@ -5,17 +5,17 @@ use guoxiang_clock::Side;
 use guoxiang_core::Color;
 use guoxiang_game::{Game, PlayerRef, Status, TimeControl, Timestamp};
 use guoxiang_store::{GameRow, MoveRow};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A game as the APIs show it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameView {
     pub id: String,
     pub white: PlayerRef,
     pub black: PlayerRef,
     pub rated: bool,
     /// How the game came about (Lichess's `source`: `friend`, `position`, `lobby`, `pool`, `ai`).
-    pub source: &'static str,
+    pub source: String,
     /// PGN `TimeControl` tag.
     pub time_control: String,
     /// Initial time and increment in ms, when the control is a simple one (Lichess's `clock`).
@@ -95,7 +95,7 @@ impl GameView {
             white: game.white().clone(),
             black: game.black().clone(),
             rated: game.rated(),
-            source: game.source().as_str(),
+            source: game.source().as_str().to_owned(),
             time_control: tc.to_pgn(),
             initial_ms,
             increment_ms,
@@ -151,7 +151,7 @@ pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
         white: player(&row.white_id, &row.white_name, row.white_engine_level),
         black: player(&row.black_id, &row.black_name, row.black_engine_level),
         rated: row.rated,
-        source: stored_source(&state, row.white_engine_level.is_some() || row.black_engine_level.is_some()),
+        source: stored_source(&state, row.white_engine_level.is_some() || row.black_engine_level.is_some()).to_owned(),
         time_control: row.time_control.clone(),
         initial_ms,
         increment_ms,

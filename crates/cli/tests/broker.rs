@@ -1,0 +1,246 @@
+//! Three `guoxiang serve --broker` processes on one database and one Redis (issue 19, second part): any node serves
+//! any client. A game whose players are connected to two other nodes than the one that runs it is played to the end;
+//! the node that runs a game is killed with SIGKILL mid-game and the players, still on their nodes, go on as another
+//! node takes the game over, with every acknowledged move and the clocks as they were.
+//!
+//! The database is PostgreSQL (a new schema) when `GUOXIANG_TEST_POSTGRES` is set, as in CI, else a SQLite file.
+//! Redis is Debian's `redis-server`, started on a Unix socket of the test's own; without it the tests say so and
+//! pass, except in CI (`CI` set), where they fail.
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Server, Ws, guest, start_with};
+use serde_json::{Value, json};
+
+const LEASE_MS: &str = "1500";
+
+struct Redis {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Cluster {
+    dir: std::path::PathBuf,
+    db: String,
+    redis: Redis,
+}
+
+impl Cluster {
+    /// `None` (after saying why) when there is no redis-server here and this is not CI.
+    fn new(name: &str) -> Option<Cluster> {
+        if Command::new("redis-server").arg("--version").output().is_err() {
+            assert!(std::env::var_os("CI").is_none(), "CI must have redis-server (.ci/run installs it)");
+            eprintln!("SKIP: no redis-server (apt-get install redis-server)");
+            return None;
+        }
+        let dir = std::env::temp_dir().join(format!("guoxiang-broker-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let sock = dir.join("redis.sock");
+        let child = Command::new("redis-server")
+            .args(["--port", "0", "--unixsocket"])
+            .arg(&sock)
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !sock.exists() {
+            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let redis = Redis { child, url: format!("redis+unix://{}", sock.display()) };
+        let db = match std::env::var("GUOXIANG_TEST_POSTGRES") {
+            Ok(pg) => {
+                let schema = format!("broker_{name}_{}", std::process::id());
+                let ok = Command::new("psql").args([&pg, "-qc", &format!("CREATE SCHEMA {schema}")]).status();
+                assert!(ok.is_ok_and(|s| s.success()), "psql could not create the schema {schema}");
+                let sep = if pg.contains('?') { '&' } else { '?' };
+                format!("{pg}{sep}options=-c%20search_path%3D{schema}")
+            }
+            Err(_) => format!("sqlite://{}", dir.join("g.db").display()),
+        };
+        Some(Cluster { dir, db, redis })
+    }
+
+    fn node(&self, name: &str) -> (u16, Server) {
+        start_with(&self.db, &["--broker", &self.redis.url, "--node", name, "--lease-ms", LEASE_MS])
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn mv(gid: &str, uci: &str) -> Value {
+    json!({"t": "game", "game_id": gid, "action": {"t": "move", "uci": uci}})
+}
+
+/// Waits for the `game_events` frame with the event of `version` and returns that event (or a snapshot at or past it).
+async fn event_at(ws: &mut Ws, version: u64) -> Value {
+    loop {
+        let f = ws.wait(|v| v["t"] == "game_events" || v["t"] == "game_snapshot").await;
+        if f["t"] == "game_snapshot" {
+            if f["snapshot"]["version"].as_u64() >= Some(version) {
+                return f;
+            }
+            continue;
+        }
+        if let Some(e) = f["events"].as_array().unwrap().iter().find(|e| e["version"].as_u64() == Some(version)) {
+            let e = e.clone();
+            // The frame may carry later events too (a move and the end it brings): keep it for them.
+            ws.seen.push(f);
+            return e;
+        }
+    }
+}
+
+/// A friend's game made on the node at `port` by two new guests (White first): its id and the sessions.
+async fn game_made_on(port: u16) -> (String, [String; 2]) {
+    let (a, b) = (guest(port), guest(port));
+    let mut wa = Ws::connect(port, &a).await;
+    let mut wb = Ws::connect(port, &b).await;
+    let c = wa.req(json!({"t": "challenge_friend", "time_control": "600+5", "rated": false, "color": "white"})).await;
+    wb.req(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
+    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    (gid, [a, b])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_two_other_nodes_play_a_game_to_the_end() {
+    let Some(cluster) = Cluster::new("play") else { return };
+    let (pa, _a) = cluster.node("a");
+    let (pb, _b) = cluster.node("b");
+    let (pc, _c) = cluster.node("c");
+    // White is also connected to node b before the game starts: the notification crosses the broker.
+    let (white_s, black_s) = (guest(pa), guest(pa));
+    let mut w_early = Ws::connect(pb, &white_s).await;
+    let mut wa = Ws::connect(pa, &white_s).await;
+    let mut ba = Ws::connect(pa, &black_s).await;
+    let c = wa.req(json!({"t": "challenge_friend", "time_control": "600+5", "rated": false, "color": "white"})).await;
+    ba.req(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
+    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    let started = w_early.wait(|v| v["t"] == "game_started").await;
+    assert_eq!(started["game_id"], json!(gid), "node b told White of the game node a started");
+    assert_eq!(started["color"], "white");
+
+    // The game runs on node a; White plays from node b and Black from node c.
+    let mut w = Ws::connect(pb, &white_s).await;
+    let hello = &w.seen[0];
+    assert_eq!(hello["playing"], json!([gid]), "node b's hello lists the game node a runs: {hello}");
+    let mut b = Ws::connect(pc, &black_s).await;
+    w.req(json!({"t": "subscribe", "game_id": gid})).await;
+    b.req(json!({"t": "subscribe", "game_id": gid})).await;
+    let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
+    for (i, m) in moves.into_iter().enumerate() {
+        let (me, them) = if i % 2 == 0 { (&mut w, &mut b) } else { (&mut b, &mut w) };
+        me.req(mv(&gid, m)).await;
+        // The opponent, on the third node, sees the move.
+        let e = event_at(them, i as u64 + 1).await;
+        assert_eq!(e["type"], "move_made", "{e}");
+        assert_eq!(e["uci"], m, "{e}");
+    }
+    // Fool's mate: both players see the end on their nodes.
+    for ws in [&mut w, &mut b] {
+        let end = event_at(ws, 5).await;
+        assert_eq!(end["type"], "game_ended", "{end}");
+        assert_eq!(end["result"], "0-1", "{end}");
+        assert_eq!(end["termination"], "checkmate", "{end}");
+    }
+    // A refusal from the owner reaches the player with its code: the game is over.
+    let r = w.request(mv(&gid, "e2e4")).await;
+    assert_eq!(r["t"], "error", "{r}");
+    // The stored game has the four moves and the result, read through node c's HTTP API.
+    let pgn = http_get(pc, &format!("/api/game/{gid}"));
+    assert!(pgn.contains("\"status\":\"finished\"") || pgn.contains("mate"), "{pgn}");
+    // Node b counted its requests to node a, and the broker's lag.
+    let metrics = http_get(pb, "/metrics");
+    let remote = metric(&metrics, "guoxiang_remote_requests_total");
+    assert!(remote >= 2.0, "node b sent its player's moves to node a: {remote}\n{metrics}");
+    assert!(metric(&metrics, "guoxiang_broker_lag_seconds_count") > 0.0, "{metrics}");
+    assert!(http_get(pb, "/readyz").contains("ready"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_killed_mid_game_the_players_on_other_nodes_go_on() {
+    let Some(cluster) = Cluster::new("kill") else { return };
+    let (pa, node_a) = cluster.node("a");
+    let (pb, _b) = cluster.node("b");
+    let (pc, _c) = cluster.node("c");
+    let (gid, [white_s, black_s]) = game_made_on(pa).await;
+    let mut w = Ws::connect(pb, &white_s).await;
+    let mut b = Ws::connect(pc, &black_s).await;
+    w.req(json!({"t": "subscribe", "game_id": gid})).await;
+    b.req(json!({"t": "subscribe", "game_id": gid})).await;
+    for (i, m) in ["e2e4", "c7c5", "g1f3", "d7d6"].into_iter().enumerate() {
+        let ws = if i % 2 == 0 { &mut w } else { &mut b };
+        ws.req(mv(&gid, m)).await;
+    }
+    let clocks = w.wait(|v| v["t"] == "clocks" && v["running"] == "white").await;
+    let white_ms = clocks["white_ms"].as_u64().unwrap();
+
+    drop(node_a); // SIGKILL, right after Black's fourth move was acknowledged
+    let killed = Instant::now();
+    // White, still on node b, moves: the request waits for the takeover and is carried out by the new owner.
+    w.req(mv(&gid, "d2d4")).await;
+    println!("White's move went through {:?} after the owner was killed", killed.elapsed());
+    let e = event_at(&mut b, 5).await;
+    assert_eq!(e["uci"], "d2d4", "Black, on node c, sees White's move: {e}");
+    b.req(mv(&gid, "c5d4")).await;
+    let e = event_at(&mut w, 6).await;
+    assert_eq!(e["uci"], "c5d4", "{e}");
+    // Every acknowledged move, and White's clock not charged for the gap: its move's clock is what was left when
+    // the owner died, plus the increment, less the time White really took on the new owner (well under a second).
+    let snap = snapshot(&mut w, &gid).await;
+    let moves: Vec<&str> = snap["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4"]);
+    let white_after = snap["moves"][4]["clock_ms"].as_u64().unwrap();
+    let gap = killed.elapsed().as_millis() as u64;
+    assert!(
+        white_after + 1500 >= white_ms + 5000,
+        "White had {white_ms} ms when the owner died, {white_after} ms after the move {gap} ms later"
+    );
+    // One of the two remaining nodes owns the game now.
+    let status = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .args(["cluster", "status", "--json", "--database", &cluster.db])
+        .output()
+        .unwrap();
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let owners: Vec<&str> = status["nodes"].as_array().unwrap().iter().map(|n| n["node"].as_str().unwrap()).collect();
+    assert!(owners == ["b"] || owners == ["c"], "{status}");
+}
+
+async fn snapshot(ws: &mut Ws, gid: &str) -> Value {
+    ws.req(json!({"t": "subscribe", "game_id": gid})).await;
+    ws.wait(|v| v["t"] == "game_snapshot").await["snapshot"].clone()
+}
+
+fn http_get(port: u16, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut r = String::new();
+    s.read_to_string(&mut r).unwrap();
+    r
+}
+
+/// A sample's value in OpenMetrics text (0 when absent).
+fn metric(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0.0)
+}

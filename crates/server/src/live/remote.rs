@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! Games owned by another node of the cluster (issue 19, second part). A client may reach any node; the node that
+//! does not own the game it asks about gives it a [`GameHandle`] all the same, whose messages go not to an actor but
+//! to a **proxy** task: commands, arbiters' acts, views and snapshots go through the broker to the game's owner (found
+//! by its lease in the database) and come back as its reply; the game's changes come from the owner's publications
+//! and fan out to this node's followers as if the game were here. So the transports (WebSocket, the Lichess API, the
+//! HTTP pages) do not know where a game runs.
+//!
+//! The owner's side is [`serve_requests`]: it answers each request with its local actor, or `not_here` when it does
+//! not run the game (any more), and the asking node looks the owner up again. During a takeover (the owner died or
+//! was paused past its lease) requests wait for the new owner, up to [`ASK_DEADLINE`].
+//!
+//! Delivery through the broker is at most once. A command whose reply was lost is sent again to whoever owns the game
+//! then, and the game's rules refuse a second copy of a move (it is no longer that player's turn); a follower that
+//! missed a change (a gap in the versions, or the broker connection dropped) is sent a fresh snapshot.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use guoxiang_core::{CastlingMode, Position, Validation};
+use guoxiang_game::{Snapshot, Variant};
+use tokio::sync::{broadcast, mpsc};
+
+use super::{ActorMsg, GameError, GameHandle, GameView, HandleData, Live, Subscription, Update};
+use crate::broker::{Broker, GameListener, GameUpdate, Heard, Incoming, Reply, Request};
+
+/// How long a request for a remote game may wait in all (for a takeover, a slow owner, a lost reply) before it is
+/// refused as `not_saved` (nothing known to have changed; the client may send it again).
+pub const ASK_DEADLINE: Duration = Duration::from_secs(20);
+
+/// A proxy with no follower and no request for this long stops (the next request starts another).
+const IDLE: Duration = Duration::from_secs(30);
+
+impl Live {
+    /// The game `id` if it is live on any node of the cluster: this node's actor, or a proxy for the owner's.
+    /// Without a broker, only this node's games.
+    pub async fn find(&self, id: &str) -> Option<GameHandle> {
+        if let Some(h) = self.get(id) {
+            return Some(h);
+        }
+        let broker = self.inner.broker.clone()?;
+        if let Some(h) = self.inner.remotes.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned() {
+            return Some(h);
+        }
+        // Only a game in progress with a lease has an owner to ask.
+        self.inner.store.live_lease(id).await.ok()??;
+        let (row, moves) = self.inner.store.game(id).await.ok()??;
+        if row.status != "live" {
+            return None;
+        }
+        let game = super::restore_game(&row, &moves).ok()?;
+        let listener = match broker.follow(id).await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!("{e}");
+                return None;
+            }
+        };
+        let (tx, rx) = mpsc::channel(256);
+        let handle = GameHandle(Arc::new(HandleData {
+            tx,
+            id: id.to_owned(),
+            white: game.white().clone(),
+            black: game.black().clone(),
+            rated: game.rated(),
+            time_control: game.time_control().to_pgn(),
+            over: std::sync::atomic::AtomicBool::new(false),
+        }));
+        {
+            let mut remotes = self.inner.remotes.lock().unwrap_or_else(|e| e.into_inner());
+            // Another request made one meanwhile: use that (this listener goes with the unused handle).
+            if let Some(h) = remotes.get(id) {
+                return Some(h.clone());
+            }
+            remotes.insert(id.to_owned(), handle.clone());
+        }
+        let route = Arc::new(Route { live: self.clone(), broker, game_id: id.to_owned(), owner: Mutex::new(None) });
+        tokio::spawn(run_proxy(route, handle.clone(), rx, listener));
+        Some(handle)
+    }
+
+    /// [`Live::find`], or [`GameError::Gone`].
+    pub async fn locate(&self, id: &str) -> Result<GameHandle, GameError> {
+        self.find(id).await.ok_or_else(|| super::gone(id))
+    }
+
+    /// The games `user_id` plays now on any node (this node's when there is no broker).
+    pub async fn playing(&self, user_id: &str) -> Vec<String> {
+        let mut ids: Vec<String> = self.games_of(user_id).into_iter().map(|g| g.id.clone()).collect();
+        if self.inner.broker.is_some() {
+            match self.inner.store.live_game_ids_of(user_id).await {
+                Ok(all) => {
+                    for id in all {
+                        if !ids.contains(&id) {
+                            ids.push(id);
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!("the games of {user_id} on other nodes: {e}"),
+            }
+        }
+        ids
+    }
+
+    fn forget_remote(&self, handle: &GameHandle) {
+        let mut remotes = self.inner.remotes.lock().unwrap_or_else(|e| e.into_inner());
+        if remotes.get(&handle.id).is_some_and(|h| Arc::ptr_eq(&h.0, &handle.0)) {
+            remotes.remove(&handle.id);
+        }
+    }
+}
+
+/// Where a remote game's requests go: its owner, looked up in the database when not known or no longer right.
+struct Route {
+    live: Live,
+    broker: Broker,
+    game_id: String,
+    owner: Mutex<Option<String>>,
+}
+
+impl Route {
+    fn cached(&self) -> Option<String> {
+        self.owner.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn set(&self, owner: Option<String>) {
+        *self.owner.lock().unwrap_or_else(|e| e.into_inner()) = owner;
+    }
+
+    /// The owner now: `Ok(None)` while its lease has lapsed and no node has taken the game yet.
+    async fn lookup(&self) -> Result<Option<String>, GameError> {
+        if let Some(o) = self.cached() {
+            return Ok(Some(o));
+        }
+        let lease = self.live.inner.store.live_lease(&self.game_id).await?;
+        let Some(lease) = lease else { return Err(super::gone(&self.game_id)) };
+        if lease.expires_at_ms < crate::time::now_ms() as i64 {
+            return Ok(None);
+        }
+        self.set(Some(lease.node.clone()));
+        Ok(Some(lease.node))
+    }
+
+    /// Sends `req` to the game's owner and returns its reply, through a takeover if one is under way.
+    async fn ask(&self, req: Request) -> Result<Reply, GameError> {
+        let started = tokio::time::Instant::now();
+        let attempt = Duration::from_millis(self.live.inner.cluster.as_ref().map_or(4000, |c| c.lease_ms) + 1000);
+        loop {
+            if started.elapsed() > ASK_DEADLINE {
+                return Err(GameError::not_saved(
+                    format!("game {}", self.game_id),
+                    "the node that runs it did not answer in time",
+                ));
+            }
+            let Some(owner) = self.lookup().await? else {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            };
+            if owner == self.broker.node() {
+                // This node took the game over: its own actor answers.
+                match self.live.get(&self.game_id) {
+                    Some(h) => return Ok(answer(&h, req).await),
+                    None => {
+                        self.set(None);
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                }
+            }
+            self.live.inner.metrics.remote_requests.inc();
+            match self.broker.request(&owner, &self.game_id, req.clone(), attempt).await {
+                Some(Reply::NotHere) | None => {
+                    self.set(None);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Some(r) => return Ok(r),
+            }
+        }
+    }
+
+    /// Tells the owner something that needs no answer (a player's connection opened or closed).
+    async fn tell(&self, req: Request) {
+        let Ok(Some(owner)) = self.lookup().await else { return };
+        if owner == self.broker.node() {
+            if let Some(h) = self.live.get(&self.game_id) {
+                answer(&h, req).await;
+            }
+            return;
+        }
+        self.broker.tell(&owner, &self.game_id, req);
+    }
+}
+
+fn done(r: Result<Reply, GameError>) -> Result<(), GameError> {
+    match r? {
+        Reply::Done => Ok(()),
+        Reply::Refused { error } => Err(GameError::Remote(error)),
+        other => Err(unexpected(&other)),
+    }
+}
+
+fn unexpected(r: &Reply) -> GameError {
+    GameError::Store { what: "a reply from another node".into(), detail: format!("unexpected {r:?}") }
+}
+
+async fn view(route: &Route) -> Result<Arc<GameView>, GameError> {
+    match route.ask(Request::View).await? {
+        Reply::View { view } => Ok(Arc::new(*view)),
+        Reply::Refused { error } => Err(GameError::Remote(error)),
+        other => Err(unexpected(&other)),
+    }
+}
+
+async fn snapshot(route: &Route) -> Result<Snapshot, GameError> {
+    match route.ask(Request::Snapshot).await? {
+        Reply::Snapshot { snapshot } => Ok(*snapshot),
+        Reply::Refused { error } => Err(GameError::Remote(error)),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// The frames a follower starts with, and the version they bring it to.
+async fn initial(route: &Route, since: Option<u64>) -> Result<(Vec<Arc<str>>, u64), GameError> {
+    match route.ask(Request::Subscribe { since }).await? {
+        Reply::Initial { frames, version } => Ok((frames.into_iter().map(Arc::from).collect(), version)),
+        Reply::Refused { error } => Err(GameError::Remote(error)),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// Why a move is illegal, from the owner's position (the rules are the same on every node).
+async fn explain(
+    route: &Route,
+    from: &str,
+    to: &str,
+    promotion: Option<guoxiang_core::Role>,
+) -> Result<guoxiang_core::Explanation, GameError> {
+    let square = |s: &str| guoxiang_core::Square::parse(s).ok_or_else(|| GameError::BadSquare { text: s.to_owned() });
+    let (from, to) = (square(from)?, square(to)?);
+    let snap = snapshot(route).await?;
+    let mode =
+        if matches!(snap.variant, Variant::Chess960 { .. }) { CastlingMode::Chess960 } else { CastlingMode::Auto };
+    let position = Position::from_fen_with(&snap.fen, mode, Validation::Relaxed).map_err(|e| GameError::Store {
+        what: format!("game {}", route.game_id),
+        detail: format!("its position {}: {e}", snap.fen),
+    })?;
+    Ok(position.explain(from, to, promotion))
+}
+
+/// The proxy of a game another node owns: requests out through the broker, the owner's changes in.
+async fn run_proxy(
+    route: Arc<Route>,
+    handle: GameHandle,
+    mut rx: mpsc::Receiver<Box<ActorMsg>>,
+    mut listener: GameListener,
+) {
+    let (tx, _) = broadcast::channel::<Arc<Update>>(16);
+    let view_interest = Arc::new(());
+    // The last version this node's followers were sent (0: none yet).
+    let mut forwarded = 0u64;
+    let mut idle_since = tokio::time::Instant::now();
+    let mut check = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        tokio::select! {
+            m = rx.recv() => {
+                let Some(m) = m else { break };
+                idle_since = tokio::time::Instant::now();
+                match *m {
+                    ActorMsg::Command { user_id, action, lag_ms, reply } => {
+                        let route = route.clone();
+                        tokio::spawn(async move {
+                            let r = route.ask(Request::Command { user_id, action, lag_ms }).await;
+                            let _ = reply.send(done(r));
+                        });
+                    }
+                    ActorMsg::Arbiter { arbiter, act, reply } => {
+                        let route = route.clone();
+                        tokio::spawn(async move {
+                            let _ = reply.send(done(route.ask(Request::Arbiter { arbiter, act }).await));
+                        });
+                    }
+                    ActorMsg::Subscribe { since, with_view, reply } => {
+                        // In the loop, not in a task: no change is sent to the followers between the initial frames
+                        // and the new follower's receiver (later changes may come twice; clients skip versions they
+                        // have).
+                        let first = tx.receiver_count() == 0;
+                        let Ok((frames, version)) = initial(&route, since).await else { continue };
+                        let view = if with_view { view(&route).await.ok() } else { None };
+                        if first {
+                            forwarded = version;
+                        }
+                        let _ = reply.send(Subscription {
+                            initial: frames,
+                            version,
+                            view,
+                            rx: tx.subscribe(),
+                            _view_interest: with_view.then(|| view_interest.clone()),
+                        });
+                    }
+                    ActorMsg::Presence { user_id, delta } => {
+                        let route = route.clone();
+                        tokio::spawn(async move { route.tell(Request::Presence { user_id, delta }).await });
+                    }
+                    ActorMsg::Explain { from, to, promotion, reply } => {
+                        let route = route.clone();
+                        tokio::spawn(async move {
+                            let _ = reply.send(explain(&route, &from, &to, promotion).await);
+                        });
+                    }
+                    ActorMsg::View { reply } => {
+                        let route = route.clone();
+                        tokio::spawn(async move {
+                            // No reply: the asker sees the game as gone.
+                            if let Ok(v) = view(&route).await {
+                                let _ = reply.send(v);
+                            }
+                        });
+                    }
+                    ActorMsg::Snapshot { reply } => {
+                        let route = route.clone();
+                        tokio::spawn(async move {
+                            if let Ok(s) = snapshot(&route).await {
+                                let _ = reply.send(s);
+                            }
+                        });
+                    }
+                    ActorMsg::EngineMove { .. } => {}
+                    ActorMsg::Disown => break,
+                    ActorMsg::Shutdown { reply } => {
+                        let _ = reply.send(());
+                        break;
+                    }
+                }
+            }
+            heard = listener.recv() => {
+                if tx.receiver_count() == 0 {
+                    // Nobody here follows the game: nothing to keep in step.
+                    if let Heard::Update(u) = &heard {
+                        forwarded = u.version;
+                        if u.over {
+                            handle.set_over();
+                        }
+                    }
+                    continue;
+                }
+                let wants_view = Arc::strong_count(&view_interest) > 1;
+                match heard {
+                    Heard::Update(u) => {
+                        if u.over {
+                            handle.set_over();
+                        }
+                        if u.version <= forwarded {
+                            continue; // already sent (a snapshot covered it)
+                        }
+                        let first = u.events.first().map(|e| e.version);
+                        if first.is_some_and(|v| v != forwarded + 1) {
+                            // A change was missed: everyone here starts again from a snapshot.
+                            forwarded = resync(&route, &tx, wants_view).await.unwrap_or(forwarded);
+                            continue;
+                        }
+                        let view = if wants_view { view(&route).await.ok() } else { None };
+                        let update = Update {
+                            events: u.events.clone(),
+                            ws_json: Arc::from(u.ws_json.as_str()),
+                            clocks_json: u.clocks_json.as_deref().map(Arc::from),
+                            view,
+                        };
+                        forwarded = u.version;
+                        let _ = tx.send(Arc::new(update));
+                    }
+                    Heard::Lost => {
+                        forwarded = resync(&route, &tx, wants_view).await.unwrap_or(forwarded);
+                    }
+                }
+            }
+            _ = check.tick() => {
+                if tx.receiver_count() == 0 && idle_since.elapsed() > IDLE {
+                    break;
+                }
+            }
+        }
+    }
+    route.live.forget_remote(&handle);
+}
+
+/// Sends every follower a fresh snapshot (as one update without events); returns the version it brings them to.
+async fn resync(route: &Route, tx: &broadcast::Sender<Arc<Update>>, wants_view: bool) -> Option<u64> {
+    let (frames, version) = initial(route, None).await.ok()?;
+    let mut frames = frames.into_iter();
+    let ws_json = frames.next()?;
+    let view = if wants_view { view(route).await.ok() } else { None };
+    let _ = tx.send(Arc::new(Update { events: Vec::new(), ws_json, clocks_json: frames.next(), view }));
+    Some(version)
+}
+
+/// This node's answer to a request, from its own actor of the game.
+async fn answer(h: &GameHandle, req: Request) -> Reply {
+    let refused = |e: GameError| match e {
+        // The actor ended (the game moved to another node, or ended and left memory): ask the database again.
+        GameError::Gone { .. } => Reply::NotHere,
+        e => Reply::Refused { error: e.to_wire() },
+    };
+    let done = |r: Result<(), GameError>| r.map_or_else(refused, |()| Reply::Done);
+    match req {
+        Request::Command { user_id, action, lag_ms } => done(h.command(&user_id, action, lag_ms).await),
+        Request::Arbiter { arbiter, act } => done(h.arbiter(arbiter, act).await),
+        Request::Subscribe { since } => match h.subscribe(since, false).await {
+            Ok(s) => Reply::Initial { frames: s.initial.iter().map(|f| f.to_string()).collect(), version: s.version },
+            Err(e) => refused(e),
+        },
+        Request::Presence { user_id, delta } => {
+            h.presence(&user_id, delta).await;
+            Reply::Done
+        }
+        Request::View => match h.view().await {
+            Ok(v) => Reply::View { view: Box::new((*v).clone()) },
+            Err(e) => refused(e),
+        },
+        Request::Snapshot => match h.snapshot().await {
+            Ok(s) => Reply::Snapshot { snapshot: Box::new(s) },
+            Err(e) => refused(e),
+        },
+    }
+}
+
+/// Answers the other nodes' requests for the games this node owns (a task per request: a command waits for its
+/// commit, and the others go on meanwhile).
+pub async fn serve_requests(live: Live, broker: Broker, mut requests: mpsc::Receiver<Incoming>) {
+    while let Some(Incoming { from, req_id, game_id, req }) = requests.recv().await {
+        let live = live.clone();
+        let broker = broker.clone();
+        tokio::spawn(async move {
+            let reply = match live.get(&game_id) {
+                Some(h) => answer(&h, req).await,
+                None => Reply::NotHere,
+            };
+            // Request 0 wants no reply.
+            if req_id != 0 {
+                broker.reply(&from, req_id, reply);
+            }
+        });
+    }
+}
+
+/// The update an owner publishes for the other nodes.
+pub(super) fn wire_update(game_id: &str, update: &Update, version: u64, over: bool) -> GameUpdate {
+    GameUpdate {
+        game_id: game_id.to_owned(),
+        events: update.events.clone(),
+        ws_json: update.ws_json.to_string(),
+        clocks_json: update.clocks_json.as_deref().map(str::to_owned),
+        version,
+        over,
+    }
+}
