@@ -1,7 +1,8 @@
 //! Three `guoxiang serve --broker` processes on one database and one Redis (issue 19, second part): any node serves
 //! any client. A game whose players are connected to two other nodes than the one that runs it is played to the end;
 //! the node that runs a game is killed with SIGKILL mid-game and the players, still on their nodes, go on as another
-//! node takes the game over, with every acknowledged move and the clocks as they were.
+//! node takes the game over, with every acknowledged move and the clocks as they were; the lobby (one node runs it)
+//! pairs players on different nodes by a seek, by the pool and by a challenge link.
 //!
 //! The database is PostgreSQL (a new schema) when `GUOXIANG_TEST_POSTGRES` is set, as in CI, else a SQLite file.
 //! Redis is Debian's `redis-server`, started on a Unix socket of the test's own; without it the tests say so and
@@ -219,8 +220,100 @@ async fn the_owner_killed_mid_game_the_players_on_other_nodes_go_on() {
         .output()
         .unwrap();
     let status: Value = serde_json::from_slice(&status.stdout).unwrap();
-    let owners: Vec<&str> = status["nodes"].as_array().unwrap().iter().map(|n| n["node"].as_str().unwrap()).collect();
+    let owners: Vec<&str> = status["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["games"].as_array().unwrap().contains(&json!(gid)))
+        .map(|n| n["node"].as_str().unwrap())
+        .collect();
     assert!(owners == ["b"] || owners == ["c"], "{status}");
+    assert!(status["lobby"] == "b" || status["lobby"] == "c", "the lobby moved off the dead node too: {status}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_pairs_players_on_different_nodes() {
+    let Some(cluster) = Cluster::new("lobby") else { return };
+    let (pa, _a) = cluster.node("a");
+    let (pb, _b) = cluster.node("b");
+    let (pc, _c) = cluster.node("c");
+    let (s1, s2) = (guest(pa), guest(pa));
+    let mut p1 = Ws::connect(pb, &s1).await;
+    let mut p2 = Ws::connect(pc, &s2).await;
+    let mut watcher = Ws::connect(pa, &guest(pa)).await;
+    watcher.req(json!({"t": "lobby_subscribe"})).await;
+
+    // A seek posted on node b: node a's lobby follower sees it, and a player on node c accepts it.
+    let seek = p1.req(json!({"t": "create_seek", "time_control": "300+3", "rated": false, "color": "white"})).await;
+    let seek_id = seek["seek_id"].clone();
+    let added = watcher.wait(|v| v["t"] == "seek_added").await;
+    assert_eq!(added["seek"]["id"], seek_id, "{added}");
+    p2.req(json!({"t": "accept_seek", "seek_id": seek_id})).await;
+    let g1 = p1.wait(|v| v["t"] == "game_started").await;
+    let g2 = p2.wait(|v| v["t"] == "game_started").await;
+    assert_eq!(g1["game_id"], g2["game_id"]);
+    assert_eq!((g1["color"].as_str(), g2["color"].as_str()), (Some("white"), Some("black")));
+    let removed = watcher.wait(|v| v["t"] == "seek_removed").await;
+    assert_eq!(removed["seek_id"], seek_id);
+    let gid = g1["game_id"].as_str().unwrap().to_owned();
+    p1.req(json!({"t": "subscribe", "game_id": gid})).await;
+    p2.req(json!({"t": "subscribe", "game_id": gid})).await;
+    p1.req(mv(&gid, "e2e4")).await;
+    assert_eq!(event_at(&mut p2, 1).await["uci"], "e2e4");
+    p2.req(json!({"t": "game", "game_id": gid, "action": {"t": "resign"}})).await;
+
+    // The quick-pairing pool pairs a player on node b with one on node c.
+    p1.req(json!({"t": "join_pool", "time_control": "180+2", "rated": false})).await;
+    p2.req(json!({"t": "join_pool", "time_control": "180+2", "rated": false})).await;
+    let g1 = p1.wait(|v| v["t"] == "game_started" && v["game_id"] != json!(gid)).await;
+    let g2 = p2.wait(|v| v["t"] == "game_started" && v["game_id"] != json!(gid)).await;
+    assert_eq!(g1["game_id"], g2["game_id"], "one game for the two");
+    assert_ne!(g1["color"], g2["color"]);
+
+    // A challenge link made on node b is accepted on node c; the challenger hears of it on node b.
+    let c = p1.req(json!({"t": "challenge_friend", "time_control": "600+5", "rated": false, "color": "black"})).await;
+    p2.req(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
+    let started = p1.wait(|v| v["t"] == "game_started" && v["game_id"] == c["challenge_id"]).await;
+    assert_eq!(started["color"], "black");
+    let link = p1.wait(|v| v["t"] == "challenge" && v["challenge"]["status"] == "accepted").await;
+    assert_eq!(link["challenge"]["id"], c["challenge_id"], "{link}");
+    // A second accept of the same link is refused wherever it comes from.
+    let r = watcher.request(json!({"t": "accept_challenge", "challenge_id": c["challenge_id"]})).await;
+    assert_eq!(r["t"], "error", "{r}");
+    assert_eq!(r["code"], "challenge_closed", "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_hold_across_nodes() {
+    let Some(cluster) = Cluster::new("limits") else { return };
+    let nodes: Vec<(u16, Server)> = ["a", "b", "c"].iter().map(|n| cluster.node(n)).collect();
+    let ports: Vec<u16> = nodes.iter().map(|(p, _)| *p).collect();
+    // Ten logins a minute per address (the default), whichever node they reach: tried round-robin on the three nodes,
+    // the first ten are judged (wrong password) and the eleventh is refused as too many — each node alone has seen
+    // only three or four.
+    let body = r#"{"username":"nobody","password":"not the password"}"#;
+    for i in 0..10 {
+        let r = http_post(ports[i % 3], "/api/login", body);
+        assert!(!r.starts_with("HTTP/1.1 429"), "login {} was refused as too many: {r}", i + 1);
+    }
+    let r = http_post(ports[10 % 3], "/api/login", body);
+    assert!(r.starts_with("HTTP/1.1 429"), "the eleventh login in a minute went through: {r}");
+    assert!(r.contains("rate_limited"), "{r}");
+    drop(nodes);
+}
+
+fn http_post(port: u16, path: &str, body: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut r = String::new();
+    s.read_to_string(&mut r).unwrap();
+    r
 }
 
 async fn snapshot(ws: &mut Ws, gid: &str) -> Value {

@@ -6,7 +6,8 @@
 //! |---|---|---|
 //! | `gx:node:{node}` | any node | requests for the games `node` owns (a command, a subscription, a view, …) and the replies to `node`'s own requests |
 //! | `gx:game:{id}` | the game's owner | every change of the game (the same frames its local followers get), for the nodes whose clients follow it |
-//! | `gx:users` | any node | per-user notifications (a game started, a rematch offered, a session ended) |
+//! | `gx:users` | any node | per-user notifications (a game started, a challenge, a rematch offered, a session ended) |
+//! | `gx:lobby` | the node that runs the lobby | the lobby's changes (seeks, pools), for every node's lobby followers |
 //!
 //! Redis pub/sub delivers at most once, in order per connection. Nothing durable goes through it: a move is
 //! committed to the database by its game's owner before anyone is told, so a lost message costs a resync, never a
@@ -60,6 +61,10 @@ pub enum Request {
     },
     View,
     Snapshot,
+    /// For the node that runs the cluster's lobby (`game_id` is [`crate::lobby::LOBBY_LEASE`]).
+    Lobby {
+        op: Box<crate::lobby::LobbyOp>,
+    },
 }
 
 /// A game's refusal as it crosses the broker: the transports' error (status, code, messages) as the owner made it.
@@ -92,6 +97,9 @@ pub enum Reply {
     Snapshot {
         snapshot: Box<Snapshot>,
     },
+    Lobby {
+        answer: Box<crate::lobby::LobbyAnswer>,
+    },
 }
 
 /// A change of a game, as its owner publishes it on `gx:game:{id}`.
@@ -108,8 +116,7 @@ pub struct GameUpdate {
     pub over: bool,
 }
 
-/// A per-user notification that crosses nodes (`crate::hub::UserEvent` without the challenges, which live in the
-/// lobby of the node they were made on).
+/// A per-user notification as it crosses nodes (`crate::hub::UserEvent`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum WireUserEvent {
@@ -118,6 +125,7 @@ pub enum WireUserEvent {
     RematchOffered { game_id: String, by_white: bool },
     RematchDeclined { game_id: String, by_white: bool },
     SessionEnded { session: String },
+    Challenge { challenge: Box<crate::lobby::ChallengeInfo> },
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -136,6 +144,7 @@ enum Body {
     Reply { req_id: u64, reply: Reply },
     Update { update: GameUpdate },
     User { user_id: String, event: WireUserEvent },
+    Lobby { frame: String },
 }
 
 /// A request from another node for a game this node may own.
@@ -152,6 +161,8 @@ pub struct Incoming {
 pub struct Inbound {
     pub requests: mpsc::Receiver<Incoming>,
     pub users: mpsc::Receiver<(String, WireUserEvent)>,
+    /// The lobby's frames from the node that runs it.
+    pub lobby: mpsc::Receiver<String>,
 }
 
 /// This node's connection to the broker (cheap to clone).
@@ -187,6 +198,8 @@ fn game_channel(game_id: &str) -> String {
 
 const USERS: &str = "gx:users";
 
+const LOBBY: &str = "gx:lobby";
+
 impl Broker {
     /// Connects to the broker at `url` (`redis://host:port/`, `redis+unix:///path`) as `node`, and subscribes to the
     /// node's and the users' channels.
@@ -207,7 +220,7 @@ impl Broker {
             .get_connection_manager_with_config(config)
             .await
             .map_err(|e| format!("broker {url}: cannot connect: {e}"))?;
-        conn.subscribe(&[node_channel(node), USERS.to_owned()])
+        conn.subscribe(&[node_channel(node), USERS.to_owned(), LOBBY.to_owned()])
             .await
             .map_err(|e| format!("broker {url}: cannot subscribe: {e}"))?;
         let (out, out_rx) = mpsc::channel(OUT_QUEUE);
@@ -224,9 +237,10 @@ impl Broker {
         }));
         let (req_tx, requests) = mpsc::channel(4096);
         let (user_tx, users) = mpsc::channel(4096);
+        let (lobby_tx, lobby) = mpsc::channel(4096);
         tokio::spawn(publisher(conn, out_rx, broker.0.metrics.clone()));
-        tokio::spawn(broker.clone().dispatch(push_rx, req_tx, user_tx));
-        Ok((broker, Inbound { requests, users }))
+        tokio::spawn(broker.clone().dispatch(push_rx, req_tx, user_tx, lobby_tx));
+        Ok((broker, Inbound { requests, users, lobby }))
     }
 
     /// This node's name.
@@ -257,6 +271,11 @@ impl Broker {
     /// Publishes a notification for `user_id`, for that user's connections on every other node.
     pub fn publish_user(&self, user_id: &str, event: WireUserEvent) {
         self.queue(USERS.to_owned(), Body::User { user_id: user_id.to_owned(), event });
+    }
+
+    /// Publishes a frame of the lobby (by the node that runs it) for the other nodes' lobby followers.
+    pub fn publish_lobby(&self, frame: &str) {
+        self.queue(LOBBY.to_owned(), Body::Lobby { frame: frame.to_owned() });
     }
 
     /// Answers a request of another node.
@@ -329,6 +348,26 @@ impl Broker {
         }
     }
 
+    /// Counts one more event of `key` in the current window of `window_ms` (fixed windows, shared by every node) and
+    /// returns the window's count so far: the cluster-wide rate limits (`crate::security::Limiters`).
+    pub async fn count(&self, key: &str, window_ms: u64) -> Result<u64, String> {
+        let window = crate::time::now_ms() / window_ms.max(1);
+        let k = format!("gx:rl:{key}:{window}");
+        let mut conn = self.0.conn.clone();
+        let (n,): (u64,) = redis::pipe()
+            .atomic()
+            .cmd("INCR")
+            .arg(&k)
+            .cmd("PEXPIRE")
+            .arg(&k)
+            .arg(window_ms.saturating_mul(2))
+            .ignore()
+            .query_async(&mut conn)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(n)
+    }
+
     /// Whether the broker answers (`/readyz`).
     pub async fn ping(&self) -> Result<(), String> {
         let mut conn = self.0.conn.clone();
@@ -340,6 +379,7 @@ impl Broker {
         mut push: mpsc::UnboundedReceiver<PushInfo>,
         requests: mpsc::Sender<Incoming>,
         users: mpsc::Sender<(String, WireUserEvent)>,
+        lobby: mpsc::Sender<String>,
     ) {
         while let Some(p) = push.recv().await {
             match p.kind {
@@ -387,6 +427,11 @@ impl Broker {
                 Body::User { user_id, event } => {
                     if env.from != self.0.node {
                         let _ = users.send((user_id, event)).await;
+                    }
+                }
+                Body::Lobby { frame } => {
+                    if env.from != self.0.node {
+                        let _ = lobby.send(frame).await;
                     }
                 }
             }
@@ -463,8 +508,7 @@ impl Drop for GameListener {
 }
 
 impl WireUserEvent {
-    /// The notification as it crosses the broker (`None`: it stays on this node — challenges live in the lobby of
-    /// the node they were made on).
+    /// The notification as it crosses the broker.
     pub fn of(event: &crate::hub::UserEvent) -> Option<WireUserEvent> {
         use crate::hub::UserEvent as U;
         use guoxiang_core::Color;
@@ -480,7 +524,7 @@ impl WireUserEvent {
                 WireUserEvent::RematchDeclined { game_id: game_id.clone(), by_white: *by == Color::White }
             }
             U::SessionEnded { session } => WireUserEvent::SessionEnded { session: session.clone() },
-            U::Challenge(_) => return None,
+            U::Challenge(c) => WireUserEvent::Challenge { challenge: c.clone() },
         })
     }
 
@@ -495,6 +539,7 @@ impl WireUserEvent {
             WireUserEvent::RematchOffered { game_id, by_white } => U::RematchOffered { game_id, by: color(by_white) },
             WireUserEvent::RematchDeclined { game_id, by_white } => U::RematchDeclined { game_id, by: color(by_white) },
             WireUserEvent::SessionEnded { session } => U::SessionEnded { session },
+            WireUserEvent::Challenge { challenge } => U::Challenge(challenge),
         }
     }
 }
@@ -504,6 +549,13 @@ impl crate::hub::Relay for Broker {
         if let Some(e) = WireUserEvent::of(event) {
             self.publish_user(user_id, e);
         }
+    }
+}
+
+/// Passes the lobby's frames from the node that runs it to this node's lobby followers.
+pub async fn deliver_lobby(updates: broadcast::Sender<Arc<str>>, mut frames: mpsc::Receiver<String>) {
+    while let Some(f) = frames.recv().await {
+        let _ = updates.send(f.into());
     }
 }
 

@@ -195,18 +195,22 @@ impl AppState {
             cluster.map(|c| (c, broker.as_ref().map(|(b, _)| b.clone()))),
             metrics.clone(),
         );
+        let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         if let Some((b, inbound)) = broker {
             hub.set_relay(Arc::new(b.clone()));
             tokio::spawn(broker::deliver_users(hub.clone(), inbound.users));
-            tokio::spawn(live::serve_requests(live.clone(), b, inbound.requests));
+            tokio::spawn(broker::deliver_lobby(lobby.updates.clone(), inbound.lobby));
+            tokio::spawn(live::serve_requests(live.clone(), lobby.clone(), b, inbound.requests));
         }
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
         if n > 0 {
             tracing::info!("resumed {n} live games");
         }
         live.start_cluster();
-        let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         let limiters = security::Limiters::new(&config.limits);
+        if let Some(b) = live.broker() {
+            limiters.set_cluster(b.clone());
+        }
         let analysis = live::engine::AnalysisPool::new(config.analysis_workers, config.analysis_queue, 2);
         let reviewer = review::Reviewer::start(
             store.clone(),

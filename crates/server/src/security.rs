@@ -139,9 +139,14 @@ impl LoginFailures {
     }
 }
 
-/// The server's rate limiters.
+/// The server's rate limiters. Each node limits its own traffic (governor's GCRA, with bursts); in a cluster with a
+/// broker the same limits also hold for the whole cluster: every request is counted in a fixed window in Redis
+/// (a minute; an hour for registrations), and one over the window's allowance (the burst, or the rate if larger) is
+/// refused whichever node it reached. If Redis does not answer, the node's own limits still hold.
 #[derive(Debug, Clone)]
 pub struct Limiters {
+    cluster: Arc<std::sync::OnceLock<crate::broker::Broker>>,
+    limits: crate::Limits,
     /// Failed logins per account.
     pub login_failures: Arc<LoginFailures>,
     login: Arc<Keyed<IpAddr>>,
@@ -159,6 +164,8 @@ fn quota(per_minute: u32, burst: u32) -> Quota {
 impl Limiters {
     pub fn new(limits: &crate::Limits) -> Limiters {
         Limiters {
+            cluster: Arc::default(),
+            limits: limits.clone(),
             login_failures: Arc::default(),
             login: Arc::new(RateLimiter::keyed(quota(limits.logins_per_minute, limits.logins_per_minute))),
             register: Arc::new(RateLimiter::keyed(quota(
@@ -174,29 +181,56 @@ impl Limiters {
         }
     }
 
-    pub fn login(&self, ip: IpAddr) -> Result<(), ApiError> {
-        self.login.check_key(&ip).map_err(|_| ApiError::too_many())
+    /// Counts every request in the cluster too (set once, with a broker).
+    pub fn set_cluster(&self, broker: crate::broker::Broker) {
+        let _ = self.cluster.set(broker);
     }
 
-    pub fn register(&self, ip: IpAddr) -> Result<(), ApiError> {
-        self.register.check_key(&ip).map_err(|_| ApiError::too_many())
+    /// The cluster-wide check of one request of `kind` by `key`: at most `allowed` in a window of `window_ms`.
+    async fn in_cluster(&self, kind: &str, key: &str, allowed: u32, window_ms: u64) -> Result<(), ApiError> {
+        let Some(b) = self.cluster.get() else { return Ok(()) };
+        match b.count(&format!("{kind}:{key}"), window_ms).await {
+            Ok(n) if n > u64::from(allowed.max(1)) => Err(ApiError::too_many()),
+            Ok(_) => Ok(()),
+            Err(e) => {
+                // The node's own limit has held; the cluster's cannot be known now.
+                tracing::warn!("rate limit {kind}: the broker did not count ({e})");
+                Ok(())
+            }
+        }
+    }
+
+    pub async fn login(&self, ip: IpAddr) -> Result<(), ApiError> {
+        self.login.check_key(&ip).map_err(|_| ApiError::too_many())?;
+        self.in_cluster("login", &ip.to_string(), self.limits.logins_per_minute, MINUTE).await
+    }
+
+    pub async fn register(&self, ip: IpAddr) -> Result<(), ApiError> {
+        self.register.check_key(&ip).map_err(|_| ApiError::too_many())?;
+        self.in_cluster("register", &ip.to_string(), self.limits.registrations_per_hour, 60 * MINUTE).await
     }
 
     /// New guests, per address.
-    pub fn guest(&self, ip: IpAddr) -> Result<(), ApiError> {
-        self.guests.check_key(&ip).map_err(|_| ApiError::too_many())
+    pub async fn guest(&self, ip: IpAddr) -> Result<(), ApiError> {
+        self.guests.check_key(&ip).map_err(|_| ApiError::too_many())?;
+        let allowed = self.limits.guests_per_minute.saturating_mul(10);
+        self.in_cluster("guest", &ip.to_string(), allowed, MINUTE).await
     }
 
     /// Analyses, per user.
-    pub fn analysis(&self, user_id: &str) -> Result<(), ApiError> {
-        self.analyses.check_key(&user_id.to_owned()).map_err(|_| ApiError::too_many())
+    pub async fn analysis(&self, user_id: &str) -> Result<(), ApiError> {
+        self.analyses.check_key(&user_id.to_owned()).map_err(|_| ApiError::too_many())?;
+        self.in_cluster("analysis", user_id, self.limits.analyses_per_minute, MINUTE).await
     }
 
     /// Moves and game commands through the HTTP API, per user.
-    pub fn api_move(&self, user_id: &str) -> Result<(), ApiError> {
-        self.moves.check_key(&user_id.to_owned()).map_err(|_| ApiError::too_many())
+    pub async fn api_move(&self, user_id: &str) -> Result<(), ApiError> {
+        self.moves.check_key(&user_id.to_owned()).map_err(|_| ApiError::too_many())?;
+        self.in_cluster("move", user_id, self.limits.api_moves_per_minute, MINUTE).await
     }
 }
+
+const MINUTE: u64 = 60_000;
 
 #[cfg(test)]
 mod origin_tests {

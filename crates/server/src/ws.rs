@@ -31,6 +31,15 @@ use crate::policy::Entrant;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
+/// A connection's id, unique in a cluster: the lobby of a cluster runs on one node and ties seeks and pool entries
+/// to the connection that made them, whichever node it is on.
+pub fn connection_id(counter: &AtomicU64) -> u64 {
+    static NODE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    // 24 random bits for this process above 40 bits of its own count.
+    let node = *NODE.get_or_init(|| u64::from(rand::random::<u32>() & 0x00ff_ffff) << 40);
+    node | (counter.fetch_add(1, Ordering::Relaxed) & ((1 << 40) - 1))
+}
+
 /// Outgoing frames a connection may have queued before it is considered dead.
 const OUT_QUEUE: usize = 1024;
 
@@ -90,7 +99,7 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
     let mut conn = Conn {
         state: state.clone(),
         auth,
-        id: CONNECTIONS.fetch_add(1, Ordering::Relaxed),
+        id: connection_id(&CONNECTIONS),
         out: out.clone(),
         hello: false,
         subs: HashMap::new(),
@@ -354,7 +363,9 @@ impl Conn {
                     let rx = lobby.updates.subscribe();
                     let games = self.state.live.live_games(50);
                     self.send(
-                        ServerMessage::Lobby { seeks: lobby.seeks(), pools: lobby.pools(), games }.to_json().into(),
+                        ServerMessage::Lobby { seeks: lobby.seeks().await, pools: lobby.pools().await, games }
+                            .to_json()
+                            .into(),
                     );
                     self.lobby = Some(tokio::spawn(forward_lobby(rx, self.out.clone())));
                 }
@@ -375,18 +386,22 @@ impl Conn {
                     return Err(rated_needs_account());
                 }
                 let rating = self.rating_for(&time_control).await;
-                let seek = self.state.lobby.create_seek(
-                    Entrant { player: p, guest },
-                    self.id,
-                    crate::lobby::SeekTerms { time_control: &time_control, rated, color, variant },
-                    rating,
-                )?;
+                let seek = self
+                    .state
+                    .lobby
+                    .create_seek(
+                        Entrant { player: p, guest },
+                        self.id,
+                        crate::lobby::SeekTerms { time_control: &time_control, rated, color, variant },
+                        rating,
+                    )
+                    .await?;
                 self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
                 Ok(())
             }
             C::CancelSeek { id, seek_id } => {
                 let (p, _) = self.need_user()?;
-                self.state.lobby.cancel_seek(&seek_id, &p.id)?;
+                self.state.lobby.cancel_seek(&seek_id, &p.id).await?;
                 self.ack(id);
                 Ok(())
             }
@@ -409,7 +424,7 @@ impl Conn {
             }
             C::LeavePool { id } => {
                 let (p, _) = self.need_user()?;
-                self.state.lobby.leave_pool(&p.id);
+                self.state.lobby.leave_pool(&p.id).await;
                 self.ack(id);
                 Ok(())
             }
@@ -440,7 +455,7 @@ impl Conn {
                 let who = Entrant { player: p, guest };
                 let variant = crate::live::start_of(variant)?;
                 let terms = crate::lobby::ChallengeTerms { time_control: &time_control, rated, color, variant, rules };
-                let c = self.state.lobby.create_challenge(who, None, terms)?;
+                let c = self.state.lobby.create_challenge(who, None, terms).await?;
                 let url = c.url(&self.state.config.public_url);
                 self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
                 Ok(())
@@ -453,7 +468,7 @@ impl Conn {
             }
             C::DeclineChallenge { id, challenge_id } | C::CancelChallenge { id, challenge_id } => {
                 let (p, _) = self.need_user()?;
-                self.state.lobby.close_challenge(&challenge_id, &p.id, None)?;
+                self.state.lobby.close_challenge(&challenge_id, &p.id, None).await?;
                 self.ack(id);
                 Ok(())
             }

@@ -185,6 +185,25 @@ impl Store {
         .map_err(db_err("live_lease"))
     }
 
+    /// The lease named `id` as it is (expired or not), if any.
+    pub async fn lease(&self, id: &str) -> Result<Option<LeaseRow>, StoreError> {
+        let row = sqlx::query("SELECT game_id, node, epoch, expires_at_ms FROM game_leases WHERE game_id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db_err("lease"))?;
+        row.map(|r| {
+            Ok(LeaseRow {
+                game_id: r.try_get("game_id")?,
+                node: r.try_get("node")?,
+                epoch: r.try_get("epoch")?,
+                expires_at_ms: r.try_get("expires_at_ms")?,
+            })
+        })
+        .transpose()
+        .map_err(db_err("lease"))
+    }
+
     /// The ids of the games in progress `user_id` plays, on whichever node (oldest first).
     pub async fn live_game_ids_of(&self, user_id: &str) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(

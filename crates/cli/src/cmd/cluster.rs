@@ -36,17 +36,23 @@ pub fn run(c: ClusterCommand) -> Result<ExitCode, String> {
         let leases = store.leases().await.map_err(|e| e.to_string())?;
         let unowned = store.unowned_live_games(now).await.map_err(|e| e.to_string())?;
         let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
+        let mut lobby = None;
         for l in leases.into_iter().filter(|l| l.expires_at_ms >= now) {
-            let n = nodes.entry(l.node).or_default();
-            n.games.push(l.game_id);
+            let n = nodes.entry(l.node.clone()).or_default();
             n.until_ms = n.until_ms.max(l.expires_at_ms);
+            // With a broker one node runs the cluster's lobby, by a lease of its own.
+            if l.game_id == guoxiang_server::lobby::LOBBY_LEASE {
+                lobby = Some(l.node);
+            } else {
+                n.games.push(l.game_id);
+            }
         }
         if json {
             let nodes: Vec<_> = nodes
                 .iter()
                 .map(|(name, n)| json!({"node": name, "games": n.games, "leases_until_ms": n.until_ms}))
                 .collect();
-            println!("{}", json!({"now_ms": now, "nodes": nodes, "unowned_live_games": unowned}));
+            println!("{}", json!({"now_ms": now, "nodes": nodes, "lobby": lobby, "unowned_live_games": unowned}));
             return Ok(ExitCode::SUCCESS);
         }
         if nodes.is_empty() {
@@ -55,6 +61,9 @@ pub fn run(c: ClusterCommand) -> Result<ExitCode, String> {
         for (name, n) in &nodes {
             let secs = (n.until_ms - now) as f64 / 1000.0;
             println!("node {name}: {} live games, leases renewed until {secs:.1} s from now", n.games.len());
+        }
+        if let Some(l) = lobby {
+            println!("the lobby runs on node {l}");
         }
         if !unowned.is_empty() {
             println!(

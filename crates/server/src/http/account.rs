@@ -41,7 +41,7 @@ fn with_cookie(state: &AppState, secret: &str, days: i64, body: AuthAnswer) -> R
 }
 
 pub async fn guest(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>) -> ApiResult<Response> {
-    state.limiters.guest(peer.ip())?;
+    state.limiters.guest(peer.ip()).await?;
     let (user, secret) = auth::new_guest(&state).await?;
     let body = auth_answer(&user, &secret);
     Ok(with_cookie(&state, &secret, auth::GUEST_SESSION_DAYS, body))
@@ -52,7 +52,7 @@ pub async fn register(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
-    state.limiters.register(peer.ip())?;
+    state.limiters.register(peer.ip()).await?;
     let name = auth::normalize_name(&c.username);
     auth::check_name(&name)?;
     auth::check_password(&c.password, &name)?;
@@ -91,7 +91,7 @@ pub async fn login(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
-    state.limiters.login(peer.ip())?;
+    state.limiters.login(peer.ip()).await?;
     if c.username.len() > 100 || c.password.len() > 1000 {
         return Err(bad_credentials());
     }

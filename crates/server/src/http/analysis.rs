@@ -101,7 +101,7 @@ pub async fn analyse(
     Json(r): Json<AnalyseRequest>,
 ) -> ApiResult<Json<AnalyseAnswer>> {
     let pos = position_after(r.fen.as_deref(), r.moves.as_deref().unwrap_or_default())?;
-    state.limiters.analysis(&auth.user.id)?;
+    state.limiters.analysis(&auth.user.id).await?;
     let depth = r.depth.unwrap_or(14).clamp(1, 30);
     let multipv = r.multipv.unwrap_or(1).clamp(1, 5);
     let movetime = Duration::from_millis(r.movetime_ms.unwrap_or(1_000).clamp(10, 5_000));

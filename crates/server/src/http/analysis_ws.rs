@@ -232,7 +232,7 @@ async fn start(
         };
         error(Some(id), code, zh, en)
     })?;
-    if state.limiters.analysis(user_id).is_err() {
+    if state.limiters.analysis(user_id).await.is_err() {
         return Err(error(
             Some(id),
             AnalysisErrorCode::RateLimited,

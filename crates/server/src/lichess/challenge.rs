@@ -47,7 +47,7 @@ pub async fn challenge_value(state: &AppState, c: &ChallengeInfo, viewer: Option
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
     auth.require("challenge:read")?;
     let me = auth.user.id.as_str();
-    let (incoming, outgoing) = state.lobby.challenges_of(me);
+    let (incoming, outgoing) = state.lobby.challenges_of(me).await;
     let mut lists = [Vec::new(), Vec::new()];
     for (i, cs) in [incoming, outgoing].into_iter().enumerate() {
         for c in &cs {
@@ -61,7 +61,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
 /// One challenge.
 pub async fn show(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     auth.require("challenge:read")?;
-    let c = state.lobby.challenge(&id).ok_or_else(|| not_found(&id))?;
+    let c = state.lobby.challenge(&id).await.ok_or_else(|| not_found(&id))?;
     Ok(Json(challenge_value(&state, &c, Some(&auth.user.id)).await))
 }
 
@@ -124,14 +124,17 @@ pub async fn create(
             }
         }
     };
-    let c = state.lobby.create_challenge(
-        Entrant { player: player_of(&auth), guest: auth.user.is_guest },
-        Some(dest.id.clone()),
-        terms(&tc, rated, &p)?,
-    )?;
+    let c = state
+        .lobby
+        .create_challenge(
+            Entrant { player: player_of(&auth), guest: auth.user.is_guest },
+            Some(dest.id.clone()),
+            terms(&tc, rated, &p)?,
+        )
+        .await?;
     if let Some(u) = accept_by {
         state.lobby.accept_challenge(&c.id, PlayerRef::human(u.id.clone(), u.name.clone()), u.is_guest).await?;
-        let accepted = state.lobby.challenge(&c.id).unwrap_or(c);
+        let accepted = state.lobby.challenge(&c.id).await.unwrap_or(c);
         return Ok(Json(challenge_value(&state, &accepted, Some(&auth.user.id)).await));
     }
     Ok(Json(challenge_value(&state, &c, Some(&auth.user.id)).await))
@@ -141,11 +144,10 @@ pub async fn create(
 pub async fn open(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResult<Json<Value>> {
     let rated = rated_param(&p)?;
     let tc = lj::challenge_time_control(&p)?;
-    let c = state.lobby.create_challenge(
-        Entrant { player: player_of(&auth), guest: auth.user.is_guest },
-        None,
-        terms(&tc, rated, &p)?,
-    )?;
+    let c = state
+        .lobby
+        .create_challenge(Entrant { player: player_of(&auth), guest: auth.user.is_guest }, None, terms(&tc, rated, &p)?)
+        .await?;
     Ok(Json(challenge_value(&state, &c, Some(&auth.user.id)).await))
 }
 
@@ -195,7 +197,7 @@ pub async fn decline(
     p: Params,
 ) -> ApiResult<Json<Value>> {
     require_any(&auth, WRITE)?;
-    let c = state.lobby.challenge(&id).ok_or_else(|| not_found(&id))?;
+    let c = state.lobby.challenge(&id).await.ok_or_else(|| not_found(&id))?;
     if c.challenger.id == auth.user.id {
         return Err(ApiError::bad_request(
             "bad_request",
@@ -204,23 +206,23 @@ pub async fn decline(
         ));
     }
     let reason = lj::decline_reason_key(p.get("reason"));
-    state.lobby.close_challenge(&id, &auth.user.id, Some(reason.to_owned()))?;
+    state.lobby.close_challenge(&id, &auth.user.id, Some(reason.to_owned())).await?;
     Ok(ok())
 }
 
 /// Cancels one's challenge; once accepted, aborts its game if it can still be aborted.
 pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     require_any(&auth, WRITE)?;
-    let c = state.lobby.challenge(&id).ok_or_else(|| not_found(&id))?;
+    let c = state.lobby.challenge(&id).await.ok_or_else(|| not_found(&id))?;
     if let Some(game_id) = c.game_id.as_deref() {
-        state.limiters.api_move(&auth.user.id)?;
+        state.limiters.api_move(&auth.user.id).await?;
         state.live.locate(game_id).await?.command(&auth.user.id, Action::Abort, 0).await?;
         return Ok(ok());
     }
     if c.challenger.id != auth.user.id {
         return Err(ApiError::forbidden("not_yours", "这不是你的挑战", "this challenge is not yours"));
     }
-    state.lobby.close_challenge(&id, &auth.user.id, None)?;
+    state.lobby.close_challenge(&id, &auth.user.id, None).await?;
     Ok(ok())
 }
 

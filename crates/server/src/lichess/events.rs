@@ -1,6 +1,6 @@
 //! The event stream (`GET /api/stream/event`) and board seeks (`POST /api/board/seek`).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use axum::Json;
 use axum::extract::State;
@@ -79,7 +79,7 @@ pub async fn stream(State(state): State<AppState>, auth: Auth) -> ApiResult<Resp
         for id in state.live.playing(me).await {
             first.extend(game_line(&state, &id, me, "gameStart").await);
         }
-        for c in state.lobby.challenges_of(me).0 {
+        for c in state.lobby.challenges_of(me).await.0 {
             first.extend(event_line(&state, me, UserEvent::Challenge(Box::new(c))).await);
         }
         for line in first {
@@ -113,7 +113,7 @@ pub async fn stream(State(state): State<AppState>, auth: Auth) -> ApiResult<Resp
 }
 
 /// Seeks of this API count as lobby connections of their own (the lobby drops a connection's seeks when it closes).
-static SEEK_CONNECTIONS: AtomicU64 = AtomicU64::new(1 << 48);
+static SEEK_CONNECTIONS: AtomicU64 = AtomicU64::new(1 << 39);
 
 /// Drops the seeks of a connection when the seek's request goes away.
 struct SeekGuard {
@@ -156,7 +156,7 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     }
     let color = lj::color_choice(&p)?;
     let me = player_of(&auth);
-    for s in state.lobby.seeks() {
+    for s in state.lobby.seeks().await {
         if s.player.id != me.id && s.time_control == tc && s.rated == rated && colors_match(s.color, color) {
             // Someone else may take it first: then try the next.
             if state.lobby.accept_seek(&s.id, me.clone(), auth.user.is_guest).await.is_ok() {
@@ -170,15 +170,23 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     }
     let speed = guoxiang_clock::TimeControl::from_pgn(&tc).map(|t| t.speed().as_str()).unwrap_or("unlimited");
     let my_rating = u32::try_from(rating(&state, &me.id, speed).await.0).ok();
-    let conn = SEEK_CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+    let conn = crate::ws::connection_id(&SEEK_CONNECTIONS);
     // Listen before the seek is visible, so the game start cannot be missed.
     let (hub_guard, mut rx) = state.hub.register(&me.id);
-    let seek = state.lobby.create_seek(
-        Entrant { player: me, guest: auth.user.is_guest },
-        conn,
-        crate::lobby::SeekTerms { time_control: &tc, rated, color, variant: guoxiang_protocol::StartChoice::Standard },
-        my_rating,
-    )?;
+    let seek = state
+        .lobby
+        .create_seek(
+            Entrant { player: me, guest: auth.user.is_guest },
+            conn,
+            crate::lobby::SeekTerms {
+                time_control: &tc,
+                rated,
+                color,
+                variant: guoxiang_protocol::StartChoice::Standard,
+            },
+            my_rating,
+        )
+        .await?;
     if correspondence {
         return Ok(Json(json!({"id": seek.id})).into_response());
     }
@@ -186,19 +194,23 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     let guard = SeekGuard { state: state.clone(), conn };
     tokio::spawn(async move {
         let _guards = (hub_guard, guard);
-        let open = || state.lobby.seeks().iter().any(|s| s.id == seek.id);
+        let open = async || state.lobby.seeks().await.iter().any(|s| s.id == seek.id);
         let mut tick = keep_alive();
         let stop = super::stopping();
         tokio::pin!(stop);
         loop {
             tokio::select! {
                 ev = rx.recv() => match ev {
-                    Some(UserEvent::GameStarted { .. }) if !open() => return,
+                    Some(UserEvent::GameStarted { .. }) => {
+                        if !open().await {
+                            return;
+                        }
+                    }
                     Some(_) => {}
                     None => return,
                 },
                 _ = tick.tick() => {
-                    if !open() || tx.send("\n".to_owned()).await.is_err() {
+                    if !open().await || tx.send("\n".to_owned()).await.is_err() {
                         return;
                     }
                 }

@@ -184,7 +184,7 @@ pub async fn stream(
 /// Runs a player's command on a live game.
 async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, action: Action) -> ApiResult<Json<Value>> {
     auth.require(Api::of_path(uri.path()).scope())?;
-    state.limiters.api_move(&auth.user.id)?;
+    state.limiters.api_move(&auth.user.id).await?;
     let h = state.live.locate(lj::game_id(id)).await?;
     h.command(&auth.user.id, action, 0).await?;
     Ok(ok())

@@ -5,7 +5,8 @@
 //! from the durable state, the gap charged to no one's clock), and the hand-over at a graceful shutdown.
 //!
 //! Commands and events between nodes go through the broker (`crate::broker`, `live::remote`) when the node has one.
-//! Not yet: a cluster-wide lobby (seeks, pools, challenges), rate limits and notifications of challenges.
+//! With a broker this module also keeps the lobby's lease (`crate::lobby::LOBBY_LEASE`): one node at a time runs the
+//! cluster's lobby.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -63,6 +64,24 @@ impl Live {
         };
         self.inner.metrics.renewed(now as u64, held.len());
         let held: HashSet<(String, i64)> = held.into_iter().collect();
+        // With a broker one node runs the cluster's lobby, by a lease like a game's.
+        if self.inner.broker.is_some() {
+            let lobby = crate::lobby::LOBBY_LEASE;
+            let had = self.lobby_epoch();
+            if let Some(e) = had
+                && !held.contains(&(lobby.to_owned(), e))
+            {
+                tracing::warn!("lobby: another node runs it now");
+                *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            }
+            if self.lobby_epoch().is_none()
+                && let Some(e) =
+                    self.inner.store.acquire_lease(lobby, &cluster.node, now, ttl).await.map_err(|e| e.to_string())?
+            {
+                tracing::info!("lobby: this node runs the cluster's lobby (epoch {e})");
+                *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+        }
         let mine: Vec<(String, i64)> = {
             let epochs = self.inner.epochs.lock().unwrap_or_else(|e| e.into_inner());
             epochs.iter().map(|(g, e)| (g.clone(), *e)).collect()
@@ -143,6 +162,26 @@ impl Live {
 
     pub(crate) fn clear_epoch(&self, game_id: &str) -> Option<i64> {
         self.inner.epochs.lock().unwrap_or_else(|e| e.into_inner()).remove(game_id)
+    }
+
+    /// The epoch of the lobby's lease while this node runs the cluster's lobby (with a broker).
+    pub fn lobby_epoch(&self) -> Option<i64> {
+        *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How long a lease runs, ms (the default 4,000 outside a cluster).
+    pub fn lease_ms(&self) -> u64 {
+        self.inner.cluster.as_ref().map_or(4000, |c| c.lease_ms)
+    }
+
+    /// Hands the lobby's lease over at a shutdown, so that another node runs the lobby at once.
+    pub(crate) async fn let_go_of_lobby(&self) {
+        let epoch = self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let (Some(node), Some(epoch)) = (self.node(), epoch)
+            && let Err(e) = self.inner.store.hand_over_lease(crate::lobby::LOBBY_LEASE, node, epoch).await
+        {
+            tracing::warn!("lobby: its lease was not handed over ({e}); it lapses by itself");
+        }
     }
 
     /// The node's name, in a cluster.

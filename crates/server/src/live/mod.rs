@@ -246,6 +246,8 @@ struct Inner {
     broker: Option<crate::broker::Broker>,
     /// Proxies of the games other nodes own that this node's clients asked for (`remote`).
     remotes: Mutex<HashMap<String, GameHandle>>,
+    /// With a broker: the epoch of the lobby's lease while this node runs the cluster's lobby.
+    lobby_epoch: Mutex<Option<i64>>,
 }
 
 /// A game whose result was just committed.
@@ -354,6 +356,7 @@ impl Live {
             metrics,
             broker,
             remotes: Mutex::new(HashMap::new()),
+            lobby_epoch: Mutex::new(None),
         });
         Live { inner }
     }
@@ -618,6 +621,7 @@ impl Live {
 
     /// Stops every actor after persisting its state (clean shutdown: the clocks of live games stop).
     pub async fn shutdown(&self) {
+        self.let_go_of_lobby().await;
         for h in self.all() {
             let (reply, rx) = oneshot::channel();
             if h.tx.send(Box::new(ActorMsg::Shutdown { reply })).await.is_ok() {

@@ -420,19 +420,30 @@ async fn answer(h: &GameHandle, req: Request) -> Reply {
             Ok(s) => Reply::Snapshot { snapshot: Box::new(s) },
             Err(e) => refused(e),
         },
+        // Not a game's: `serve_requests` takes these.
+        Request::Lobby { .. } => Reply::NotHere,
     }
 }
 
-/// Answers the other nodes' requests for the games this node owns (a task per request: a command waits for its
-/// commit, and the others go on meanwhile).
-pub async fn serve_requests(live: Live, broker: Broker, mut requests: mpsc::Receiver<Incoming>) {
+/// Answers the other nodes' requests for the games this node owns, and for the lobby while this node runs it (a
+/// task per request: a command waits for its commit, and the others go on meanwhile).
+pub async fn serve_requests(
+    live: Live,
+    lobby: crate::lobby::Lobby,
+    broker: Broker,
+    mut requests: mpsc::Receiver<Incoming>,
+) {
     while let Some(Incoming { from, req_id, game_id, req }) = requests.recv().await {
         let live = live.clone();
+        let lobby = lobby.clone();
         let broker = broker.clone();
         tokio::spawn(async move {
-            let reply = match live.get(&game_id) {
-                Some(h) => answer(&h, req).await,
-                None => Reply::NotHere,
+            let reply = match (req, live.get(&game_id)) {
+                (Request::Lobby { op }, _) if lobby.is_here() => {
+                    Reply::Lobby { answer: Box::new(crate::lobby::cluster_answer(lobby.local(), *op).await) }
+                }
+                (Request::Lobby { .. }, _) | (_, None) => Reply::NotHere,
+                (req, Some(h)) => answer(&h, req).await,
             };
             // Request 0 wants no reply.
             if req_id != 0 {

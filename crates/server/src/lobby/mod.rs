@@ -1,6 +1,13 @@
 //! Finding an opponent: challenges (to a named player, or a link anyone can open), lobby seeks, and quick-pairing
 //! pools. All in memory: a seek or a pool entry lives as long as the connection that made it; challenges expire
 //! after a day (and do not survive a restart — a game, once created, does).
+//!
+//! [`LocalLobby`] is the lobby itself; [`Lobby`] is what the server calls. On one node they are the same; in a
+//! cluster with a broker one node at a time runs the lobby (`cluster`), and the others send it their requests.
+
+mod cluster;
+
+pub use cluster::{LOBBY_LEASE, Lobby, LobbyAnswer, LobbyOp, answer as cluster_answer};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -27,7 +34,7 @@ pub const MAX_CHALLENGES_FROM: usize = 20;
 pub const MAX_CHALLENGES_TO: usize = 50;
 
 /// A challenge.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ChallengeInfo {
     pub id: String,
     pub challenger: PlayerRef,
@@ -104,9 +111,9 @@ struct State {
     pools: HashMap<(String, bool), Vec<PoolEntry>>,
 }
 
-/// The lobby.
+/// The lobby of this node (in a cluster: the lobby of all, while this node runs it).
 #[derive(Clone, Debug)]
-pub struct Lobby {
+pub struct LocalLobby {
     state: Arc<Mutex<State>>,
     /// Lobby updates for the `lobby_subscribe`d, as JSON frames.
     pub updates: broadcast::Sender<Arc<str>>,
@@ -233,9 +240,14 @@ fn colors(choice: ColorChoice, a: PlayerRef, b: PlayerRef) -> (PlayerRef, Player
     if a_white { (a, b) } else { (b, a) }
 }
 
-impl Lobby {
-    pub fn new(live: Live, base_url: String) -> Lobby {
-        Lobby { state: Arc::default(), updates: broadcast::channel(1024).0, live, base_url }
+impl LocalLobby {
+    pub fn new(live: Live, base_url: String) -> LocalLobby {
+        LocalLobby { state: Arc::default(), updates: broadcast::channel(1024).0, live, base_url }
+    }
+
+    /// Forgets every challenge, seek and pool entry (this node starts running the cluster's lobby afresh).
+    pub(crate) fn reset(&self) {
+        *self.lock() = State::default();
     }
 
     /// Pushes `live_games` to lobby subscribers every few seconds when the list changed.
@@ -268,8 +280,13 @@ impl Lobby {
     }
 
     fn publish(&self, msg: ServerMessage) {
+        let frame: Arc<str> = msg.to_json().into();
+        // In a cluster, the other nodes' lobby followers too.
+        if let Some(b) = self.live.broker() {
+            b.publish_lobby(&frame);
+        }
         // Fails only when nobody follows the lobby.
-        let _ = self.updates.send(msg.to_json().into());
+        let _ = self.updates.send(frame);
     }
 
     fn notify_challenge(&self, c: &ChallengeInfo) {
