@@ -284,7 +284,7 @@ async fn the_lobby_pairs_players_on_different_nodes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rate_limits_hold_across_nodes() {
+async fn limits_hold_across_nodes() {
     let Some(cluster) = Cluster::new("limits") else { return };
     let nodes: Vec<(u16, Server)> = ["a", "b", "c"].iter().map(|n| cluster.node(n)).collect();
     let ports: Vec<u16> = nodes.iter().map(|(p, _)| *p).collect();
@@ -299,7 +299,23 @@ async fn rate_limits_hold_across_nodes() {
     let r = http_post(ports[10 % 3], "/api/login", body);
     assert!(r.starts_with("HTTP/1.1 429"), "the eleventh login in a minute went through: {r}");
     assert!(r.contains("rate_limited"), "{r}");
+
+    // Three games against the computer at a time per player, on whichever nodes they run: two made on node a and
+    // one on node b, the fourth is refused on node c.
+    let me = guest(ports[0]);
+    for (i, p) in [ports[0], ports[0], ports[1]].into_iter().enumerate() {
+        let mut ws = Ws::connect(p, &me).await;
+        let r = ws.request(computer_game()).await;
+        assert_ne!(r["t"], "error", "computer game {}: {r}", i + 1);
+    }
+    let mut ws = Ws::connect(ports[2], &me).await;
+    let r = ws.request(computer_game()).await;
+    assert_eq!(r["code"], "too_many_games", "a fourth game against the computer: {r}");
     drop(nodes);
+}
+
+fn computer_game() -> Value {
+    json!({"t": "play_computer", "level": 1, "color": "white", "time_control": "600+5"})
 }
 
 fn http_post(port: u16, path: &str, body: &str) -> String {
@@ -314,6 +330,32 @@ fn http_post(port: u16, path: &str, body: &str) -> String {
     let mut r = String::new();
     s.read_to_string(&mut r).unwrap();
     r
+}
+
+#[test]
+fn loadtest_over_three_nodes_reports_the_cross_node_moves() {
+    let Some(cluster) = Cluster::new("loadtest") else { return };
+    let (pa, _a) = cluster.node("a");
+    let (pb, _b) = cluster.node("b");
+    let (pc, _c) = cluster.node("c");
+    let url = |p: u16| format!("http://127.0.0.1:{p}");
+    let out = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .args(["loadtest", "--games", "6", "--duration", "3", "--move-interval", "0.2"])
+        .args(["--url", &url(pa), "--url", &url(pb), "--url", &url(pc)])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("  errors:     0"), "{text}");
+    // Node a (started first) runs the lobby and so owns every game; the players of two games in three are on
+    // nodes b and c, so most moves cross nodes.
+    let line = text.lines().find(|l| l.contains("cluster:")).unwrap_or_else(|| panic!("no cluster line: {text}"));
+    let nums: Vec<u64> =
+        line.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).filter_map(|w| w.parse().ok()).collect();
+    let (nodes, remote, share, committed) = (nums[0], nums[1], nums[2], nums[3]);
+    assert_eq!(nodes, 3, "{line}");
+    assert!(committed > 0 && remote > 0 && remote <= committed + 12, "{line}");
+    assert!((30..=100).contains(&share), "about two moves in three cross nodes: {line}");
 }
 
 async fn snapshot(ws: &mut Ws, gid: &str) -> Value {

@@ -37,6 +37,9 @@ const SETUP_BACKOFF: Duration = Duration::from_secs(1);
 pub(crate) struct Ctx {
     pub addr: SocketAddr,
     pub base: BaseUrl,
+    /// Every node to connect to (the first is `addr`/`base`): players go round-robin over them.
+    pub nodes: Vec<(SocketAddr, BaseUrl)>,
+    pub next_node: std::sync::atomic::AtomicUsize,
     pub time_control: String,
     pub move_interval: Duration,
     pub stats: Arc<Stats>,
@@ -56,9 +59,10 @@ impl Pair {
 }
 
 /// A new guest, connected and past `hello`.
-async fn connect_player(ctx: &Ctx) -> Result<Conn, String> {
-    let guest = post_guest(ctx.addr, &ctx.base, ANSWER_TIMEOUT).await?;
-    let mut conn = crate::conn::Conn::open(ctx.addr, &ctx.base, &guest.session, ANSWER_TIMEOUT).await?;
+async fn connect_player(ctx: &Ctx, node: usize) -> Result<Conn, String> {
+    let (addr, base) = &ctx.nodes[node % ctx.nodes.len()];
+    let guest = post_guest(*addr, base, ANSWER_TIMEOUT).await?;
+    let mut conn = crate::conn::Conn::open(*addr, base, &guest.session, ANSWER_TIMEOUT).await?;
     let hello = |id| ClientMessage::Hello { id, protocol: PROTOCOL_VERSION, lang: Lang::En };
     match conn.request("hello", ANSWER_TIMEOUT, hello, |_| {}).await? {
         ServerMessage::Hello { user: Some(user), .. } if user.id == guest.user_id => Ok(conn),
@@ -74,7 +78,9 @@ async fn connect_player(ctx: &Ctx) -> Result<Conn, String> {
 
 /// Two new guests, connected.
 async fn connect_pair(ctx: &Ctx) -> Result<Pair, String> {
-    let (a, b) = tokio::join!(connect_player(ctx), connect_player(ctx));
+    // Round-robin over the nodes; the two players of a game on two different nodes when there are several.
+    let k = ctx.next_node.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (a, b) = tokio::join!(connect_player(ctx, k), connect_player(ctx, k + 1));
     Ok(Pair { conns: [a?, b?] })
 }
 

@@ -257,9 +257,19 @@ pub(crate) async fn get_json(
     path: &str,
     timeout: Duration,
 ) -> Result<serde_json::Value, String> {
+    let body = get_body(addr, base, path, timeout).await?;
+    serde_json::from_slice(&body).map_err(|e| format!("GET {path}: the answer is not JSON: {e}"))
+}
+
+/// `GET {base}{path}` and its body (2xx only).
+pub(crate) async fn get_body(
+    addr: SocketAddr,
+    base: &BaseUrl,
+    path: &str,
+    timeout: Duration,
+) -> Result<Vec<u8>, String> {
     let request = format!(
-        "GET {}{path} HTTP/1.1\r\nHost: {}\r\nAccept: application/json\r\nUser-Agent: guoxiang-loadtest\r\n\
-         Connection: close\r\n\r\n",
+        "GET {}{path} HTTP/1.1\r\nHost: {}\r\nUser-Agent: guoxiang-loadtest\r\nConnection: close\r\n\r\n",
         base.prefix, base.authority
     );
     let raw = exchange(addr, &request, &format!("GET {path}"), timeout).await?;
@@ -270,9 +280,7 @@ pub(crate) async fn get_json(
         return Err(format!("GET {path} answered {}", head.lines().next().unwrap_or_default()));
     }
     let body = &raw[head_end + 4..];
-    let body =
-        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body)? } else { body.to_vec() };
-    serde_json::from_slice(&body).map_err(|e| format!("GET {path}: the answer is not JSON: {e}"))
+    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { Ok(body.to_vec()) }
 }
 
 #[cfg(test)]

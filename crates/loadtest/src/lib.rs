@@ -58,7 +58,7 @@ use tokio::task::JoinSet;
 use tokio::time::{Instant, MissedTickBehavior};
 
 pub use game::{ANSWER_TIMEOUT, PLY_CAP, SETUP_ATTEMPTS};
-pub use stats::{MAX_ERROR_SAMPLES, Report, ServerFigures};
+pub use stats::{ClusterFigures, MAX_ERROR_SAMPLES, Report, ServerFigures};
 
 use crate::game::{Ctx, game_task, setup};
 use crate::http::{BaseUrl, describe_io};
@@ -86,6 +86,9 @@ const MEASURE_TEMPLATE: &str = "{spinner} measuring [{bar:30}] {pos}/{len} s {ms
 pub struct Options {
     /// The server, `http://HOST:PORT` (a path prefix is allowed); default `http://127.0.0.1:8080`.
     pub base_url: String,
+    /// More nodes of the same cluster (`guoxiang serve --broker`): the players' connections go round-robin over
+    /// all the nodes, the two players of a game on two different ones.
+    pub more_urls: Vec<String>,
     /// Concurrent games (two connections each); default 100.
     pub games: usize,
     /// Each game plays one move per interval, the sides alternating; default one second.
@@ -102,6 +105,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             base_url: "http://127.0.0.1:8080".to_owned(),
+            more_urls: Vec::new(),
             games: 100,
             move_interval: Duration::from_secs(1),
             duration: Duration::from_secs(60),
@@ -154,11 +158,19 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
     let url = opts.base_url.trim().trim_end_matches('/').to_owned();
     let open_files_limit = raise_open_files_limit();
     let addr = reachable_address(&base).await.map_err(|reason| LoadtestError::Connect { url: url.clone(), reason })?;
+    let mut nodes = vec![(addr, base.clone())];
+    for u in &opts.more_urls {
+        let b = BaseUrl::parse(u).map_err(LoadtestError::InvalidOptions)?;
+        let a = reachable_address(&b).await.map_err(|reason| LoadtestError::Connect { url: u.clone(), reason })?;
+        nodes.push((a, b));
+    }
 
     let stats = Arc::new(Stats::new());
     let ctx = Arc::new(Ctx {
         addr,
         base,
+        nodes,
+        next_node: std::sync::atomic::AtomicUsize::new(0),
         time_control: opts.time_control.trim().to_owned(),
         move_interval: opts.move_interval,
         stats: Arc::clone(&stats),
@@ -229,6 +241,7 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
     let bar = progress_bar(opts.progress, opts.duration.as_secs().max(1), MEASURE_TEMPLATE);
     bar.enable_steady_tick(Duration::from_millis(200));
     let before = server_stats(Arc::clone(&ctx)).await;
+    let cluster_before = cluster_counts(&ctx).await;
     stats.set_measuring(true);
     let start = Instant::now();
     let end = start + opts.duration;
@@ -254,6 +267,14 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
     stats.set_measuring(false);
     let elapsed = start.elapsed();
     let after = server_stats(Arc::clone(&ctx)).await;
+    let cluster = match (cluster_before, cluster_counts(&ctx).await) {
+        (Some((m0, r0)), Some((m1, r1))) if ctx.nodes.len() > 1 => Some(ClusterFigures {
+            nodes: ctx.nodes.len(),
+            moves: m1.saturating_sub(m0),
+            remote_requests: r1.saturating_sub(r0),
+        }),
+        _ => None,
+    };
     let field = |v: &Option<serde_json::Value>, k: &str| v.as_ref().and_then(|v| v[k].as_u64());
     let server = match (field(&idle, "rss_bytes"), field(&after, "rss_bytes")) {
         (Some(rss_idle), Some(rss_loaded)) => Some(ServerFigures {
@@ -289,7 +310,29 @@ pub async fn run(opts: Options) -> Result<Report, LoadtestError> {
         error_samples: stats.error_samples(),
         open_files_limit,
         server,
+        cluster,
     })
+}
+
+/// The moves committed and the requests for remote games, summed over the nodes' `/metrics` (`None` if a node
+/// does not answer).
+async fn cluster_counts(ctx: &Ctx) -> Option<(u64, u64)> {
+    let (mut moves, mut remote) = (0, 0);
+    for (addr, base) in &ctx.nodes {
+        let body = crate::http::get_body(*addr, base, "/metrics", Duration::from_secs(10)).await.ok()?;
+        let text = String::from_utf8_lossy(&body);
+        moves += metric(&text, "guoxiang_moves_total");
+        remote += metric(&text, "guoxiang_remote_requests_total");
+    }
+    Some((moves, remote))
+}
+
+/// A counter's value in OpenMetrics text (0 when absent).
+fn metric(text: &str, name: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map_or(0, |v| v as u64)
 }
 
 /// Raises the soft open-file limit to the hard limit; returns the limit in force (`None` if unknown).

@@ -46,6 +46,19 @@ pub struct Report {
     pub open_files_limit: Option<u64>,
     /// The server's own figures (`GET /api/server/stats`, answered to loopback clients), when it gives them.
     pub server: Option<ServerFigures>,
+    /// With several nodes of a cluster: what their `/metrics` counted during the measured phase.
+    pub cluster: Option<ClusterFigures>,
+}
+
+/// The nodes of a cluster during the measured phase, from their `/metrics`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterFigures {
+    pub nodes: usize,
+    /// Moves the nodes committed (`guoxiang_moves_total`), each on the node that owns its game.
+    pub moves: u64,
+    /// Requests the nodes sent for games another node owns (`guoxiang_remote_requests_total`): the players' moves
+    /// that crossed nodes, and a few subscriptions.
+    pub remote_requests: u64,
 }
 
 /// What the server says of itself around the run.
@@ -104,6 +117,16 @@ impl fmt::Display for Report {
             None => {
                 writeln!(f, "  server:     no figures (GET /api/server/stats is answered to loopback clients only)")?
             }
+        }
+        if let Some(c) = &self.cluster {
+            // Against the moves acknowledged: the games may run on a node that is not in the list.
+            let share = if self.moves > 0 { 100.0 * c.remote_requests as f64 / self.moves as f64 } else { 0.0 };
+            writeln!(
+                f,
+                "  cluster:    {} nodes; {} requests for a game on another node ({share:.0} % of the moves); {} \
+                 moves committed on these nodes",
+                c.nodes, c.remote_requests, c.moves
+            )?;
         }
         write!(f, "  errors:     {}", self.errors)?;
         for sample in &self.error_samples {
@@ -383,6 +406,7 @@ mod tests {
             error_samples: vec!["disconnected: connection reset (2 times)".into(), "move refused: illegal_move".into()],
             open_files_limit: Some(1_048_576),
             server: Some(ServerFigures { rss_idle: 20_000_000, rss_loaded: 120_000_000, cpu_ms: 12_000 }),
+            cluster: None,
         }
     }
 
@@ -418,5 +442,18 @@ mod tests {
         assert!(text.contains("  latency:    no move was acknowledged\n"), "{text}");
         assert!(text.ends_with("  errors:     0"), "{text}");
         assert!(text.contains("1998 live of 2000 asked for\n"), "{text}");
+        assert!(!text.contains("cluster:"), "{text}");
+        let r = Report {
+            moves: 200,
+            cluster: Some(ClusterFigures { nodes: 3, moves: 180, remote_requests: 150 }),
+            ..sample_report()
+        };
+        assert!(
+            r.to_string().contains(
+                "  cluster:    3 nodes; 150 requests for a game on another node (75 % of the moves); 180 moves \
+                 committed on these nodes\n"
+            ),
+            "{r}"
+        );
     }
 }

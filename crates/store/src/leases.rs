@@ -204,16 +204,21 @@ impl Store {
         .map_err(db_err("lease"))
     }
 
-    /// The ids of the games in progress `user_id` plays, on whichever node (oldest first).
-    pub async fn live_game_ids_of(&self, user_id: &str) -> Result<Vec<String>, StoreError> {
+    /// The games in progress `user_id` plays, on whichever node (oldest first): each id, and whether it is against
+    /// the computer.
+    pub async fn live_games_of(&self, user_id: &str) -> Result<Vec<(String, bool)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE status = 'live' AND (white_id = $1 OR black_id = $1) ORDER BY created_at_ms, id",
+            "SELECT id, CASE WHEN white_engine_level IS NOT NULL OR black_engine_level IS NOT NULL \
+             THEN CAST(1 AS BIGINT) ELSE CAST(0 AS BIGINT) END AS computer FROM games WHERE status = 'live' AND (white_id = $1 OR black_id = $1) ORDER BY created_at_ms, id",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
         .await
-        .map_err(db_err("live_game_ids_of"))?;
-        rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(db_err("live_game_ids_of"))
+        .map_err(db_err("live_games_of"))?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get::<i64, _>("computer")? != 0)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(db_err("live_games_of"))
     }
 
     /// Every lease, by node and game (`guoxiang cluster status`).

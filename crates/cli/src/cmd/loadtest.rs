@@ -6,9 +6,11 @@ use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The server.
+    /// The server; repeat it for the nodes of a cluster (`guoxiang serve --broker`): the players' connections go
+    /// round-robin over the nodes, the two players of a game on two different ones, and the report adds how many
+    /// requests crossed nodes.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
-    url: String,
+    url: Vec<String>,
     /// Concurrent games (two connections each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -26,7 +28,8 @@ pub struct Args {
 pub fn run(a: Args) -> Result<ExitCode, String> {
     use std::io::IsTerminal;
     let opts = guoxiang_loadtest::Options {
-        base_url: a.url.trim_end_matches('/').to_owned(),
+        base_url: a.url.first().map_or("http://127.0.0.1:8080", |u| u.trim_end_matches('/')).to_owned(),
+        more_urls: a.url.iter().skip(1).map(|u| u.trim_end_matches('/').to_owned()).collect(),
         games: a.games,
         move_interval: Duration::from_secs_f64(a.move_interval.max(0.01)),
         duration: Duration::from_secs(a.duration),

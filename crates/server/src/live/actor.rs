@@ -277,8 +277,9 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
                 // In a cluster the lease is handed over before the shutdown goes on, so that another node takes
                 // the game at once.
                 a.live.let_go(a.game.id(), a.game.is_over()).await;
-                let _ = reply.send(());
+                // Out of the registry before the shutdown is told it is done (it may look right after).
                 a.live.unregister(a.game.id());
+                let _ = reply.send(());
                 return;
             }
         }

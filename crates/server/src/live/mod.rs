@@ -513,12 +513,17 @@ impl Live {
     pub async fn create_game_as(&self, id: String, game: NewGame) -> Result<String, GameError> {
         let NewGame { white, black, rated, time_control, variant, source, rules } = game;
         for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
-            let games = self.games_of(&p.id);
+            // On this node; with a broker, on every node (from the database).
+            let (n, computer_games) = if self.inner.broker.is_some() {
+                let games = self.inner.store.live_games_of(&p.id).await?;
+                (games.len(), games.iter().filter(|(_, computer)| *computer).count())
+            } else {
+                let games = self.games_of(&p.id);
+                (games.len(), games.iter().filter(|g| g.white.is_engine || g.black.is_engine).count())
+            };
             let against_computer = white.is_engine || black.is_engine;
-            let computer_games = games.iter().filter(|g| g.white.is_engine || g.black.is_engine).count();
-            if games.len() >= MAX_GAMES_PER_USER || (against_computer && computer_games >= MAX_COMPUTER_GAMES_PER_USER)
-            {
-                let all = games.len() >= MAX_GAMES_PER_USER;
+            if n >= MAX_GAMES_PER_USER || (against_computer && computer_games >= MAX_COMPUTER_GAMES_PER_USER) {
+                let all = n >= MAX_GAMES_PER_USER;
                 let limit = if all { MAX_GAMES_PER_USER } else { MAX_COMPUTER_GAMES_PER_USER };
                 return Err(GameError::TooManyGames { name: p.name.clone(), limit, computer: !all });
             }

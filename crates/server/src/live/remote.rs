@@ -88,9 +88,9 @@ impl Live {
     pub async fn playing(&self, user_id: &str) -> Vec<String> {
         let mut ids: Vec<String> = self.games_of(user_id).into_iter().map(|g| g.id.clone()).collect();
         if self.inner.broker.is_some() {
-            match self.inner.store.live_game_ids_of(user_id).await {
+            match self.inner.store.live_games_of(user_id).await {
                 Ok(all) => {
-                    for id in all {
+                    for (id, _) in all {
                         if !ids.contains(&id) {
                             ids.push(id);
                         }
