@@ -65,6 +65,10 @@ pub enum Request {
     Lobby {
         op: Box<crate::lobby::LobbyOp>,
     },
+    /// From the node that runs the lobby: create (and own) the game `game_id` it paired.
+    CreateGame {
+        game: Box<crate::live::NewGame>,
+    },
 }
 
 /// A game's refusal as it crosses the broker: the transports' error (status, code, messages) as the owner made it.
@@ -99,6 +103,9 @@ pub enum Reply {
     },
     Lobby {
         answer: Box<crate::lobby::LobbyAnswer>,
+    },
+    Created {
+        game_id: String,
     },
 }
 

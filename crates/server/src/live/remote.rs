@@ -79,6 +79,32 @@ impl Live {
         Some(handle)
     }
 
+    /// Creates a game on the node `on` (in a cluster with a broker; this node when `None` or this node): the lobby
+    /// creates each game it pairs on a player's node, so that its games spread over the cluster.
+    pub async fn create_game_on(
+        &self,
+        on: Option<&str>,
+        id: String,
+        game: super::NewGame,
+    ) -> Result<String, GameError> {
+        let (Some(node), Some(broker)) = (on, self.inner.broker.as_ref()) else {
+            return self.create_game_as(id, game).await;
+        };
+        if node == broker.node() {
+            return self.create_game_as(id, game).await;
+        }
+        let wait = Duration::from_millis(self.lease_ms() + 1000);
+        match broker.request(node, &id, Request::CreateGame { game: Box::new(game.clone()) }, wait).await {
+            Some(Reply::Created { game_id }) => Ok(game_id),
+            Some(Reply::Refused { error }) => Err(GameError::Remote(error)),
+            // No answer (that node is gone or slow): if it did not create the game, this node does.
+            _ => match self.inner.store.game(&id).await? {
+                Some(_) => Ok(id),
+                None => self.create_game_as(id, game).await,
+            },
+        }
+    }
+
     /// [`Live::find`], or [`GameError::Gone`].
     pub async fn locate(&self, id: &str) -> Result<GameHandle, GameError> {
         self.find(id).await.ok_or_else(|| super::gone(id))
@@ -421,7 +447,7 @@ async fn answer(h: &GameHandle, req: Request) -> Reply {
             Err(e) => refused(e),
         },
         // Not a game's: `serve_requests` takes these.
-        Request::Lobby { .. } => Reply::NotHere,
+        Request::Lobby { .. } | Request::CreateGame { .. } => Reply::NotHere,
     }
 }
 
@@ -439,9 +465,14 @@ pub async fn serve_requests(
         let broker = broker.clone();
         tokio::spawn(async move {
             let reply = match (req, live.get(&game_id)) {
-                (Request::Lobby { op }, _) if lobby.is_here() => {
-                    Reply::Lobby { answer: Box::new(crate::lobby::cluster_answer(lobby.local(), *op).await) }
-                }
+                (Request::Lobby { op }, _) if lobby.is_here() => Reply::Lobby {
+                    answer: Box::new(crate::lobby::cluster_answer(lobby.local(), *op, Some(&from)).await),
+                },
+                // The lobby pairs players and asks the node of one of them to create (and own) the game.
+                (Request::CreateGame { game }, _) => match live.create_game_as(game_id.clone(), *game).await {
+                    Ok(id) => Reply::Created { game_id: id },
+                    Err(e) => Reply::Refused { error: e.to_wire() },
+                },
                 (Request::Lobby { .. }, _) | (_, None) => Reply::NotHere,
                 (req, Some(h)) => answer(&h, req).await,
             };

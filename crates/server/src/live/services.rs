@@ -35,7 +35,7 @@ impl Notifier for Hub {
 }
 
 /// A game to create: the players (White first), and its terms.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct NewGame {
     pub white: PlayerRef,
     pub black: PlayerRef,

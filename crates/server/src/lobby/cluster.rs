@@ -113,8 +113,9 @@ fn refused(e: LobbyError) -> LobbyAnswer {
     LobbyAnswer::Refused(WireError { status: api.status.as_u16(), code: api.code.to_owned(), zh: api.zh, en: api.en })
 }
 
-/// Carries out `op` on this node's lobby.
-pub async fn answer(lobby: &LocalLobby, op: LobbyOp) -> LobbyAnswer {
+/// Carries out `op` on this node's lobby; a game it starts is created on the node `origin` (the one whose player
+/// asked; this node's when `None`), so that the lobby's games spread over the cluster.
+pub async fn answer(lobby: &LocalLobby, op: LobbyOp, origin: Option<&str>) -> LobbyAnswer {
     use LobbyAnswer as A;
     let done = |r: Result<(), LobbyError>| r.map_or_else(refused, |()| A::Done);
     match op {
@@ -130,7 +131,7 @@ pub async fn answer(lobby: &LocalLobby, op: LobbyOp) -> LobbyAnswer {
             A::Challenges { incoming, outgoing }
         }
         LobbyOp::AcceptChallenge { id, by, guest } => {
-            lobby.accept_challenge(&id, by, guest).await.map_or_else(refused, A::GameId)
+            lobby.accept_challenge(&id, by, guest, origin).await.map_or_else(refused, A::GameId)
         }
         LobbyOp::CloseChallenge { id, by_user, reason } => done(lobby.close_challenge(&id, &by_user, reason)),
         LobbyOp::CreateSeek { owner, guest, conn, time_control, rated, color, variant, rating } => {
@@ -141,11 +142,12 @@ pub async fn answer(lobby: &LocalLobby, op: LobbyOp) -> LobbyAnswer {
         }
         LobbyOp::CancelSeek { seek_id, user_id } => done(lobby.cancel_seek(&seek_id, &user_id)),
         LobbyOp::AcceptSeek { seek_id, by, guest } => {
-            lobby.accept_seek(&seek_id, by, guest).await.map_or_else(refused, A::GameId)
+            lobby.accept_seek(&seek_id, by, guest, origin).await.map_or_else(refused, A::GameId)
         }
-        LobbyOp::JoinPool { player, guest, conn, time_control, rated } => {
-            lobby.join_pool(player, guest, conn, &time_control, rated).await.map_or_else(refused, A::MaybeGameId)
-        }
+        LobbyOp::JoinPool { player, guest, conn, time_control, rated } => lobby
+            .join_pool(player, guest, conn, &time_control, rated, origin)
+            .await
+            .map_or_else(refused, A::MaybeGameId),
         LobbyOp::LeavePool { user_id } => {
             lobby.leave_pool(&user_id);
             A::Done
@@ -220,11 +222,11 @@ impl Lobby {
     /// Sends `op` to the node that runs the lobby (this one, if it took the lobby over meanwhile).
     async fn ask(&self, op: LobbyOp) -> Result<LobbyAnswer, LobbyError> {
         let started = tokio::time::Instant::now();
-        let Some(broker) = self.live.broker().cloned() else { return Ok(answer(&self.local, op).await) };
+        let Some(broker) = self.live.broker().cloned() else { return Ok(answer(&self.local, op, None).await) };
         let attempt = Duration::from_millis(self.live.lease_ms() + 1000);
         loop {
             if self.is_here() {
-                return Ok(answer(&self.local, op).await);
+                return Ok(answer(&self.local, op, None).await);
             }
             if started.elapsed() > ASK_DEADLINE {
                 return Err(LobbyError::Game(GameError::not_saved(
@@ -310,7 +312,7 @@ impl Lobby {
     /// Accepts a challenge: creates the game.
     pub async fn accept_challenge(&self, id: &str, by: PlayerRef, by_guest: bool) -> Result<String, LobbyError> {
         if self.is_here() {
-            return self.local.accept_challenge(id, by, by_guest).await;
+            return self.local.accept_challenge(id, by, by_guest, None).await;
         }
         self.game_id(LobbyOp::AcceptChallenge { id: id.to_owned(), by, guest: by_guest }).await
     }
@@ -377,7 +379,7 @@ impl Lobby {
 
     pub async fn accept_seek(&self, seek_id: &str, by: PlayerRef, by_guest: bool) -> Result<String, LobbyError> {
         if self.is_here() {
-            return self.local.accept_seek(seek_id, by, by_guest).await;
+            return self.local.accept_seek(seek_id, by, by_guest, None).await;
         }
         self.game_id(LobbyOp::AcceptSeek { seek_id: seek_id.to_owned(), by, guest: by_guest }).await
     }
@@ -393,7 +395,7 @@ impl Lobby {
         rated: bool,
     ) -> Result<Option<String>, LobbyError> {
         if self.is_here() {
-            return self.local.join_pool(player, player_guest, conn, time_control, rated).await;
+            return self.local.join_pool(player, player_guest, conn, time_control, rated, None).await;
         }
         let op = LobbyOp::JoinPool { player, guest: player_guest, conn, time_control: time_control.to_owned(), rated };
         match self.ask(op).await? {

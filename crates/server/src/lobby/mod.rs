@@ -389,8 +389,14 @@ impl LocalLobby {
         self.notify_challenge(c);
     }
 
-    /// Accepts a challenge: creates the game.
-    pub async fn accept_challenge(&self, id: &str, by: PlayerRef, by_guest: bool) -> Result<String, LobbyError> {
+    /// Accepts a challenge: creates the game (on the node `on`, the accepting player's, in a cluster).
+    pub async fn accept_challenge(
+        &self,
+        id: &str,
+        by: PlayerRef,
+        by_guest: bool,
+        on: Option<&str>,
+    ) -> Result<String, LobbyError> {
         let mut c = self.take_pending(id)?;
         if c.challenger.id == by.id {
             return Err(LobbyError::OwnChallenge);
@@ -425,7 +431,7 @@ impl LocalLobby {
             source,
             rules: c.rules,
         };
-        match self.live.create_game_as(c.id.clone(), game).await {
+        match self.live.create_game_on(on, c.id.clone(), game).await {
             Ok(game_id) => {
                 c.status = ChallengeStatus::Accepted;
                 c.opponent = Some(by);
@@ -510,7 +516,14 @@ impl LocalLobby {
         Ok(())
     }
 
-    pub async fn accept_seek(&self, seek_id: &str, by: PlayerRef, by_guest: bool) -> Result<String, LobbyError> {
+    /// Accepts a seek: creates the game (on the node `on`, the accepting player's, in a cluster).
+    pub async fn accept_seek(
+        &self,
+        seek_id: &str,
+        by: PlayerRef,
+        by_guest: bool,
+        on: Option<&str>,
+    ) -> Result<String, LobbyError> {
         let entry = {
             let mut st = self.lock();
             let Some(e) = st.seeks.get(seek_id) else {
@@ -537,11 +550,11 @@ impl LocalLobby {
             source: Source::Lobby,
             rules: guoxiang_game::Rules::ONLINE,
         };
-        Ok(self.live.create_game(game).await?)
+        Ok(self.live.create_game_on(on, crate::live::new_game_id(), game).await?)
     }
 
-    /// Joins a pool; pairs at once with the longest-waiting other player if there is one. Returns the game id
-    /// when paired.
+    /// Joins a pool; pairs at once with the longest-waiting other player if there is one (the game created on the
+    /// node `on`, the joining player's, in a cluster). Returns the game id when paired.
     pub async fn join_pool(
         &self,
         player: PlayerRef,
@@ -549,6 +562,7 @@ impl LocalLobby {
         conn: u64,
         time_control: &str,
         rated: bool,
+        on: Option<&str>,
     ) -> Result<Option<String>, LobbyError> {
         let tc = parse_time_control(time_control)?;
         crate::policy::check_request(rated, &tc, player_guest)?;
@@ -581,7 +595,7 @@ impl LocalLobby {
             source: Source::Pool,
             rules: guoxiang_game::Rules::ONLINE,
         };
-        Ok(self.live.create_game(game).await.map(Some)?)
+        Ok(self.live.create_game_on(on, crate::live::new_game_id(), game).await.map(Some)?)
     }
 
     pub fn leave_pool(&self, user_id: &str) {
