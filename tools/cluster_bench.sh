@@ -2,8 +2,10 @@
 # The cost of a move that crosses nodes (issue 19): three `guoxiang serve --broker` nodes on one PostgreSQL (a new
 # schema of .ci/postgres.sh's server) and one Redis (a redis-server of its own on a Unix socket), then
 # `guoxiang loadtest` alternately
-#   local: every player connected to node a, which runs the lobby and so owns every game it pairs;
-#   cross: the players connected to nodes b and c, every move going to node a through Redis and back;
+#   local: every player connected to node a, so every game is made and owned there;
+#   spread: the players connected to nodes b and c; the lobby makes each game on the accepting player's node, so
+#           the challenger's moves (half of all) go to the other node through Redis and back (the report's
+#           "cluster:" line counts them);
 # ROUNDS times each, side by side in one run (docs/benchmarks.md, "Cluster").
 #
 #   bash tools/cluster_bench.sh [GAMES] [SECONDS] [ROUNDS]     # default 300 games, 20 s, 2 rounds
@@ -44,7 +46,7 @@ echo "nodes: a ${URL[a]} (runs the lobby), b ${URL[b]}, c ${URL[c]}; $GAMES game
 for r in $(seq 1 "$ROUNDS"); do
   echo "== round $r: local (every player on node a)"
   "$BIN" loadtest --url "${URL[a]}" --games "$GAMES" --duration "$SECS" | grep -E 'measured|latency|errors|cluster'
-  echo "== round $r: cross-node (players on nodes b and c, games on node a)"
+  echo "== round $r: spread (players on nodes b and c, each game on one of its players' nodes)"
   "$BIN" loadtest --url "${URL[b]}" --url "${URL[c]}" --games "$GAMES" --duration "$SECS" \
     | grep -E 'measured|latency|errors|cluster'
 done
