@@ -516,10 +516,10 @@ impl Drop for GameListener {
 
 impl WireUserEvent {
     /// The notification as it crosses the broker.
-    pub fn of(event: &crate::hub::UserEvent) -> Option<WireUserEvent> {
+    pub fn of(event: &crate::hub::UserEvent) -> WireUserEvent {
         use crate::hub::UserEvent as U;
         use guoxiang_core::Color;
-        Some(match event {
+        match event {
             U::GameStarted { game_id, color } => {
                 WireUserEvent::GameStarted { game_id: game_id.clone(), white: *color == Color::White }
             }
@@ -532,7 +532,7 @@ impl WireUserEvent {
             }
             U::SessionEnded { session } => WireUserEvent::SessionEnded { session: session.clone() },
             U::Challenge(c) => WireUserEvent::Challenge { challenge: c.clone() },
-        })
+        }
     }
 
     /// Back to the hub's event.
@@ -553,9 +553,7 @@ impl WireUserEvent {
 
 impl crate::hub::Relay for Broker {
     fn relay(&self, user_id: &str, event: &crate::hub::UserEvent) {
-        if let Some(e) = WireUserEvent::of(event) {
-            self.publish_user(user_id, e);
-        }
+        self.publish_user(user_id, WireUserEvent::of(event));
     }
 }
 

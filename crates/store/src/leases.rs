@@ -29,6 +29,16 @@ pub struct LeaseRow {
     pub expires_at_ms: i64,
 }
 
+/// A `game_leases` row as read.
+fn lease_row(r: &sqlx::any::AnyRow) -> Result<LeaseRow, sqlx::Error> {
+    Ok(LeaseRow {
+        game_id: r.try_get("game_id")?,
+        node: r.try_get("node")?,
+        epoch: r.try_get("epoch")?,
+        expires_at_ms: r.try_get("expires_at_ms")?,
+    })
+}
+
 impl Store {
     /// Whether the database answers (`/readyz`).
     pub async fn ping(&self) -> Result<(), StoreError> {
@@ -173,16 +183,7 @@ impl Store {
         .fetch_optional(&self.pool)
         .await
         .map_err(db_err("live_lease"))?;
-        row.map(|r| {
-            Ok(LeaseRow {
-                game_id: r.try_get("game_id")?,
-                node: r.try_get("node")?,
-                epoch: r.try_get("epoch")?,
-                expires_at_ms: r.try_get("expires_at_ms")?,
-            })
-        })
-        .transpose()
-        .map_err(db_err("live_lease"))
+        row.as_ref().map(lease_row).transpose().map_err(db_err("live_lease"))
     }
 
     /// The lease named `id` as it is (expired or not), if any.
@@ -192,16 +193,7 @@ impl Store {
             .fetch_optional(&self.pool)
             .await
             .map_err(db_err("lease"))?;
-        row.map(|r| {
-            Ok(LeaseRow {
-                game_id: r.try_get("game_id")?,
-                node: r.try_get("node")?,
-                epoch: r.try_get("epoch")?,
-                expires_at_ms: r.try_get("expires_at_ms")?,
-            })
-        })
-        .transpose()
-        .map_err(db_err("lease"))
+        row.as_ref().map(lease_row).transpose().map_err(db_err("lease"))
     }
 
     /// The games in progress `user_id` plays, on whichever node (oldest first): each id, and whether it is against
@@ -227,16 +219,6 @@ impl Store {
             .fetch_all(&self.pool)
             .await
             .map_err(db_err("leases"))?;
-        rows.iter()
-            .map(|r| {
-                Ok(LeaseRow {
-                    game_id: r.try_get("game_id")?,
-                    node: r.try_get("node")?,
-                    epoch: r.try_get("epoch")?,
-                    expires_at_ms: r.try_get("expires_at_ms")?,
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(db_err("leases"))
+        rows.iter().map(lease_row).collect::<Result<_, _>>().map_err(db_err("leases"))
     }
 }

@@ -44,11 +44,11 @@ impl Live {
         }
         // Only a game in progress with a lease has an owner to ask.
         self.inner.store.live_lease(id).await.ok()??;
-        let (row, moves) = self.inner.store.game(id).await.ok()??;
+        let (row, _) = self.inner.store.game(id).await.ok()??;
         if row.status != "live" {
             return None;
         }
-        let game = super::restore_game(&row, &moves).ok()?;
+        let [white, black] = super::view::stored_players(&row);
         let listener = match broker.follow(id).await {
             Ok(l) => l,
             Err(e) => {
@@ -60,10 +60,10 @@ impl Live {
         let handle = GameHandle(Arc::new(HandleData {
             tx,
             id: id.to_owned(),
-            white: game.white().clone(),
-            black: game.black().clone(),
-            rated: game.rated(),
-            time_control: game.time_control().to_pgn(),
+            white,
+            black,
+            rated: row.rated,
+            time_control: row.time_control.clone(),
             over: std::sync::atomic::AtomicBool::new(false),
         }));
         {
@@ -170,7 +170,7 @@ impl Route {
     /// Sends `req` to the game's owner and returns its reply, through a takeover if one is under way.
     async fn ask(&self, req: Request) -> Result<Reply, GameError> {
         let started = tokio::time::Instant::now();
-        let attempt = Duration::from_millis(self.live.inner.cluster.as_ref().map_or(4000, |c| c.lease_ms) + 1000);
+        let attempt = Duration::from_millis(self.live.lease_ms() + 1000);
         loop {
             if started.elapsed() > ASK_DEADLINE {
                 return Err(GameError::not_saved(

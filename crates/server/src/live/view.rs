@@ -132,14 +132,23 @@ fn stored_source(state: &serde_json::Value, engine: bool) -> &'static str {
     }
 }
 
-/// A view of a stored game (finished or aborted ones are no longer in memory).
-pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
+/// A stored game's players, White first.
+pub(crate) fn stored_players(row: &GameRow) -> [PlayerRef; 2] {
     let player = |id: &str, name: &str, level: Option<i64>| PlayerRef {
         id: id.to_owned(),
         name: name.to_owned(),
         is_engine: level.is_some(),
         engine_level: level.and_then(|l| u8::try_from(l).ok()),
     };
+    [
+        player(&row.white_id, &row.white_name, row.white_engine_level),
+        player(&row.black_id, &row.black_name, row.black_engine_level),
+    ]
+}
+
+/// A view of a stored game (finished or aborted ones are no longer in memory).
+pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
+    let [white, black] = stored_players(row);
     let tc = TimeControl::from_pgn(&row.time_control).unwrap_or(TimeControl::Unlimited);
     let (initial_ms, increment_ms) = clock_of(&tc);
     let state: serde_json::Value = serde_json::from_str(&row.state_json).unwrap_or_default();
@@ -148,8 +157,8 @@ pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
     let ms = |k: &str| clocks.and_then(|c| c.get(k)).and_then(serde_json::Value::as_u64);
     GameView {
         id: row.id.clone(),
-        white: player(&row.white_id, &row.white_name, row.white_engine_level),
-        black: player(&row.black_id, &row.black_name, row.black_engine_level),
+        white,
+        black,
         rated: row.rated,
         source: stored_source(&state, row.white_engine_level.is_some() || row.black_engine_level.is_some()).to_owned(),
         time_control: row.time_control.clone(),
