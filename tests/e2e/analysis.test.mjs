@@ -54,7 +54,14 @@ test('analysis board: variations kept, PGN exported with them, the engine follow
         const l = document.querySelector(lines);
         const b = document.querySelector(board);
         if (l && b && l.dataset.fen && l.dataset.fen !== b.dataset.fen) window.__staleLines.push([l.dataset.fen, b.dataset.fen]);
+        // The panel's height, by its settings: it must not change while the engine streams (what is below it
+        // would move under the pointer).
+        const box = l?.closest('.engine-box');
+        const on = document.querySelector('[data-testid="engine-toggle"]')?.checked;
+        const pv = document.querySelector('[data-testid="engine-multipv"]')?.value;
+        if (box) (window.__heights[`${on}/${pv}`] ??= new Set()).add(Math.round(box.getBoundingClientRect().height));
       };
+      window.__heights = {};
       new MutationObserver(check).observe(document.querySelector(lines), { childList: true, subtree: true, attributes: true });
       new MutationObserver(check).observe(document.querySelector(board), { attributes: true, attributeFilter: ['data-fen'] });
     },
@@ -98,6 +105,7 @@ test('analysis board: variations kept, PGN exported with them, the engine follow
 
   // Export: the variation is in the PGN, with the comment.
   await page.click(tid('export-pgn'));
+  await page.locator(tid('pgn-output')).waitFor({ state: 'visible' });
   const pgn = await page.inputValue(tid('pgn-output'));
   assert.match(pgn, /\(\s*2\. Bc4 Nf6\s*\)/, pgn);
   assert.match(pgn, /3\. Bb5 \{ the Spanish \}/, pgn);
@@ -130,5 +138,8 @@ test('analysis board: variations kept, PGN exported with them, the engine follow
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
   await linesForBoard(page);
   assert.deepEqual(await page.evaluate(() => window.__staleLines), [], 'lines shown for another position');
+  const heights = await page.evaluate(() => Object.fromEntries(Object.entries(window.__heights).map(([k, v]) => [k, [...v]])));
+  for (const [k, v] of Object.entries(heights)) assert.equal(v.length, 1, `the engine panel's height changed (on/lines ${k}): ${v}`);
+  assert.ok(heights['true/1'], JSON.stringify(heights));
   await context.close();
 });

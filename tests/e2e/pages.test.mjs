@@ -163,6 +163,8 @@ test('phone layout: 360 px wide, nothing wider than the screen, the board fits',
     await page.goto(path);
     await page.waitForSelector(tid('lang-switch'));
     if (open) await page.click(tid(open));
+    // The analysis board once the engine's line is there (one row, however long the line).
+    if (path === '/analysis') await page.waitForSelector(tid('best-line'), { timeout: 30_000 });
     await page.waitForTimeout(300);
     const w = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(w <= 360, `${path} is ${w}px wide`);

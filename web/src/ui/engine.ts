@@ -97,6 +97,8 @@ export function enginePanel(cb: {
     toggle.checked = v.on;
     select.value = String(v.multipv);
     linesEl.dataset.fen = v.lines.length ? fen : '';
+    // The rows kept for the lines (see .engine-lines): none when no line will come.
+    linesEl.style.setProperty('--lines', String(gameEnd || !v.on ? 0 : v.multipv));
     evalEl.classList.toggle('busy', !gameEnd && v.lines.length === 0);
     const turn = fen.split(' ')[1] === 'b' ? 'black' : 'white';
     if (gameEnd) {
