@@ -1,8 +1,12 @@
 //! Three `guoxiang serve --broker` processes on one database and one Redis (issue 19, second part): any node serves
-//! any client. A game whose players are connected to two other nodes than the one that runs it is played to the end;
+//! any client. A game whose players are connected to two other nodes than the one that runs it is listed on every node
+//! and played to the end;
 //! the node that runs a game is killed with SIGKILL mid-game and the players, still on their nodes, go on as another
 //! node takes the game over, with every acknowledged move and the clocks as they were; the lobby (one node runs it)
-//! pairs players on different nodes by a seek, by the pool and by a challenge link.
+//! pairs players on different nodes by a seek, by the pool and by a challenge link. The node that runs a game is
+//! stopped with SIGSTOP past its lease; when it resumes, its stale copy cannot commit (the epoch refuses its write)
+//! and it serves its clients again through the game's new owner. Rate limits and the pause after failed logins
+//! hold across the nodes.
 //!
 //! The database is PostgreSQL (a new schema) when `GUOXIANG_TEST_POSTGRES` is set, as in CI, else a SQLite file.
 //! Redis is Debian's `redis-server`, started on a Unix socket of the test's own; without it the tests say so and
@@ -13,7 +17,7 @@ mod common;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Server, Ws, guest, start_with};
+use common::{Server, Ws, guest, signal, start_with};
 use serde_json::{Value, json};
 
 const LEASE_MS: &str = "1500";
@@ -146,6 +150,16 @@ async fn players_on_two_other_nodes_play_a_game_to_the_end() {
     let mut b = Ws::connect(pc, &black_s).await;
     w.req(json!({"t": "subscribe", "game_id": gid})).await;
     b.req(json!({"t": "subscribe", "game_id": gid})).await;
+    // The list of games being played is the cluster's: node c lists the game node a runs.
+    let listed = Instant::now();
+    loop {
+        let live = http_get(pc, "/api/live");
+        if live.contains(&gid) {
+            break;
+        }
+        assert!(listed.elapsed() < Duration::from_secs(10), "node c does not list node a's game: {live}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
     for (i, m) in moves.into_iter().enumerate() {
         let (me, them) = if i % 2 == 0 { (&mut w, &mut b) } else { (&mut b, &mut w) };
@@ -223,6 +237,59 @@ async fn the_owner_killed_mid_game_the_players_on_other_nodes_go_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_stopped_past_its_lease_cannot_commit_when_it_resumes() {
+    let Some(cluster) = Cluster::new("stop") else { return };
+    let (pa, node_a) = cluster.node("a");
+    let (pb, _b) = cluster.node("b");
+    let (pc, _c) = cluster.node("c");
+    let (gid, [white_s, black_s]) = game_made_on(pa).await;
+    assert_eq!(owner_of(&cluster, &gid), "a");
+    // White plays from node b, Black from node c; Black also has a connection to node a, the owner.
+    let mut w = Ws::connect(pb, &white_s).await;
+    let mut b = Ws::connect(pc, &black_s).await;
+    let mut b_on_a = Ws::connect(pa, &black_s).await;
+    for ws in [&mut w, &mut b, &mut b_on_a] {
+        ws.req(json!({"t": "subscribe", "game_id": gid})).await;
+    }
+    w.req(mv(&gid, "e2e4")).await;
+    b.req(mv(&gid, "e7e5")).await;
+    w.req(mv(&gid, "g1f3")).await;
+
+    // Node a stops (Black to move in its copy). Past its lease, node b or c takes the game over: Black's next move
+    // waits for that and is carried out by the new owner.
+    signal(&node_a, "-STOP");
+    let stopped = Instant::now();
+    b.req(mv(&gid, "b8c6")).await;
+    println!("Black's move went through {:?} after the owner was stopped", stopped.elapsed());
+    let owner = owner_of(&cluster, &gid);
+    assert!(owner == "b" || owner == "c", "the game moved to a running node: {owner}");
+
+    // Node a resumes with its stale copy, where Black is still to move: d7d6 is legal there and would fork the
+    // game. Whatever node a does first — its write refused by the epoch (`not_saved`), or the game found taken and
+    // the move sent on to the owner, where it is White's turn (`not_your_turn`) — the move is refused and the game
+    // is the owner's.
+    signal(&node_a, "-CONT");
+    let r = b_on_a.request(mv(&gid, "d7d6")).await;
+    assert_eq!(r["t"], "error", "node a committed a move to a game it no longer owns: {r}");
+    assert!(r["code"] == "not_saved" || r["code"] == "not_your_turn", "fenced, or the owner's refusal: {r}");
+    assert_eq!(moves_of(&snapshot(&mut w, &gid).await), ["e2e4", "e7e5", "g1f3", "b8c6"]);
+    let fenced = metric(&http_get(pa, "/metrics"), "guoxiang_fenced_writes_total");
+    println!("node a: {r}; its writes refused by the epoch: {fenced}");
+    // Node a is a node of the cluster again: White plays on node b, and Black's connection to node a plays on
+    // through the new owner.
+    w.req(mv(&gid, "f1b5")).await;
+    let r = b_on_a.request(mv(&gid, "a7a6")).await;
+    assert_ne!(r["t"], "error", "Black's move through node a after it resumed: {r}");
+    let snap = snapshot(&mut w, &gid).await;
+    assert_eq!(
+        moves_of(&snap),
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"],
+        "the game as White, on node b, has it"
+    );
+    assert_eq!(owner_of(&cluster, &gid), owner, "the game stays with its new owner");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_pairs_players_on_different_nodes() {
     let Some(cluster) = Cluster::new("lobby") else { return };
     let (pa, _a) = cluster.node("a");
@@ -292,6 +359,21 @@ async fn limits_hold_across_nodes() {
     assert!(r.starts_with("HTTP/1.1 429"), "the eleventh login in a minute went through: {r}");
     assert!(r.contains("rate_limited"), "{r}");
 
+    // Ten wrong passwords for one account in ten minutes pause its logins, whichever nodes they reached: from ten
+    // other addresses (the limit per address above must not be what stops them), round-robin on the nodes, then
+    // the right password on node c — which has seen only three of the failures — is refused too.
+    let account = r#"{"username":"Victim","password":"Qx7 rook on the seventh"}"#;
+    let r = http_post_from([127, 0, 0, 20], ports[0], "/api/register", account).await;
+    assert!(r.starts_with("HTTP/1.1 200"), "register: {r}");
+    let wrong = r#"{"username":"victim","password":"wrong guess"}"#;
+    for i in 0..10u8 {
+        let r = http_post_from([127, 0, 0, 30 + i], ports[usize::from(i) % 3], "/api/login", wrong).await;
+        assert!(r.starts_with("HTTP/1.1 401"), "wrong password {}: {r}", i + 1);
+    }
+    let r = http_post_from([127, 0, 0, 50], ports[2], "/api/login", account).await;
+    assert!(r.starts_with("HTTP/1.1 429"), "the right password after ten wrong ones on three nodes: {r}");
+    assert!(r.contains("too many wrong passwords for this account"), "{r}");
+
     // Three games against the computer at a time per player, on whichever nodes they run: two made on node a and
     // one on node b, the fourth is refused on node c.
     let me = guest(ports[0]);
@@ -324,6 +406,23 @@ fn http_post(port: u16, path: &str, body: &str) -> String {
     r
 }
 
+/// `http_post` from the loopback address `from` (the server limits logins per client address).
+async fn http_post_from(from: [u8; 4], port: u16, path: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(std::net::SocketAddr::from((from, 0))).unwrap();
+    let mut s = socket.connect(std::net::SocketAddr::from(([127, 0, 0, 1], port))).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(body.as_bytes()).await.unwrap();
+    let mut r = String::new();
+    s.read_to_string(&mut r).await.unwrap();
+    r
+}
+
 #[test]
 fn loadtest_over_three_nodes_reports_the_cross_node_moves() {
     let Some(cluster) = Cluster::new("loadtest") else { return };
@@ -350,6 +449,11 @@ fn loadtest_over_three_nodes_reports_the_cross_node_moves() {
     assert!((25..=75).contains(&share), "about one move in two crosses nodes: {line}");
 }
 
+/// The moves (UCI) of a game's snapshot.
+fn moves_of(snap: &Value) -> Vec<&str> {
+    snap["moves"].as_array().unwrap().iter().map(|m| m["uci"].as_str().unwrap()).collect()
+}
+
 /// `guoxiang cluster status --json` of the cluster.
 fn status(cluster: &Cluster) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
@@ -368,6 +472,8 @@ fn owner_of(cluster: &Cluster, gid: &str) -> String {
 }
 
 async fn snapshot(ws: &mut Ws, gid: &str) -> Value {
+    // The snapshot of this subscription, not one an earlier subscription left unread.
+    ws.seen.retain(|v| v["t"] != "game_snapshot");
     ws.req(json!({"t": "subscribe", "game_id": gid})).await;
     ws.wait(|v| v["t"] == "game_snapshot").await["snapshot"].clone()
 }

@@ -8,7 +8,7 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Server, Ws, friend_game, start_with};
+use common::{Server, Ws, friend_game, signal, start_with};
 use serde_json::{Value, json};
 
 /// Leases of 1.5 s: a dead node's games move within about 2 s.
@@ -59,11 +59,6 @@ async fn reach(port: u16, session: &str, gid: &str) -> (Ws, Vec<String>, Duratio
         assert!(started.elapsed() < Duration::from_secs(15), "node on {port} never took {gid} over: {r}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-fn signal(server: &Server, sig: &str) {
-    let ok = Command::new("kill").args([sig, &server.0.id().to_string()]).status().unwrap().success();
-    assert!(ok, "kill {sig}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -139,4 +134,31 @@ async fn a_node_stopped_past_its_lease_cannot_commit_when_it_resumes() {
     let (mut wb2, _, _) = reach(pb, &_black, &gid).await;
     wb2.req(mv(&gid, "b8c6")).await;
     drop(node_a);
+}
+
+/// `--log-format json`: every line the node writes to stderr is one JSON object with the time, the level, the
+/// module, the node's name and the message (a collector merges the nodes' lines by them).
+#[test]
+fn json_logs_name_the_node() {
+    use std::io::{BufRead, BufReader};
+    let cluster = Cluster::new("logs");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_guoxiang"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", &cluster.db, "--cluster", "--node", "logs-a"])
+        .args(["--log-format", "json"])
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _server = Server(child);
+    // A new database: the node imports the default puzzle set and says so at `info`.
+    let mut line = String::new();
+    BufReader::new(stderr).read_line(&mut line).unwrap();
+    let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line:?}"));
+    assert_eq!(v["node"], "logs-a", "{v}");
+    assert_eq!(v["level"], "INFO", "{v}");
+    assert!(v["message"].as_str().is_some_and(|m| m.contains("puzzles")), "{v}");
+    assert!(v["target"].as_str().is_some_and(|t| t.starts_with("guoxiang_server")), "{v}");
+    assert!(v["ts"].as_str().is_some_and(|t| t.ends_with('Z')), "{v}");
 }

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use guoxiang_game::{Action, ArbiterAct, ArbiterRef, Snapshot, VersionedEvent};
+use guoxiang_protocol::LiveGame;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, PushKind, Value};
 use serde::{Deserialize, Serialize};
@@ -206,6 +207,8 @@ fn game_channel(game_id: &str) -> String {
 const USERS: &str = "gx:users";
 
 const LOBBY: &str = "gx:lobby";
+/// The hash of every node's games being played (field: the node; value: JSON `{until_ms, games}`).
+const LIVE_GAMES: &str = "gx:live";
 
 impl Broker {
     /// Connects to the broker at `url` (`redis://host:port/`, `redis+unix:///path`) as `node`, and subscribes to the
@@ -373,6 +376,113 @@ impl Broker {
             .await
             .map_err(|e| e.to_string())?;
         Ok(n)
+    }
+
+    /// The recent events of `key` kept by every node (a sorted set of times): drops those `window_ms` old or
+    /// older and returns how many are left and the time of the oldest. The failed logins of an account
+    /// (`crate::security::Limiters::login_allowed`).
+    pub async fn recent(&self, key: &str, window_ms: u64) -> Result<(usize, Option<u64>), String> {
+        let k = format!("gx:ev:{key}");
+        let since = crate::time::now_ms().saturating_sub(window_ms);
+        let mut conn = self.0.conn.clone();
+        let (n, oldest): (usize, Vec<String>) = redis::pipe()
+            .atomic()
+            .cmd("ZREMRANGEBYSCORE")
+            .arg(&k)
+            .arg("-inf")
+            .arg(since)
+            .ignore()
+            .cmd("ZCARD")
+            .arg(&k)
+            .cmd("ZRANGE")
+            .arg(&k)
+            .arg(0)
+            .arg(0)
+            .query_async(&mut conn)
+            .await
+            .map_err(|e| e.to_string())?;
+        // A member is `time-random` (two events in one millisecond are two members).
+        let oldest = oldest.first().and_then(|m| m.split('-').next()).and_then(|t| t.parse().ok());
+        Ok((n, oldest))
+    }
+
+    /// Adds an event of `key` now, keeping the `keep` newest; the set expires `window_ms` after its last event.
+    pub async fn record(&self, key: &str, window_ms: u64, keep: usize) -> Result<(), String> {
+        let k = format!("gx:ev:{key}");
+        let now = crate::time::now_ms();
+        let member = format!("{now}-{:08x}", rand::random::<u32>());
+        let mut conn = self.0.conn.clone();
+        redis::pipe()
+            .atomic()
+            .cmd("ZADD")
+            .arg(&k)
+            .arg(now)
+            .arg(member)
+            .ignore()
+            .cmd("ZREMRANGEBYRANK")
+            .arg(&k)
+            .arg(0)
+            .arg(-(keep.clamp(1, 1 << 20) as i64) - 1)
+            .ignore()
+            .cmd("PEXPIRE")
+            .arg(&k)
+            .arg(window_ms)
+            .ignore()
+            .query_async::<()>(&mut conn)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Forgets the events of `key`.
+    pub async fn clear(&self, key: &str) -> Result<(), String> {
+        let mut conn = self.0.conn.clone();
+        redis::cmd("DEL").arg(format!("gx:ev:{key}")).query_async::<()>(&mut conn).await.map_err(|e| e.to_string())
+    }
+
+    /// Puts this node's games being played (each with its creation time, ms) in the cluster's list, valid until
+    /// `until_ms`: a node that stops renewing it drops out of the list (`Live::all_live_games`).
+    pub async fn put_live_games(&self, node: &str, until_ms: u64, games: &[(u64, LiveGame)]) -> Result<(), String> {
+        let entry = serde_json::json!({ "until_ms": until_ms, "games": games }).to_string();
+        let mut conn = self.0.conn.clone();
+        redis::cmd("HSET")
+            .arg(LIVE_GAMES)
+            .arg(node)
+            .arg(entry)
+            .query_async::<()>(&mut conn)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Takes this node out of the cluster's list of games being played (a shutdown).
+    pub async fn drop_live_games(&self, node: &str) -> Result<(), String> {
+        let mut conn = self.0.conn.clone();
+        redis::cmd("HDEL").arg(LIVE_GAMES).arg(node).query_async::<()>(&mut conn).await.map_err(|e| e.to_string())
+    }
+
+    /// Every node's games being played, with their creation times, from the entries still valid at `now_ms`
+    /// (those of nodes that stopped renewing theirs are removed).
+    pub async fn live_games(&self, now_ms: u64) -> Result<Vec<(u64, LiveGame)>, String> {
+        let mut conn = self.0.conn.clone();
+        let entries: HashMap<String, String> =
+            redis::cmd("HGETALL").arg(LIVE_GAMES).query_async(&mut conn).await.map_err(|e| e.to_string())?;
+        #[derive(Deserialize)]
+        struct Entry {
+            until_ms: u64,
+            games: Vec<(u64, LiveGame)>,
+        }
+        let mut games = Vec::new();
+        for (node, text) in entries {
+            match serde_json::from_str::<Entry>(&text) {
+                Ok(e) if e.until_ms >= now_ms => games.extend(e.games),
+                stale_or_unreadable => {
+                    if let Err(e) = stale_or_unreadable {
+                        tracing::warn!("broker: node {node}'s live games unreadable: {e}");
+                    }
+                    let _ = redis::cmd("HDEL").arg(LIVE_GAMES).arg(&node).query_async::<()>(&mut conn).await;
+                }
+            }
+        }
+        Ok(games)
     }
 
     /// Whether the broker answers (`/readyz`).

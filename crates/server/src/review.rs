@@ -10,6 +10,11 @@
 //!
 //! The stored review is guoxiang-review's JSON with the game's PGN annotated in both languages (`pgn.zh`,
 //! `pgn.en`: `[%eval]`, NAGs, comments and better lines), which is what the PGN export with evaluations serves.
+//!
+//! In a cluster every node's reviewer takes reviews from the one queue (a review starts on one node only: the store
+//! moves it from queued to running once). A node runs a review under a lease (`guoxiang_store::review_lease`,
+//! renewed with its games' leases); a node that starts, or finds nothing to do, puts back in the queue the running
+//! reviews whose lease lapsed — their node died or was stopped — and never those another node is running.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -48,12 +53,16 @@ impl Reviewer {
         nodes: u64,
         public_url: String,
     ) -> Result<Reviewer, StoreError> {
-        let again = store.requeue_running_reviews().await?;
+        let cluster = live.node().map(|n| (n.to_owned(), live.lease_ms()));
+        let again = match &cluster {
+            None => store.requeue_running_reviews().await?,
+            Some(_) => store.requeue_orphaned_reviews(crate::time::now_ms() as i64).await?,
+        };
         if again > 0 {
             tracing::info!("{again} interrupted reviews queued again");
         }
         let reviewer = Reviewer { store, wake: Arc::new(Notify::new()), nodes: nodes.max(1) };
-        let worker = Worker { store: reviewer.store.clone(), analysis, public_url };
+        let worker = Worker { store: reviewer.store.clone(), analysis, public_url, cluster };
         let wake = reviewer.wake.clone();
         tokio::spawn(async move { worker.run(wake).await });
         // Games that end: against the computer always, the others when a player has asked for every game.
@@ -120,6 +129,8 @@ struct Worker {
     store: Store,
     analysis: AnalysisPool,
     public_url: String,
+    /// In a cluster, this node's name and the length of its leases.
+    cluster: Option<(String, u64)>,
 }
 
 impl Worker {
@@ -127,7 +138,12 @@ impl Worker {
         loop {
             match self.store.next_queued_review().await {
                 Ok(Some(id)) => {
-                    if let Err(e) = self.review(&id).await {
+                    let result = self.review(&id).await;
+                    if result == Ok(false) {
+                        // Another node is starting it: the queue changes in a moment.
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                    if let Err(e) = result {
                         tracing::warn!("review of game {id}: {e}");
                         if let Err(e2) = self.store.fail_review(&id, &e, crate::time::now_ms() as i64).await {
                             // It stays "running" until the next start queues it again.
@@ -136,9 +152,19 @@ impl Worker {
                     }
                 }
                 Ok(None) => {
-                    // Asleep until a request (or a minute, in case a wake-up was lost to a store error).
-                    // A timeout is the periodic look; either way the queue is read again.
-                    let _ = tokio::time::timeout(Duration::from_secs(60), wake.notified()).await;
+                    // Asleep until a request (or a minute, in case a wake-up was lost to a store error; in a
+                    // cluster, a lease, to look for reviews a dead node left running). A timeout is the periodic
+                    // look; either way the queue is read again.
+                    let idle =
+                        self.cluster.as_ref().map_or(Duration::from_secs(60), |(_, ms)| Duration::from_millis(*ms));
+                    let _ = tokio::time::timeout(idle, wake.notified()).await;
+                    if self.cluster.is_some() {
+                        match self.store.requeue_orphaned_reviews(crate::time::now_ms() as i64).await {
+                            Ok(0) => {}
+                            Ok(n) => tracing::info!("{n} reviews another node left running queued again"),
+                            Err(e) => tracing::warn!("reviewer: {e}"),
+                        }
+                    }
                 }
                 Err(e) => {
                     tracing::warn!("reviewer: {e}");
@@ -148,8 +174,25 @@ impl Worker {
         }
     }
 
-    /// Reviews one queued game and stores the result; an `Err` is stored as the reason it failed.
-    async fn review(&self, id: &str) -> Result<(), String> {
+    /// Reviews one queued game and stores the result; an `Err` is stored as the reason it failed. In a cluster,
+    /// under the review's lease: `Ok(false)` while another node holds it.
+    async fn review(&self, id: &str) -> Result<bool, String> {
+        let Some((node, lease_ms)) = &self.cluster else { return self.review_here(id).await.map(|()| true) };
+        let lease = guoxiang_store::review_lease(id);
+        let now = crate::time::now_ms() as i64;
+        let Some(epoch) =
+            self.store.acquire_lease(&lease, node, now, *lease_ms as i64).await.map_err(|e| e.to_string())?
+        else {
+            return Ok(false);
+        };
+        let result = self.review_here(id).await;
+        if let Err(e) = self.store.release_lease(&lease, node, epoch).await {
+            tracing::warn!("review of game {id}: its lease was not released ({e}); it lapses by itself");
+        }
+        result.map(|()| true)
+    }
+
+    async fn review_here(&self, id: &str) -> Result<(), String> {
         let Some(row) = self.store.review(id).await.map_err(|e| e.to_string())? else { return Ok(()) };
         let (game, moves) =
             self.store.game(id).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("game {id} is gone"))?;

@@ -107,13 +107,20 @@ impl LoginFailures {
         if f.len() < Self::MAX {
             return Ok(());
         }
-        let wait_min = f.front().map_or(1, |t| (Self::WINDOW_MS - now.saturating_sub(*t)).div_ceil(60_000));
-        Err(ApiError::new(
+        Err(Self::pause(f.front().copied()))
+    }
+
+    /// The refusal while an account pauses: until its oldest failure in the window, at `oldest`, is that old.
+    fn pause(oldest: Option<u64>) -> ApiError {
+        let now = crate::time::now_ms();
+        let wait_min =
+            oldest.map_or(1, |t| (Self::WINDOW_MS.saturating_sub(now.saturating_sub(t))).div_ceil(60_000).max(1));
+        ApiError::new(
             axum::http::StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
             format!("这个账号的密码错误次数太多，请 {wait_min} 分钟后再试"),
             format!("too many wrong passwords for this account; try again in {wait_min} min"),
-        ))
+        )
     }
 
     /// Counts a failed attempt.
@@ -147,8 +154,8 @@ impl LoginFailures {
 pub struct Limiters {
     cluster: Arc<std::sync::OnceLock<crate::broker::Broker>>,
     limits: crate::Limits,
-    /// Failed logins per account.
-    pub login_failures: Arc<LoginFailures>,
+    /// Failed logins per account, on this node (with a broker, also counted in Redis for the cluster).
+    login_failures: Arc<LoginFailures>,
     login: Arc<Keyed<IpAddr>>,
     register: Arc<Keyed<IpAddr>>,
     moves: Arc<Keyed<String>>,
@@ -203,6 +210,43 @@ impl Limiters {
     pub async fn login(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.login.check_key(&ip).map_err(|_| ApiError::too_many())?;
         self.in_cluster("login", &ip.to_string(), self.limits.logins_per_minute, MINUTE).await
+    }
+
+    /// A login attempt on `account`: refused while it has [`LoginFailures::MAX`] failed logins within
+    /// [`LoginFailures::WINDOW_MS`], on this node or, with a broker, on all the nodes together — guessing one
+    /// account's password on every node at once is slowed as on one.
+    pub async fn login_allowed(&self, account: &str) -> Result<(), ApiError> {
+        self.login_failures.check(account)?;
+        let Some(b) = self.cluster.get() else { return Ok(()) };
+        match b.recent(&format!("login-fail:{account}"), LoginFailures::WINDOW_MS).await {
+            Ok((n, oldest)) if n >= LoginFailures::MAX => Err(LoginFailures::pause(oldest)),
+            Ok(_) => Ok(()),
+            Err(e) => {
+                tracing::warn!("failed logins: the broker did not answer ({e}); this node's count holds");
+                Ok(())
+            }
+        }
+    }
+
+    /// Counts a failed login on `account`.
+    pub async fn login_failed(&self, account: &str) {
+        self.login_failures.record(account);
+        if let Some(b) = self.cluster.get()
+            && let Err(e) =
+                b.record(&format!("login-fail:{account}"), LoginFailures::WINDOW_MS, LoginFailures::MAX).await
+        {
+            tracing::warn!("failed logins: the broker did not count one ({e})");
+        }
+    }
+
+    /// Forgets the failed logins of `account` after a successful one.
+    pub async fn login_succeeded(&self, account: &str) {
+        self.login_failures.clear(account);
+        if let Some(b) = self.cluster.get()
+            && let Err(e) = b.clear(&format!("login-fail:{account}")).await
+        {
+            tracing::warn!("failed logins: the broker did not forget them ({e})");
+        }
     }
 
     pub async fn register(&self, ip: IpAddr) -> Result<(), ApiError> {

@@ -286,7 +286,7 @@ impl Conn {
     async fn game_command(&mut self, id: u32, game_id: &str, action: Action, lag_ms: u32) -> Result<(), ApiError> {
         let (p, _) = self.need_user()?;
         let g = self.game(game_id).await?;
-        g.command(&p.id, action, u64::from(lag_ms)).await?;
+        self.state.live.command(g, &p.id, action, u64::from(lag_ms)).await?;
         self.ack(id);
         Ok(())
     }
@@ -361,7 +361,7 @@ impl Conn {
                 if self.lobby.is_none() {
                     let lobby = &self.state.lobby;
                     let rx = lobby.updates.subscribe();
-                    let games = self.state.live.live_games(50);
+                    let games = self.state.live.live_games(50).await;
                     self.send(
                         ServerMessage::Lobby { seeks: lobby.seeks().await, pools: lobby.pools().await, games }
                             .to_json()

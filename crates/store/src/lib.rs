@@ -47,7 +47,7 @@ pub use puzzles::{
     MotifResults, MotifTag, NEXT_WINDOWS, NewRound, NextQuery, PuzzleGlicko, PuzzleRow, RoundRecord, RoundRow,
     UpsertCounts, UserPuzzleRating,
 };
-pub use reviews::{ReviewRow, ReviewStatus};
+pub use reviews::{REVIEW_LEASE_PREFIX, ReviewRow, ReviewStatus, review_lease};
 pub use tournaments::{TournamentGameRow, TournamentRow};
 
 /// Connections in the pool of an SQLite file (WAL lets readers run beside the one writer).

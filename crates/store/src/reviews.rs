@@ -80,6 +80,17 @@ fn row_of(row: &AnyRow) -> Result<ReviewRow, StoreError> {
     })
 }
 
+/// The prefix of a running review's lease in `game_leases` (see [`review_lease`]; written out in the SQL of
+/// [`Store::requeue_orphaned_reviews`]).
+pub const REVIEW_LEASE_PREFIX: &str = "~review:";
+
+/// The lease a node of a cluster holds on a review while it runs it (in `game_leases`, renewed with the node's game
+/// leases): while it runs, no other node puts the review back in the queue; when the node dies, the lease lapses
+/// and [`Store::requeue_orphaned_reviews`] does.
+pub fn review_lease(game_id: &str) -> String {
+    format!("{REVIEW_LEASE_PREFIX}{game_id}")
+}
+
 impl Store {
     /// A game's review row, if one was ever asked for.
     pub async fn review(&self, game_id: &str) -> Result<Option<ReviewRow>, StoreError> {
@@ -216,8 +227,23 @@ impl Store {
         Ok(())
     }
 
+    /// Puts back in the queue (their progress starting again) the running reviews that no node of a cluster holds:
+    /// their [`review_lease`] is missing or expired at `now_ms` — the node that ran them died or was stopped past
+    /// its lease. The reviews other nodes are running stay theirs. Returns how many.
+    pub async fn requeue_orphaned_reviews(&self, now_ms: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE game_reviews SET status = 'queued', done_positions = 0 WHERE status = 'running' AND NOT EXISTS \
+             (SELECT 1 FROM game_leases l WHERE l.game_id = '~review:' || game_reviews.game_id AND l.expires_at_ms >= $1)",
+        )
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db_err("requeue_orphaned_reviews"))?;
+        Ok(done.rows_affected())
+    }
+
     /// Puts the reviews a stopped server left running back in the queue (their progress starts again). Returns
-    /// how many.
+    /// how many. For one server alone: in a cluster, [`Store::requeue_orphaned_reviews`].
     pub async fn requeue_running_reviews(&self) -> Result<u64, StoreError> {
         let done =
             sqlx::query("UPDATE game_reviews SET status = 'queued', done_positions = 0 WHERE status = 'running'")

@@ -100,6 +100,7 @@ both!(
     batch_gathering_keeps_order,
     learn_progress_merges,
     review_queue_in_request_order,
+    reviews_of_a_dead_node_are_queued_again,
     leases_fence_a_game_taken_over,
     a_takeover_waits_for_a_fenced_batch_in_flight,
 );
@@ -814,6 +815,39 @@ async fn review_queue_in_request_order(db: &TestDb) {
     assert!(store.auto_review("alice").await.unwrap());
     assert!(matches!(store.set_auto_review("nobody", true).await, Err(StoreError::NotFound(_))));
     store.close().await;
+}
+
+/// In a cluster a node runs a review under a lease; starting or looking around, a node puts back in the queue only
+/// the running reviews whose lease lapsed (their node died or was stopped), never those another node is running.
+async fn reviews_of_a_dead_node_are_queued_again(db: &TestDb) {
+    let (a, b) = (db.open().await, db.open().await);
+    for (id, at) in [("g1", 1), ("g2", 2)] {
+        a.write_batch(&[WriteOp::InsertGame(game(id, "alice", "bob", at, "ended"))]).await.unwrap();
+        a.request_review(id, None, 1000, at).await.unwrap();
+    }
+    let lease = |id: &str| guoxiang_store::review_lease(id);
+    assert_eq!(lease("g1"), format!("{}g1", guoxiang_store::REVIEW_LEASE_PREFIX));
+    // Node a runs g1 and node b runs g2, each under a lease of 4 s from t = 1,000.
+    assert_eq!(a.acquire_lease(&lease("g1"), "a", 1_000, 4_000).await.unwrap(), Some(1));
+    assert!(a.start_review("g1", 10).await.unwrap());
+    assert_eq!(b.acquire_lease(&lease("g2"), "b", 1_000, 4_000).await.unwrap(), Some(1));
+    assert!(b.start_review("g2", 10).await.unwrap());
+    // Node b starts again at t = 3,000 (or looks at t = 5,000): both leases run, nothing is queued again.
+    assert_eq!(b.requeue_orphaned_reviews(3_000).await.unwrap(), 0);
+    assert_eq!(b.requeue_orphaned_reviews(5_000).await.unwrap(), 0);
+    // Node b renews its leases; node a is gone. At t = 6,000 only a's review is queued again, and b takes it.
+    b.renew_leases("b", 4_000, 4_000).await.unwrap();
+    assert_eq!(b.requeue_orphaned_reviews(6_000).await.unwrap(), 1);
+    assert_eq!(b.review("g1").await.unwrap().unwrap().status, ReviewStatus::Queued);
+    assert_eq!(b.review("g2").await.unwrap().unwrap().status, ReviewStatus::Running);
+    assert_eq!(b.acquire_lease(&lease("g1"), "b", 6_000, 4_000).await.unwrap(), Some(2));
+    assert!(b.start_review("g1", 10).await.unwrap());
+    // A running review with no lease at all (a node that crashed between the two writes) is queued again too.
+    b.release_lease(&lease("g1"), "b", 2).await.unwrap();
+    assert_eq!(a.requeue_orphaned_reviews(6_500).await.unwrap(), 1);
+    assert_eq!(a.review("g1").await.unwrap().unwrap().status, ReviewStatus::Queued);
+    a.close().await;
+    b.close().await;
 }
 
 /// Two nodes (two stores on one database) and one live game: the first owner writes under its lease; once the lease

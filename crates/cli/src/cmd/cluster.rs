@@ -1,5 +1,5 @@
-//! `guoxiang cluster status`: the nodes of a cluster sharing a database, the live games each owns, and the games no
-//! node owns now (`docs/cluster.md`).
+//! `guoxiang cluster status`: the nodes of a cluster sharing a database, the live games each owns and the reviews it
+//! runs, and the games no node owns now (`docs/cluster.md`).
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -24,6 +24,8 @@ pub enum ClusterCommand {
 #[derive(Default)]
 struct Node {
     games: Vec<String>,
+    /// The games whose review it runs.
+    reviews: Vec<String>,
     /// The last of its leases to run out, ms since the Unix epoch.
     until_ms: i64,
 }
@@ -43,6 +45,8 @@ pub fn run(c: ClusterCommand) -> Result<ExitCode, String> {
             // With a broker one node runs the cluster's lobby, by a lease of its own.
             if l.game_id == guoxiang_server::lobby::LOBBY_LEASE {
                 lobby = Some(l.node);
+            } else if let Some(game) = l.game_id.strip_prefix(guoxiang_store::REVIEW_LEASE_PREFIX) {
+                n.reviews.push(game.to_owned());
             } else {
                 n.games.push(l.game_id);
             }
@@ -50,7 +54,9 @@ pub fn run(c: ClusterCommand) -> Result<ExitCode, String> {
         if json {
             let nodes: Vec<_> = nodes
                 .iter()
-                .map(|(name, n)| json!({"node": name, "games": n.games, "leases_until_ms": n.until_ms}))
+                .map(|(name, n)| {
+                    json!({"node": name, "games": n.games, "reviews": n.reviews, "leases_until_ms": n.until_ms})
+                })
                 .collect();
             println!("{}", json!({"now_ms": now, "nodes": nodes, "lobby": lobby, "unowned_live_games": unowned}));
             return Ok(ExitCode::SUCCESS);
@@ -60,7 +66,11 @@ pub fn run(c: ClusterCommand) -> Result<ExitCode, String> {
         }
         for (name, n) in &nodes {
             let secs = (n.until_ms - now) as f64 / 1000.0;
-            println!("node {name}: {} live games, leases renewed until {secs:.1} s from now", n.games.len());
+            let reviews = match n.reviews.len() {
+                0 => String::new(),
+                k => format!(", reviewing {k} games"),
+            };
+            println!("node {name}: {} live games{reviews}, leases renewed until {secs:.1} s from now", n.games.len());
         }
         if let Some(l) = lobby {
             println!("the lobby runs on node {l}");

@@ -4,6 +4,7 @@ pub mod explain;
 pub mod games;
 pub mod learn;
 pub mod loadtest;
+pub mod logs;
 pub mod perft;
 pub mod pgn;
 pub mod position;

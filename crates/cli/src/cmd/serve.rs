@@ -48,6 +48,10 @@ pub struct Args {
     /// over the games of a node that died (plus a third of it).
     #[arg(long)]
     pub lease_ms: Option<u64>,
+    /// How log lines are written to stderr: `text`, or `json` (one object per line with the time, level, module,
+    /// node and fields, for a log collector). `RUST_LOG` chooses what is logged (default `info`).
+    #[arg(long, value_enum, default_value_t = super::logs::LogFormat::Text, env = "GUOXIANG_LOG_FORMAT")]
+    pub log_format: super::logs::LogFormat,
 }
 
 /// The default lease: a dead node's games move within about 5 s.
@@ -71,6 +75,7 @@ impl Default for Args {
             broker: None,
             node: None,
             lease_ms: None,
+            log_format: super::logs::LogFormat::Text,
         }
     }
 }
@@ -111,13 +116,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     } else if a.node.is_some() || a.lease_ms.is_some() {
         return Err("--node and --lease-ms are for a node of a cluster: add --cluster or --broker".to_owned());
     }
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    super::logs::init(a.log_format, config.cluster.as_ref().map(|c| c.node.clone()));
     runtime()?.block_on(guoxiang_server::serve(config))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -54,6 +54,12 @@ pub fn start_with(db: &str, more: &[&str]) -> (u16, Server) {
     (port, Server(child))
 }
 
+/// Sends `sig` (`-STOP`, `-CONT`…) to the server process.
+pub fn signal(server: &Server, sig: &str) {
+    let ok = Command::new("kill").args([sig, &server.0.id().to_string()]).status().unwrap().success();
+    assert!(ok, "kill {sig}");
+}
+
 pub fn guest(port: u16) -> String {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(s, "POST /api/guest HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

@@ -97,7 +97,7 @@ pub async fn login(
     }
     let id = guoxiang_store::user_id_of(&auth::normalize_name(&c.username));
     // Per account as well as per address: guessing one account's password from many addresses is slowed too.
-    state.limiters.login_failures.check(&id)?;
+    state.limiters.login_allowed(&id).await?;
     let user = state.store.user(&id).await?.filter(|u| !u.is_guest);
     let hash = user.as_ref().and_then(|u| u.password_hash.clone());
     // The same work whether the name exists or not.
@@ -107,10 +107,10 @@ pub async fn login(
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))?;
     let Some(user) = user.filter(|_| matches && hash.is_some()) else {
-        state.limiters.login_failures.record(&id);
+        state.limiters.login_failed(&id).await;
         return Err(bad_credentials());
     };
-    state.limiters.login_failures.clear(&id);
+    state.limiters.login_succeeded(&id).await;
     let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
     let body = auth_answer(&user, &secret);
     Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))

@@ -878,7 +878,7 @@ pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) ->
 
 /// `GET /api/live`: games being played, for spectators.
 pub async fn live(State(state): State<AppState>) -> Json<Vec<guoxiang_protocol::LiveGame>> {
-    Json(state.live.live_games(100))
+    Json(state.live.live_games(100).await)
 }
 
 #[cfg(test)]

@@ -216,7 +216,7 @@ pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<St
     let c = state.lobby.challenge(&id).await.ok_or_else(|| not_found(&id))?;
     if let Some(game_id) = c.game_id.as_deref() {
         state.limiters.api_move(&auth.user.id).await?;
-        state.live.locate(game_id).await?.command(&auth.user.id, Action::Abort, 0).await?;
+        state.live.command(state.live.locate(game_id).await?, &auth.user.id, Action::Abort, 0).await?;
         return Ok(ok());
     }
     if c.challenger.id != auth.user.id {

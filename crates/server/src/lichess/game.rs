@@ -186,7 +186,7 @@ async fn command(state: &AppState, auth: &Auth, uri: &Uri, id: &str, action: Act
     auth.require(Api::of_path(uri.path()).scope())?;
     state.limiters.api_move(&auth.user.id).await?;
     let h = state.live.locate(lj::game_id(id)).await?;
-    h.command(&auth.user.id, action, 0).await?;
+    state.live.command(h, &auth.user.id, action, 0).await?;
     Ok(ok())
 }
 

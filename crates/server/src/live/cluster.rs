@@ -13,6 +13,9 @@ use std::time::Duration;
 
 use super::{ActorMsg, Live, actor};
 
+/// How many of its games being played a node lists for the cluster (the lobby shows 50, `GET /api/live` 100).
+const LIVE_LIST: usize = 100;
+
 /// This node's membership.
 #[derive(Clone, Debug)]
 pub struct ClusterConfig {
@@ -80,6 +83,13 @@ impl Live {
             {
                 tracing::info!("lobby: this node runs the cluster's lobby (epoch {e})");
                 *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+        }
+        // With a broker, this node's games being played go in the cluster's list, valid for a lease.
+        if let Some(b) = self.broker() {
+            let games = self.live_games_here(LIVE_LIST);
+            if let Err(e) = b.put_live_games(&cluster.node, now as u64 + cluster.lease_ms, &games).await {
+                tracing::warn!("live games: not put in the broker ({e})");
             }
         }
         let mine: Vec<(String, i64)> = {

@@ -447,12 +447,32 @@ impl Live {
         }
     }
 
-    /// Up to `n` games being played now, for spectators (newest first), from what the actors published.
-    pub fn live_games(&self, n: usize) -> Vec<LiveGame> {
+    /// Up to `n` games being played now on this node, for spectators (newest first, with their creation times),
+    /// from what the actors published.
+    pub fn live_games_here(&self, n: usize) -> Vec<(u64, LiveGame)> {
         let s = self.inner.summaries.lock().unwrap_or_else(|e| e.into_inner());
-        let mut games: Vec<&(u64, LiveGame)> = s.values().collect();
-        games.sort_by_key(|(created, g)| (std::cmp::Reverse(*created), g.game_id.clone()));
-        games.into_iter().take(n).map(|(_, g)| g.clone()).collect()
+        newest(s.values().cloned().collect(), n)
+    }
+
+    /// Up to `n` games being played now, for spectators (newest first): in a cluster with a broker, on every node
+    /// (each node puts its own list in the broker at every scan, `Live::cluster_scan`); else on this one.
+    pub async fn live_games(&self, n: usize) -> Vec<LiveGame> {
+        let everywhere = match self.broker() {
+            Some(b) => match b.live_games(crate::time::now_ms()).await {
+                Ok(games) => Some(games),
+                Err(e) => {
+                    tracing::warn!("live games: the broker did not answer ({e}); this node's only");
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut games = everywhere.unwrap_or_default();
+        // This node's own list as it is now (the broker's copy is up to a scan old).
+        let here = self.live_games_here(n);
+        games.retain(|(_, g)| !here.iter().any(|(_, h)| h.game_id == g.game_id));
+        games.extend(here);
+        newest(games, n).into_iter().map(|(_, g)| g).collect()
     }
 
     /// Starts a game against the computer at `level` (1..=10), casual, from the start or a set-up position.
@@ -627,6 +647,11 @@ impl Live {
     /// Stops every actor after persisting its state (clean shutdown: the clocks of live games stop).
     pub async fn shutdown(&self) {
         self.let_go_of_lobby().await;
+        if let (Some(b), Some(node)) = (self.broker(), self.node())
+            && let Err(e) = b.drop_live_games(node).await
+        {
+            tracing::warn!("live games: this node's list stays in the broker until it lapses ({e})");
+        }
         for h in self.all() {
             let (reply, rx) = oneshot::channel();
             if h.tx.send(Box::new(ActorMsg::Shutdown { reply })).await.is_ok() {
@@ -645,4 +670,12 @@ impl Live {
 /// Rebuilds a stored game (live or finished) as a [`Game`], e.g. for its PGN.
 pub fn restore_game(row: &GameRow, moves: &[guoxiang_store::MoveRow]) -> Result<Game, String> {
     actor::restore(row, moves, crate::time::now())
+}
+
+/// The `n` newest games (by creation time, then id), each once.
+fn newest(mut games: Vec<(u64, LiveGame)>, n: usize) -> Vec<(u64, LiveGame)> {
+    games.sort_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.game_id.cmp(&y.game_id)));
+    games.dedup_by(|a, b| a.1.game_id == b.1.game_id);
+    games.truncate(n);
+    games
 }

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use guoxiang_core::{CastlingMode, Position, Validation};
-use guoxiang_game::{Snapshot, Variant};
+use guoxiang_game::{Action, Snapshot, Variant};
 use tokio::sync::{broadcast, mpsc};
 
 use super::{ActorMsg, GameError, GameHandle, GameView, HandleData, Live, Subscription, Update};
@@ -108,6 +108,30 @@ impl Live {
     /// [`Live::find`], or [`GameError::Gone`].
     pub async fn locate(&self, id: &str) -> Result<GameHandle, GameError> {
         self.find(id).await.ok_or_else(|| super::gone(id))
+    }
+
+    /// Carries out a player's command on the live game of `h`, wherever it runs; returns once it is durable (or
+    /// refused). A game that has just moved to another node may leave the command unread by this node's actor,
+    /// which stopped (`GameError::Gone`, nothing done): with a broker it is sent to the game's new owner then.
+    pub async fn command(
+        &self,
+        mut h: GameHandle,
+        user_id: &str,
+        action: Action,
+        lag_ms: u64,
+    ) -> Result<(), GameError> {
+        let mut tries = 0;
+        loop {
+            match h.command(user_id, action.clone(), lag_ms).await {
+                // The stopped actor leaves the registry in a moment; then `find` gives the owner.
+                Err(GameError::Gone { game_id }) if self.inner.broker.is_some() && tries < 40 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    h = self.find(&game_id).await.ok_or(GameError::Gone { game_id })?;
+                }
+                r => return r,
+            }
+        }
     }
 
     /// The games `user_id` plays now on any node (this node's when there is no broker).

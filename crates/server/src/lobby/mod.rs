@@ -261,7 +261,7 @@ impl LocalLobby {
                 if updates.receiver_count() == 0 {
                     continue;
                 }
-                let games = state.live.live_games(50);
+                let games = state.live.live_games(50).await;
                 if games != last {
                     // No lobby follower is fine.
                     let _ = updates.send(ServerMessage::LiveGames { games: games.clone() }.to_json().into());
