@@ -26,7 +26,7 @@ use crate::AppState;
 use crate::auth::Auth;
 use crate::error::ApiError;
 use crate::hub::UserEvent;
-use crate::live::GameHandle;
+use crate::live::{GameError, GameHandle};
 use crate::policy::Entrant;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
@@ -277,16 +277,17 @@ impl Conn {
 
     /// The live game `game_id`, on this node or (with a broker) another.
     async fn game(&self, game_id: &str) -> Result<GameHandle, ApiError> {
-        self.state.live.find(game_id).await.ok_or_else(|| {
-            ApiError::not_found(&format!("进行中的对局 {game_id}"), &format!("live game {game_id}"))
-                .with_code("unknown_game")
-        })
+        self.state.live.find(game_id).await.ok_or_else(|| unknown_game(game_id))
     }
 
     async fn game_command(&mut self, id: u32, game_id: &str, action: Action, lag_ms: u32) -> Result<(), ApiError> {
         let (p, _) = self.need_user()?;
         let g = self.game(game_id).await?;
-        self.state.live.command(g, &p.id, action, u64::from(lag_ms)).await?;
+        self.state.live.command(g, &p.id, action, u64::from(lag_ms)).await.map_err(|e| match e {
+            // Its actor stopped before reading the command: the game ended, or (in a cluster) moved to another node.
+            GameError::Gone { .. } => unknown_game(game_id),
+            e => e.into(),
+        })?;
         self.ack(id);
         Ok(())
     }
@@ -542,4 +543,9 @@ fn rule_set(name: Option<&str>) -> Result<guoxiang_game::Rules, ApiError> {
         Some(n) => guoxiang_game::Rules::parse(n)
             .map_err(|e| ApiError::bad_request("bad_request", format!("规则 {n:?} 无效：{e}"), e)),
     }
+}
+
+/// The refusal of a command for a game not live on this node (nor, with a broker, on any).
+fn unknown_game(game_id: &str) -> ApiError {
+    ApiError::not_found(&format!("进行中的对局 {game_id}"), &format!("live game {game_id}")).with_code("unknown_game")
 }
