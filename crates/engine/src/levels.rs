@@ -2,23 +2,22 @@
 //!
 //! Weakness is made human-like rather than random: a shallow search (depth and node limits), noise in the
 //! evaluation, a quiescence search that looks only a few captures deep (so exchanges and tactics beyond the horizon
-//! are missed), and a choice among the best few moves weighted by their scores (a softmax with a temperature),
-//! never worse than `max_loss` below the best — so the higher levels do not give away pieces for nothing, and all
-//! levels take a mate they have found. Weak levels search very few nodes and so move at once.
+//! are missed), a choice among the best few moves weighted by their scores (a softmax with a temperature), never
+//! worse than `max_loss` below the best, and *lapses*: a share of the moves played at a glance, the level's own
+//! move only, as a person who now and then leaves a piece hanging or misses the opponent's threat. All levels take
+//! a mate they have found, and none walks its king out of a full board unless that is its search's best move.
+//! Weak levels search very few nodes and so move at once.
 //!
-//! The settings were spaced with level-against-level games in one process (`guoxiang-tune levels`). Elo is on the
-//! scale of engine rating lists (CCRL-like, anchored on the Debian ladder engines' approximate ratings):
-//! - level 10 is measured against the ladder engines at 10+0.1 (523 games, 200 of them against each of Glaurung 2.2
-//!   and GNU Chess 6.2.7);
-//! - levels 4–9 are calibrated: the chain of neighbouring-level games gives the shape of the ladder, and games
-//!   against outside engines at 10+0.1 (HoiChess against levels 4–7, Sjeng against levels 6–9, Phalanx against
-//!   levels 8 and 9) give its scale and place — self-play differences come out almost twice too large (scale
-//!   0.57 ± 0.12);
-//! - levels 1–3 are PLACED: no engine of known rating is weak enough to measure them. The same line, extended, puts
-//!   them at about 830, 1120 and 1280, with error bars of 180–280; the table keeps the design targets (level 1 at
-//!   800, "never played before"), which lie inside those bars.
+//! Levels 1–9 are calibrated on PEOPLE (2026-12-05, `guoxiang-tune humans`): on positions from rated lichess games,
+//! each level's best-move rate and blunder rate (moves losing ≥ 30 points of winning chances, by the full-strength
+//! engine's judgement) match those of the players rated at the level's Elo — the line through the rating bands
+//! (blitz games for levels 5–9, the mostly-bullet games of the lowest bands for levels 1–4; level 1, at 800, lies
+//! below the data and is an extrapolation) — within 5 points for the best-move rate and 2 for the blunder rate. So
+//! Elo is on the lichess rating scale of those games. Level 10 is full strength, measured against engines at
+//! 10+0.1 (about 2860 on the engine rating lists' scale). `guoxiang-tune levels` checks that each level still beats
+//! the one below.
 //!
-//! See `docs/engine.md` for the games, error bars and commands.
+//! See `docs/engine.md` ("Levels against people") for the tables, the kinds of error and the commands.
 
 /// One strength level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +26,8 @@ pub struct Level {
     pub number: u8,
     pub name_zh: &'static str,
     pub name_en: &'static str,
-    /// Playing strength, Elo on the engine rating lists' scale (see the module documentation).
+    /// Playing strength: the rating of the people the level plays like (levels 1–9), or the engine rating lists'
+    /// Elo (level 10); see the module documentation.
     pub elo: u32,
     pub depth: u32,
     pub nodes: u64,
@@ -41,6 +41,9 @@ pub struct Level {
     pub max_loss: i32,
     /// How many captures deep the quiescence search looks.
     pub qsearch_plies: usize,
+    /// Lapses per thousand moves: moves played at a glance (one ply deep, no look at the replies beyond what the
+    /// evaluation sees), as a person who now and then misses a threat or leaves a piece hanging.
+    pub lapse: u32,
 }
 
 impl Level {
@@ -52,32 +55,32 @@ impl Level {
 
 const UNLIMITED_PLIES: usize = usize::MAX;
 
-/// Elo of each level: measured for level 10, calibrated for levels 4–9, placed for levels 1–3 (see the module
-/// documentation).
+/// Elo of each level: levels 1–9 on the lichess scale of the people they play like, level 10 measured against
+/// engines (see the module documentation).
 const ELO: [u32; 10] = [800, 1060, 1250, 1370, 1550, 1800, 2100, 2170, 2390, 2860];
 
 #[rustfmt::skip]
 pub const LEVELS: [Level; 10] = [
     Level { number: 1, name_zh: "入门", name_en: "Beginner", elo: ELO[0], depth: 1, nodes: 300,
-            eval_noise: 110, multipv: 6, temperature: 110, max_loss: 600, qsearch_plies: 1 },
+            eval_noise: 55, multipv: 6, temperature: 55, max_loss: 400, qsearch_plies: 1, lapse: 0 },
     Level { number: 2, name_zh: "新手", name_en: "Novice", elo: ELO[1], depth: 1, nodes: 800,
-            eval_noise: 60, multipv: 4, temperature: 60, max_loss: 250, qsearch_plies: 2 },
+            eval_noise: 50, multipv: 4, temperature: 50, max_loss: 250, qsearch_plies: 3, lapse: 0 },
     Level { number: 3, name_zh: "初级", name_en: "Casual", elo: ELO[2], depth: 2, nodes: 1_500,
-            eval_noise: 45, multipv: 4, temperature: 45, max_loss: 180, qsearch_plies: 3 },
+            eval_noise: 45, multipv: 4, temperature: 45, max_loss: 180, qsearch_plies: 3, lapse: 0 },
     Level { number: 4, name_zh: "业余", name_en: "Amateur", elo: ELO[3], depth: 2, nodes: 3_000,
-            eval_noise: 25, multipv: 3, temperature: 25, max_loss: 90, qsearch_plies: 5 },
+            eval_noise: 40, multipv: 4, temperature: 45, max_loss: 200, qsearch_plies: 5, lapse: 0 },
     Level { number: 5, name_zh: "棋友", name_en: "Club player", elo: ELO[4], depth: 3, nodes: 6_000,
-            eval_noise: 40, multipv: 3, temperature: 40, max_loss: 130, qsearch_plies: 4 },
+            eval_noise: 50, multipv: 3, temperature: 60, max_loss: 150, qsearch_plies: 4, lapse: 160 },
     Level { number: 6, name_zh: "进阶", name_en: "Intermediate", elo: ELO[5], depth: 4, nodes: 12_000,
-            eval_noise: 25, multipv: 3, temperature: 25, max_loss: 80, qsearch_plies: 5 },
+            eval_noise: 45, multipv: 4, temperature: 50, max_loss: 120, qsearch_plies: 5, lapse: 50 },
     Level { number: 7, name_zh: "高级", name_en: "Advanced", elo: ELO[6], depth: 5, nodes: 25_000,
-            eval_noise: 12, multipv: 2, temperature: 12, max_loss: 40, qsearch_plies: 6 },
+            eval_noise: 35, multipv: 4, temperature: 40, max_loss: 90, qsearch_plies: 6, lapse: 20 },
     Level { number: 8, name_zh: "专家", name_en: "Expert", elo: ELO[7], depth: 6, nodes: 50_000,
-            eval_noise: 5, multipv: 2, temperature: 5, max_loss: 15, qsearch_plies: UNLIMITED_PLIES },
+            eval_noise: 30, multipv: 4, temperature: 35, max_loss: 80, qsearch_plies: UNLIMITED_PLIES, lapse: 10 },
     Level { number: 9, name_zh: "候补大师", name_en: "Candidate Master", elo: ELO[8], depth: 8, nodes: 200_000,
-            eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES },
+            eval_noise: 25, multipv: 4, temperature: 30, max_loss: 70, qsearch_plies: UNLIMITED_PLIES, lapse: 40 },
     Level { number: 10, name_zh: "大师", name_en: "Master", elo: ELO[9], depth: 255, nodes: u64::MAX,
-            eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES },
+            eval_noise: 0, multipv: 1, temperature: 1, max_loss: 0, qsearch_plies: UNLIMITED_PLIES, lapse: 0 },
 ];
 
 /// The level numbered `n` (1 ..= 10).

@@ -685,16 +685,18 @@ pub(crate) fn run(
     let mut multipv = options.multipv.max(1);
     let mut handicap = Handicap { noise: 0, qsearch_plies: usize::MAX };
     let mut threads = options.threads.max(1);
+    let seed = options.seed ^ pos.hash();
     if let Some(l) = level {
-        max_depth = max_depth.min(l.depth);
-        max_nodes = Some(max_nodes.map_or(l.nodes, |n| n.min(l.nodes)));
+        let (depth, nodes, qsearch_plies) =
+            if lapse(l, seed) { (1, l.nodes.min(LAPSE_NODES), 0) } else { (l.depth, l.nodes, l.qsearch_plies) };
+        max_depth = max_depth.min(depth);
+        max_nodes = Some(max_nodes.map_or(nodes, |n| n.min(nodes)));
         multipv = multipv.max(l.multipv);
-        handicap = Handicap { noise: l.eval_noise, qsearch_plies: l.qsearch_plies };
+        handicap = Handicap { noise: l.eval_noise, qsearch_plies };
         threads = 1;
     }
 
     let shared = Shared { tt, control, done: AtomicBool::new(false), nodes: AtomicU64::new(0), start };
-    let seed = options.seed ^ pos.hash();
     let main_result = std::thread::scope(|s| {
         for id in 1..threads {
             let shared = &shared;
@@ -737,7 +739,7 @@ pub(crate) fn run(
     lines.sort_by_key(|rm| std::cmp::Reverse(score_of(rm)));
     let mut chosen = lines[0];
     if let Some(l) = level {
-        chosen = choose_weak(&lines[..multipv.min(lines.len())], l, seed, score_of);
+        chosen = choose_weak(pos, &lines[..multipv.min(lines.len())], l, seed, score_of);
     }
     let best = chosen.m;
     let mut ponder = chosen.pv.get(1).copied();
@@ -764,9 +766,41 @@ fn wait_while_infinite(limits: &Limits, control: &Control) {
     }
 }
 
+/// The node budget of a lapse.
+const LAPSE_NODES: u64 = 400;
+
+/// Whether this move is one of the level's lapses ([`Level::lapse`] per mille of its moves, chosen by the seed): a
+/// move played at a glance — its own move only, no look at the replies beyond what the evaluation sees (threats,
+/// hanging pieces) — as a person who misses a threat now and then.
+fn lapse(level: &Level, seed: u64) -> bool {
+    let x =
+        (seed ^ 0x1A95_E5ED).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    level.lapse > 0 && (x >> 32) % 1000 < u64::from(level.lapse)
+}
+
+/// Whether `m` walks the king for nothing: a quiet king move (not castling, not a capture, not out of check) while
+/// the board is still full of pieces (at least half the game phase). People's mistakes are hung pieces and missed
+/// tactics; a king stepping out while castling is still possible is not one of them, so the weak levels choose
+/// it only when it is their search's best move.
+fn king_walk(pos: &Position, m: Move) -> bool {
+    use guoxiang_core::Role;
+    if pos.role_at(m.from()) != Some(Role::King) || m.is_castle() || pos.is_capture(m) || pos.is_check() {
+        return false;
+    }
+    let phase = pos.by_role(Role::Knight).count()
+        + pos.by_role(Role::Bishop).count()
+        + 2 * pos.by_role(Role::Rook).count()
+        + 4 * pos.by_role(Role::Queen).count();
+    phase >= KING_WALK_PHASE
+}
+
+/// Half of the phase at the start (24).
+const KING_WALK_PHASE: u32 = 12;
+
 /// A weak level's pick among the best lines: a softmax over their scores with the level's temperature, among the
-/// moves that lose at most `max_loss` against the best.
+/// moves that lose at most `max_loss` against the best (and are not a [`king_walk`]).
 fn choose_weak<'r>(
+    pos: &Position,
     lines: &[&'r RootMove],
     level: &Level,
     seed: u64,
@@ -781,7 +815,10 @@ fn choose_weak<'r>(
         .copied()
         .filter(|rm| {
             let s = score_of(rm);
-            s != -INF && s >= best - level.max_loss && s > -MATE_BOUND
+            s != -INF
+                && s >= best - level.max_loss
+                && s > -MATE_BOUND
+                && (std::ptr::eq(*rm, lines[0]) || !king_walk(pos, rm.m))
         })
         .collect();
     if candidates.len() <= 1 {
@@ -914,6 +951,55 @@ mod tests {
         let limits = Limits { depth: Some(7), ..Limits::default() };
         let r = engine.search(&pos, &[], &limits, &Control::default(), &Silent, Instant::now());
         assert_eq!(r.score.to_string(), "mate 2");
+    }
+
+    #[test]
+    fn lapses_come_at_the_level_rate() {
+        let mut level = *crate::levels::level(5).unwrap();
+        for (per_mille, lo, hi) in [(0, 0, 0), (160, 1_450, 1_750), (1000, 10_000, 10_000)] {
+            level.lapse = per_mille;
+            let n = (0..10_000u64).filter(|&s| super::lapse(&level, s.wrapping_mul(0x2545_F491_4F6C_DD1D))).count();
+            assert!((lo..=hi).contains(&n), "{per_mille} per mille: {n} lapses in 10,000 moves");
+        }
+    }
+
+    #[test]
+    fn a_lapse_misses_what_the_level_sees() {
+        // 1.e4 e5 2.d4 exd4 3.Qxd4 Nc6: the knight attacks White's queen. With a lapse on every move the level no
+        // longer looks at the replies and, over many seeds, leaves the queen where a minor piece or a pawn takes it
+        // at least once; without lapses it never does.
+        let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/8/3QP3/8/PPP2PPP/RNB1KBNR w KQkq - 1 4").unwrap();
+        let hangs = |lapse: u32| {
+            let mut engine = Engine::new(4);
+            let mut level = *crate::levels::level(4).unwrap();
+            level.lapse = lapse;
+            engine.options.level = Some(level);
+            (0..60u64)
+                .filter(|&seed| {
+                    engine.options.seed = seed;
+                    engine.clear_hash();
+                    let r = engine.search(&pos, &[], &Limits::default(), &Control::default(), &Silent, Instant::now());
+                    let after = pos.after(r.best.unwrap());
+                    // The queen stands where a pawn or a minor piece takes it.
+                    let q = after.pieces(guoxiang_core::Color::White, guoxiang_core::Role::Queen);
+                    after.legal_moves().iter().any(|&m| {
+                        q.contains(m.to())
+                            && matches!(
+                                after.role_at(m.from()),
+                                Some(
+                                    guoxiang_core::Role::Pawn
+                                        | guoxiang_core::Role::Knight
+                                        | guoxiang_core::Role::Bishop
+                                )
+                            )
+                    })
+                })
+                .count()
+        };
+        let (careful, glancing) = (hangs(0), hangs(1000));
+        assert_eq!(careful, 0);
+        assert!(glancing > 0, "never hung the queen in 60 glances");
+        eprintln!("queen left en prise: {glancing} of 60 at a glance");
     }
 
     #[test]

@@ -39,11 +39,57 @@ const TELLING: [Motif; 17] = [
     Motif::HangingPiece,
 ];
 
-/// The sentence and the motifs it names.
+/// Which of the sentence's rules applied: what kind of error the move was.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// 1. It allowed a mate.
+    AllowsMate,
+    /// 2. It missed a mate.
+    MissesMate,
+    /// 3. The opponent's answer is a tactic (fork, pin, …).
+    AllowsTactic,
+    /// 4. A piece left to be taken.
+    HangsPiece,
+    /// 4. Material lost in an exchange or a sequence.
+    LosesMaterial,
+    /// 5. The better line was a tactic.
+    MissesTactic,
+    /// 6. Only the evaluation fell (position, endgame, tempo).
+    Positional,
+}
+
+impl Kind {
+    /// All kinds, in the order of the rules.
+    pub const ALL: [Kind; 7] = [
+        Kind::AllowsMate,
+        Kind::MissesMate,
+        Kind::AllowsTactic,
+        Kind::HangsPiece,
+        Kind::LosesMaterial,
+        Kind::MissesTactic,
+        Kind::Positional,
+    ];
+
+    /// A short English name.
+    pub fn en(self) -> &'static str {
+        match self {
+            Kind::AllowsMate => "allows mate",
+            Kind::MissesMate => "misses mate",
+            Kind::AllowsTactic => "allows a tactic",
+            Kind::HangsPiece => "hangs a piece",
+            Kind::LosesMaterial => "loses material",
+            Kind::MissesTactic => "misses a tactic",
+            Kind::Positional => "positional",
+        }
+    }
+}
+
+/// The sentence, the motifs it names and the kind of error.
 #[derive(Clone, Debug)]
 pub struct Explained {
     pub comment: Comment,
     pub motifs: Vec<Motif>,
+    pub kind: Kind,
 }
 
 fn glyph(class: Class) -> &'static str {
@@ -127,7 +173,11 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
     let better_en = best.map(|b| format!(" Better was {}.", before.san(b))).unwrap_or_default();
     let line_en = |pos: &Position, line: &[Move]| san_line(pos, &line[..line.len().min(6)]).join(" ");
     let line_zh = |pos: &Position, line: &[Move]| san_line_zh(pos, &line[..line.len().min(6)]).join(" ");
-    let done = |zh: String, en: String, motifs: Vec<Motif>| Explained { comment: Comment { zh, en }, motifs };
+    let done = |kind: Kind, zh: String, en: String, motifs: Vec<Motif>| Explained {
+        comment: Comment { zh, en },
+        motifs,
+        kind,
+    };
 
     // 1. It allowed a mate that was not there before.
     if let Eval::Mate(n) = ja.eval
@@ -144,6 +194,7 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         };
         let what_en = if kind_en.is_empty() { format!("mate in {n}") } else { format!("{kind_en} in {n}") };
         return done(
+            Kind::AllowsMate,
             format!("{san_zh} 让对方{}步杀{kind_zh}：{}。{better_zh}", zh_count(n), line_zh(&after, &ja.line)),
             format!("{san_en} allows {what_en}: {}.{better_en}", line_en(&after, &ja.line)),
             [Motif::Mate].into_iter().chain(mate_motif).collect(),
@@ -155,6 +206,7 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         && !matches!(ja.eval, Eval::Mate(k) if k < 0)
     {
         return done(
+            Kind::MissesMate,
             format!("{san_zh} 错过了{}步杀：{}。", zh_count(n), line_zh(before, &jb.line)),
             format!("{san_en} misses mate in {n}: {}.", line_en(before, &jb.line)),
             vec![Motif::Mate],
@@ -163,6 +215,7 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
     // 3. The opponent's answer is a tactic.
     if let Some(t) = pick(tag_line(before, Some(m), &ja.line)) {
         return done(
+            Kind::AllowsTactic,
             format!("{san_zh} 之后，{}{better_zh}", t.text.zh),
             format!("After {san_en}: {}{better_en}", t.text.en),
             vec![t.motif],
@@ -179,12 +232,14 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
             && (value(role) - lost).abs() <= 1
         {
             return done(
+                Kind::HangsPiece,
                 format!("{san_zh} 白白丢掉了 {sq} 的{}（{refutation_zh}）。{better_zh}", role.zh_char()),
                 format!("{san_en} hangs the {} on {sq} ({refutation}).{better_en}", role.name()),
                 vec![Motif::HangingPiece],
             );
         }
         return done(
+            Kind::LosesMaterial,
             format!("{san_zh} 丢子，约损失 {lost} 个兵的子力：{refutation_zh}。{better_zh}"),
             format!("{san_en} loses material, about {lost} pawns' worth: {refutation}.{better_en}"),
             Vec::new(),
@@ -196,6 +251,7 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         let first = best.map(|b| before.san(b)).unwrap_or_default();
         let first_zh = best.map(|b| before.san_zh(b)).unwrap_or_default();
         return done(
+            Kind::MissesTactic,
             format!("{san_zh} 错过了{}：{first_zh}。{}", info.zh, t.text.zh),
             format!("{san_en} misses a {}: {first}. {}", info.en.to_lowercase(), t.text.en),
             vec![t.motif],
@@ -214,6 +270,7 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
         (line_en(before, &jb.line), line_zh(before, &jb.line))
     };
     done(
+        Kind::Positional,
         format!(
             "{san_zh} 使评估（白方视角）从 {} 变为 {}。{}",
             from.human(),

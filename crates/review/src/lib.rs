@@ -86,6 +86,9 @@ pub struct MoveReview {
     pub comment: Option<Comment>,
     /// The motifs the comment is about.
     pub motifs: Vec<Motif>,
+    /// For inaccuracies and worse: which kind of error the comment describes (not in the JSON).
+    #[serde(skip)]
+    pub kind: Option<explain::Kind>,
 }
 
 /// A sentence in both languages.
@@ -261,7 +264,16 @@ fn move_loss(m: Move, jb: &Judgement, ja: &Judgement) -> f64 {
     if jb.best() == Some(m) || jb.legal <= 1 { 0.0 } else { (jb.expected - exp_after).max(0.0) }
 }
 
-fn review_move(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, after: &Position, ply: usize) -> MoveReview {
+/// Reviews one move `m` (the `ply`-th of its game) from `before` to `after`, given what the engine said about both
+/// positions ([`judge`]): its class, loss and, for an error, the sentence.
+pub fn review_move(
+    before: &Position,
+    m: Move,
+    jb: &Judgement,
+    ja: &Judgement,
+    after: &Position,
+    ply: usize,
+) -> MoveReview {
     let mover = before.turn();
     let (_, exp_after) = after_for_mover(ja);
     let engine_move = jb.best() == Some(m);
@@ -278,11 +290,11 @@ fn review_move(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, after
         Color::Black => ja.eval,
     };
     let white_eval = if ja.legal == 0 && after.is_check() { Eval::Mate(0) } else { white_eval };
-    let (comment, motifs) = if class.is_error() {
+    let (comment, motifs, kind) = if class.is_error() {
         let e = explain::explain(before, m, jb, ja, class);
-        (Some(e.comment), e.motifs)
+        (Some(e.comment), e.motifs, Some(e.kind))
     } else {
-        (None, Vec::new())
+        (None, Vec::new(), None)
     };
     let c960 = before.is_chess960();
     MoveReview {
@@ -296,6 +308,7 @@ fn review_move(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, after
         loss: round1(loss),
         comment,
         motifs,
+        kind,
     }
 }
 

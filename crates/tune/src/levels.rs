@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Reads a table of level settings: one line per level,
-/// `number depth nodes eval_noise multipv temperature max_loss qsearch_plies` (`all` for unlimited quiescence);
+/// `number depth nodes eval_noise multipv temperature max_loss qsearch_plies [lapse]` (`all` for unlimited
+/// quiescence; lapse per mille, 0 when left out);
 /// `#` starts a comment. Names and Elo come from the built-in table.
 pub fn read_table(path: &str) -> Result<Vec<Level>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -29,8 +30,8 @@ pub fn read_table(path: &str) -> Result<Vec<Level>, String> {
         }
         let at = |what: &str| format!("{path}:{}: {what}", i + 1);
         let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() != 8 {
-            return Err(at(&format!("expected 8 fields, found {}", f.len())));
+        if f.len() != 8 && f.len() != 9 {
+            return Err(at(&format!("expected 8 or 9 fields, found {}", f.len())));
         }
         let num =
             |k: usize| f[k].parse::<i64>().map_err(|_| at(&format!("field {} `{}` is not a number", k + 1, f[k])));
@@ -45,6 +46,7 @@ pub fn read_table(path: &str) -> Result<Vec<Level>, String> {
         l.temperature = num(5)? as i32;
         l.max_loss = num(6)? as i32;
         l.qsearch_plies = if f[7] == "all" { usize::MAX } else { num(7)? as usize };
+        l.lapse = if f.len() == 9 { num(8)?.clamp(0, 1000) as u32 } else { 0 };
     }
     Ok(levels)
 }

@@ -3,14 +3,18 @@
 //! ```text
 //! guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] [--seed N]
 //! guoxiang-tune levels [--table FILE] [--from N] [--to N] [--games N] [--book FILE]
+//! guoxiang-tune humans --pgn FILE [--pgn FILE …] [--cache FILE] [--per-band N] [--nodes N] [--table FILE] [--levels A-B]
 //! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/weights.rs]
 //! ```
 //!
 //! `datagen` plays the engine against itself and writes quiet positions labelled with the game result; `tune`
 //! fits the scaling constant K, minimises the mean squared error between the result and a sigmoid of the
-//! evaluation over all tunable weights, and writes the engine's `weights.rs`. See `docs/engine.md`.
+//! evaluation over all tunable weights, and writes the engine's `weights.rs`; `levels` plays neighbouring strength
+//! levels against each other; `humans` measures people of each rating band and the levels on the same positions
+//! (best-move, mistake and blunder rates, kinds of blunder, move matching). See `docs/engine.md`.
 
 mod datagen;
+mod humans;
 mod levels;
 mod texel;
 
@@ -21,7 +25,9 @@ fn usage() -> &'static str {
     "usage:\n  guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] \
      [--seed N] [--random-plies N]\n  guoxiang-tune tune --data FILE [--data FILE ...] [--epochs N] [--rate R] \
      [--out FILE] [--l2 X] [--freeze PREFIX] [--command TEXT]\n  guoxiang-tune levels [--table FILE] [--from N] [--to N] \
-     [--games N] [--threads N] [--book FILE] [--seed N]"
+     [--games N] [--threads N] [--book FILE] [--seed N]\n  guoxiang-tune humans --pgn FILE [--pgn FILE ...] [--cache FILE] \
+     [--per-band N] [--per-game N] [--skip-plies N] [--min-base SECONDS] [--nodes N] [--threads N] [--seed N] \
+     [--table FILE] [--levels A-B]"
 }
 
 /// `--name value` pairs after the subcommand.
@@ -117,6 +123,52 @@ fn levels(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn humans(args: &[String]) -> Result<(), String> {
+    let mut s = humans::Settings {
+        pgn: Vec::new(),
+        per_band: 600,
+        per_game: 3,
+        skip: 10,
+        min_base: 0,
+        nodes: 100_000,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        seed: 1,
+        cache: None,
+        table: None,
+        levels: (1, 9),
+    };
+    for (k, v) in options(args)? {
+        match k.as_str() {
+            "pgn" => s.pgn.push(v),
+            "cache" => s.cache = Some(v),
+            "per-band" => s.per_band = number(&k, &v)?,
+            "per-game" => s.per_game = number::<usize>(&k, &v)?.max(1),
+            "skip-plies" => s.skip = number(&k, &v)?,
+            "min-base" => s.min_base = number(&k, &v)?,
+            "nodes" => s.nodes = number::<u64>(&k, &v)?.max(1),
+            "threads" => s.threads = number::<usize>(&k, &v)?.max(1),
+            "seed" => s.seed = number(&k, &v)?,
+            "table" => {
+                levels::read_table(&v)?;
+                s.table = Some(v);
+            }
+            "levels" => {
+                let (a, b) = v.split_once('-').unwrap_or((&v, &v));
+                let (a, b): (u8, u8) = (number(&k, a)?, number(&k, b)?);
+                if !(1..=9).contains(&a) || !(a..=9).contains(&b) {
+                    return Err(format!("humans: `--levels {v}`: need A-B with 1 <= A <= B <= 9"));
+                }
+                s.levels = (a, b);
+            }
+            _ => return Err(format!("humans: unknown option `--{k}`")),
+        }
+    }
+    if s.pgn.is_empty() && s.cache.as_deref().is_none_or(|c| !std::path::Path::new(c).exists()) {
+        return Err("humans: give `--pgn FILE` (or an existing `--cache FILE`)".into());
+    }
+    humans::run(&s)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "help") || args.iter().any(|a| a == "-h" || a == "--help") {
@@ -127,6 +179,7 @@ fn main() -> ExitCode {
         Some("datagen") => datagen(&args[1..]),
         Some("tune") => tune(&args[1..]),
         Some("levels") => levels(&args[1..]),
+        Some("humans") => humans(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {
