@@ -18,6 +18,7 @@ use guoxiang_engine::{Control, Engine, Limits, Silent};
 use guoxiang_pgn::{Reader, Replayer};
 use guoxiang_review::explain::Kind;
 use guoxiang_review::{Eval, Judgement, MoveReview, judge, review_move};
+use guoxiang_tactics::Motif;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -348,6 +349,8 @@ struct Outcome {
     best: bool,
     loss: f64,
     kind: Option<Kind>,
+    /// The motifs the review's sentence names (a fork allowed, a mate missed, …).
+    motifs: Vec<Motif>,
     piece: Role,
     /// Whether the move is the person's (for a level's moves).
     matches: bool,
@@ -360,6 +363,7 @@ fn outcome(before: &Position, m: Move, r: &MoveReview, jb: &Judgement) -> Outcom
         best: jb.best() == Some(m),
         loss: r.loss,
         kind: r.kind,
+        motifs: r.motifs.clone(),
         piece: before.role_at(m.from()).unwrap_or(Role::Pawn),
         matches: false,
         time: 0.0,
@@ -383,6 +387,7 @@ struct Figures {
     loss: f64,
     time: f64,
     kinds: BTreeMap<Kind, usize>,
+    motifs: BTreeMap<Motif, usize>,
     pieces: BTreeMap<u8, usize>,
     rating: f64,
 }
@@ -399,6 +404,9 @@ impl Figures {
         if o.loss >= BLUNDER {
             self.blunders += 1;
             *self.kinds.entry(o.kind.unwrap_or(Kind::Positional)).or_default() += 1;
+            for &m in &o.motifs {
+                *self.motifs.entry(m).or_default() += 1;
+            }
             *self.pieces.entry(piece_index(o.piece)).or_default() += 1;
         }
     }
@@ -420,6 +428,19 @@ impl Figures {
         v.sort_by_key(|&(k, n)| (std::cmp::Reverse(n), k));
         v.iter()
             .map(|(k, n)| format!("{} {:.0}", k.en(), 100.0 * *n as f64 / self.blunders.max(1) as f64))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
+
+    /// The share of blunders naming each motif, most frequent first (at most five): "fork 12 · hanging piece 9".
+    fn motifs_text(&self) -> String {
+        let mut v: Vec<(Motif, usize)> = self.motifs.iter().map(|(&m, &n)| (m, n)).collect();
+        v.sort_by_key(|&(m, n)| (std::cmp::Reverse(n), m));
+        v.iter()
+            .take(5)
+            .map(|(m, n)| {
+                format!("{} {:.0}", m.info().en.to_lowercase(), 100.0 * *n as f64 / self.blunders.max(1) as f64)
+            })
             .collect::<Vec<_>>()
             .join(" · ")
     }
@@ -490,7 +511,7 @@ fn level_outcome(level: &Level, x: &Sample, human: &Outcome, nodes: u64) -> Outc
         }
         let piece = x.before.role_at(m.from()).unwrap_or(Role::Pawn);
         if x.jb.best() == Some(m) {
-            return Outcome { best: true, loss: 0.0, kind: None, piece, matches: false, time };
+            return Outcome { best: true, loss: 0.0, kind: None, motifs: Vec::new(), piece, matches: false, time };
         }
         let after = x.before.after(m);
         let ja = judge(reference, &after, &history_after(&x.before, &x.history, m), nodes);
@@ -509,15 +530,15 @@ pub fn run(s: &Settings) -> Result<(), String> {
     println!("## People (reference: full strength, {} nodes per position)\n", s.nodes);
     println!(
         "| band | positions | mean rating | best move % | mistake or worse (≥ {MISTAKE:.0}) % | blunder (≥ {BLUNDER:.0}) % \
-         | mean loss | blunders by kind % | blunders by piece moved % |"
+         | mean loss | blunders by kind % | motifs named in blunders % | blunders by piece moved % |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---|---|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---|---|---|");
     for (b, f) in bands.iter().enumerate() {
         if f.n == 0 {
             continue;
         }
         println!(
-            "| {} | {} | {:.0} | {} | {} | {} | {:.1} | {} | {} |",
+            "| {} | {} | {:.0} | {} | {} | {} | {:.1} | {} | {} | {} |",
             band_name(b),
             f.n,
             f.rating / f.n as f64,
@@ -526,6 +547,7 @@ pub fn run(s: &Settings) -> Result<(), String> {
             f.pct(f.blunders),
             f.loss / f.n as f64,
             f.kinds_text(),
+            f.motifs_text(),
             f.pieces_text()
         );
     }
@@ -549,9 +571,9 @@ pub fn run(s: &Settings) -> Result<(), String> {
         "\n## Levels on the positions of their band (target: the bands' line at the level's Elo)\n\n\
          | level | Elo | band | positions | best move %: target → level | blunder %: target → level \
          | mistake or worse %: target → level | mean loss | matches the person's move % | blunders by kind % \
-         | blunders by piece moved % | ms per move |"
+         | motifs named in blunders % | blunders by piece moved % | ms per move |"
     );
-    println!("|---|---:|---|---:|---|---|---|---:|---:|---|---|---:|");
+    println!("|---|---:|---|---:|---|---|---|---:|---:|---|---|---|---:|");
     for level in &levels {
         let Some(b) = level_band(level, &bands) else { continue };
         let idx = by_band.get(&b).cloned().unwrap_or_default();
@@ -566,7 +588,7 @@ pub fn run(s: &Settings) -> Result<(), String> {
         let tl = fitted(&bands, |g| g.rate(g.blunders), elo);
         let tm = fitted(&bands, |g| g.rate(g.mistakes), elo);
         println!(
-            "| {} | {} | {} | {} | {:.1} → {} | {:.1} → {} | {:.1} → {} | {:.1} | {} | {} | {} | {:.1} |",
+            "| {} | {} | {} | {} | {:.1} → {} | {:.1} → {} | {:.1} → {} | {:.1} | {} | {} | {} | {} | {:.1} |",
             level.number,
             level.elo,
             band_name(b),
@@ -580,6 +602,7 @@ pub fn run(s: &Settings) -> Result<(), String> {
             f.loss / f.n.max(1) as f64,
             f.pct(f.matches),
             f.kinds_text(),
+            f.motifs_text(),
             f.pieces_text(),
             1000.0 * f.time / f.n.max(1) as f64
         );
