@@ -520,24 +520,29 @@ fn level_outcome(level: &Level, x: &Sample, human: &Outcome, nodes: u64) -> Outc
     })
 }
 
-pub fn run(s: &Settings) -> Result<(), String> {
+/// Runs the measurement; the tables, in Markdown.
+pub fn run(s: &Settings) -> Result<String, String> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
     let samples = judged(s)?;
     let humans: Vec<Outcome> = samples.iter().map(human_outcome).collect();
     let mut bands: Vec<Figures> = vec![Figures::default(); BANDS.len()];
     for (x, o) in samples.iter().zip(&humans) {
         bands[x.band].add(o, x.rating);
     }
-    println!("## People (reference: full strength, {} nodes per position)\n", s.nodes);
-    println!(
+    let _ = writeln!(out, "## People (reference: full strength, {} nodes per position)\n", s.nodes);
+    let _ = writeln!(
+        out,
         "| band | positions | mean rating | best move % | mistake or worse (≥ {MISTAKE:.0}) % | blunder (≥ {BLUNDER:.0}) % \
          | mean loss | blunders by kind % | motifs named in blunders % | blunders by piece moved % |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---|---|---|");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---|---|---|");
     for (b, f) in bands.iter().enumerate() {
         if f.n == 0 {
             continue;
         }
-        println!(
+        let _ = writeln!(
+            out,
             "| {} | {} | {:.0} | {} | {} | {} | {:.1} | {} | {} | {} |",
             band_name(b),
             f.n,
@@ -561,19 +566,20 @@ pub fn run(s: &Settings) -> Result<(), String> {
         .copied()
         .collect();
     if levels.is_empty() {
-        return Ok(());
+        return Ok(out);
     }
     let mut by_band: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, x) in samples.iter().enumerate() {
         by_band.entry(x.band).or_default().push(i);
     }
-    println!(
+    let _ = writeln!(
+        out,
         "\n## Levels on the positions of their band (target: the bands' line at the level's Elo)\n\n\
          | level | Elo | band | positions | best move %: target → level | blunder %: target → level \
          | mistake or worse %: target → level | mean loss | matches the person's move % | blunders by kind % \
          | motifs named in blunders % | blunders by piece moved % | ms per move |"
     );
-    println!("|---|---:|---|---:|---|---|---|---:|---:|---|---|---|---:|");
+    let _ = writeln!(out, "|---|---:|---|---:|---|---|---|---:|---:|---|---|---|---:|");
     for level in &levels {
         let Some(b) = level_band(level, &bands) else { continue };
         let idx = by_band.get(&b).cloned().unwrap_or_default();
@@ -587,7 +593,8 @@ pub fn run(s: &Settings) -> Result<(), String> {
         let tb = fitted(&bands, |g| g.rate(g.best), elo);
         let tl = fitted(&bands, |g| g.rate(g.blunders), elo);
         let tm = fitted(&bands, |g| g.rate(g.mistakes), elo);
-        println!(
+        let _ = writeln!(
+            out,
             "| {} | {} | {} | {} | {:.1} → {} | {:.1} → {} | {:.1} → {} | {:.1} | {} | {} | {} | {} | {:.1} |",
             level.number,
             level.elo,
@@ -607,7 +614,7 @@ pub fn run(s: &Settings) -> Result<(), String> {
             1000.0 * f.time / f.n.max(1) as f64
         );
     }
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -668,5 +675,87 @@ mod tests {
         // A person's move, judged: Bc4 in the Italian is no error.
         let o = human_outcome(&y);
         assert!(o.matches && o.loss < MISTAKE && o.kind.is_none(), "loss {}", o.loss);
+    }
+
+    fn settings(pgn: Vec<String>, cache: Option<String>, per_band: usize, levels: (u8, u8)) -> Settings {
+        Settings {
+            pgn,
+            per_band,
+            per_game: 3,
+            skip: 10,
+            min_base: 0,
+            nodes: 400,
+            threads: 2,
+            seed: 1,
+            cache,
+            table: None,
+            levels,
+        }
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("gx-humans-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn rated_games_only_and_bad_games_skipped() {
+        let dir = temp("small");
+        let pgn = dir.join("g.pgn");
+        let game =
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7";
+        std::fs::write(
+            &pgn,
+            format!(
+                "[White \"a\"]\n[Black \"b\"]\n[WhiteElo \"1510\"]\n[BlackElo \"1590\"]\n[Result \"*\"]\n\n{game} *\n\n\
+                 [White \"c\"]\n[Black \"d\"]\n[Result \"*\"]\n\n{game} *\n\n\
+                 [White \"e\"]\n[Black \"f\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1500\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n"
+            ),
+        )
+        .unwrap();
+        let cache = dir.join("c.jsonl");
+        let s = settings(vec![pgn.display().to_string()], Some(cache.display().to_string()), 50, (1, 1));
+        let out = run(&s).expect("runs");
+        // The rated game gives 3 positions of each player (after ply 10): 6 in 1400–1599; the unrated one and the
+        // one with an illegal move give none.
+        assert!(out.contains("| 1400–1599 | 6 |"), "{out}");
+        assert_eq!(out.matches("\n| 1").count(), 1, "one band row: {out}");
+        // Read back from the cache: the same tables.
+        let again = run(&settings(Vec::new(), Some(cache.display().to_string()), 50, (1, 1))).expect("from the cache");
+        assert_eq!(again, out);
+        // A damaged cache is refused with its place.
+        std::fs::write(&cache, "{\"band\": 1}\n").unwrap();
+        let err = run(&settings(Vec::new(), Some(cache.display().to_string()), 50, (1, 1))).unwrap_err();
+        assert!(err.ends_with("c.jsonl:1: not a judged position"), "{err}");
+        // No rated game at all.
+        std::fs::write(&pgn, format!("[White \"c\"]\n[Black \"d\"]\n\n{game} *\n")).unwrap();
+        let err = run(&settings(vec![pgn.display().to_string()], None, 50, (1, 1))).unwrap_err();
+        assert!(err.contains("no rated positions"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn levels_on_real_games() {
+        let data = std::env::var_os("GUOXIANG_DATA")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")));
+        let pgn = data.join("pgn/lichess_db_2016-05_excerpt.pgn");
+        if !pgn.exists() {
+            eprintln!("SKIP: {} not found (set GUOXIANG_DATA)", pgn.display());
+            return;
+        }
+        let out = run(&settings(vec![pgn.display().to_string()], None, 120, (1, 2))).expect("runs");
+        for band in ["1000–1199", "1200–1399", "2000–2199"] {
+            assert!(out.contains(&format!("| {band} | 120 |")), "{band}: {out}");
+        }
+        // Levels 1 and 2 play the lowest band with enough positions, and every position gets a move.
+        let rows: Vec<&str> =
+            out.lines().filter(|l| l.starts_with("| 1 | 800 |") || l.starts_with("| 2 | 1060 |")).collect();
+        assert_eq!(rows.len(), 2, "{out}");
+        for r in rows {
+            assert!(r.contains("| 1000–1199 | 120 |"), "{r}");
+        }
     }
 }

@@ -166,7 +166,8 @@ fn humans(args: &[String]) -> Result<(), String> {
     if s.pgn.is_empty() && s.cache.as_deref().is_none_or(|c| !std::path::Path::new(c).exists()) {
         return Err("humans: give `--pgn FILE` (or an existing `--cache FILE`)".into());
     }
-    humans::run(&s)
+    print!("{}", humans::run(&s)?);
+    Ok(())
 }
 
 fn main() -> ExitCode {
