@@ -9,6 +9,8 @@ Engines
       cmd=COMMAND        command line, split like a shell would (required)
       proto=uci|xboard   protocol (default uci)
       dir=PATH           working directory for the engine process
+      depth=N, nodes=N   search each move to this depth / for this many nodes (uci: go depth / go nodes) instead
+                         of on the clock; such an engine is off the clock (a move over 120 s still loses).
       option.NAME=VALUE  engine option, sent with setoption (uci) / option (xboard). Threads is 1 unless
                          given (Glaurung 2.2, for one, defaults to 2). An underscore in NAME
                          stands for a space when the engine has no option spelled with the underscore,
@@ -281,6 +283,8 @@ class EngineSpec:
     proto: str = "uci"
     dir: Optional[str] = None
     options: Dict[str, str] = field(default_factory=dict)
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
 
 
 def parse_engine(tokens: List[str]) -> EngineSpec:
@@ -292,10 +296,10 @@ def parse_engine(tokens: List[str]) -> EngineSpec:
         key, value = tok.split("=", 1)
         if key.startswith("option."):
             options[key[len("option."):]] = value
-        elif key in ("name", "cmd", "proto", "dir"):
+        elif key in ("name", "cmd", "proto", "dir", "depth", "nodes"):
             kv[key] = value
         else:
-            raise SystemExit(f"--engine: unknown key {key!r} (name, cmd, proto, dir, option.NAME)")
+            raise SystemExit(f"--engine: unknown key {key!r} (name, cmd, proto, dir, depth, nodes, option.NAME)")
     if "cmd" not in kv:
         raise SystemExit("--engine: cmd=... is required")
     cmd = shlex.split(kv["cmd"])
@@ -303,8 +307,21 @@ def parse_engine(tokens: List[str]) -> EngineSpec:
     if proto not in ("uci", "xboard"):
         raise SystemExit(f"--engine: proto must be uci or xboard, not {proto!r}")
     name = kv.get("name") or os.path.basename(cmd[0])
-    return EngineSpec(name, cmd, proto, kv.get("dir"), options)
+    limits: Dict[str, Optional[int]] = {}
+    for key in ("depth", "nodes"):
+        limits[key] = None
+        if key in kv:
+            try:
+                limits[key] = int(kv[key])
+            except ValueError:
+                raise SystemExit(f"--engine: {key}={kv[key]!r} is not a whole number") from None
+            if limits[key] < 1:
+                raise SystemExit(f"--engine: {key}= must be at least 1, not {limits[key]}")
+    return EngineSpec(name, cmd, proto, kv.get("dir"), options, limits["depth"], limits["nodes"])
 
+
+# A depth- or node-limited engine loses on time only if one move takes longer than this.
+FIXED_LIMIT_SECONDS = 120.0
 
 _live_engines: set = set()
 _live_lock = threading.Lock()
@@ -442,7 +459,12 @@ def play_game(white: EngineSpec, black: EngineSpec, fen: Optional[str], tc: Time
                 return finish("1/2-1/2", "adjudication", f"draw by adjudication after {args.maxmoves} moves")
             side = board.turn
             spec, eng = specs[side], engines[side]
-            if tc.movetime is not None:
+            fixed = spec.depth is not None or spec.nodes is not None
+            if fixed:
+                # A depth- or node-limited engine is off the clock (it gets `go depth N` / `go nodes N`).
+                limit = chess.engine.Limit(depth=spec.depth, nodes=spec.nodes)
+                allowed = FIXED_LIMIT_SECONDS
+            elif tc.movetime is not None:
                 limit = chess.engine.Limit(time=tc.movetime)
                 allowed = tc.movetime + tc.margin
             else:
@@ -485,7 +507,7 @@ def play_game(white: EngineSpec, black: EngineSpec, fen: Optional[str], tc: Time
                 return finish(loss_for(side), "time forfeit",
                               f"{spec.name} loses on time ({elapsed:.3f}s used, {allowed - tc.margin:.3f}s left)",
                               spec.name, "time")
-            if tc.movetime is None:
+            if tc.movetime is None and not fixed:
                 clocks[side] += tc.inc - elapsed
             board.push(move)
             node = node.add_variation(move)
