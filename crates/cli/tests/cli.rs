@@ -449,3 +449,28 @@ fn learn_json_prints_one_lesson_per_line() {
         assert!(list.contains(l["id"].as_str().unwrap()), "{list}");
     }
 }
+
+/// `guoxiang bench` with each evaluation: deterministic node counts, different for the two evaluations, and a
+/// network file that cannot be read named in the error.
+#[test]
+fn bench_with_either_evaluation() {
+    let nodes = |args: &[&str]| {
+        let o = guoxiang(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let last = out.lines().last().unwrap_or_default().to_string();
+        assert!(last.ends_with(" nps"), "{out}");
+        last.split_whitespace().next().unwrap().parse::<u64>().unwrap()
+    };
+    let hce = nodes(&["bench", "5", "--eval", "hce"]);
+    let nnue = nodes(&["bench", "5", "--eval", "nnue"]);
+    assert_eq!(nnue, nodes(&["bench", "5", "--eval", "nnue"]));
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");
+    assert_eq!(nnue, nodes(&["bench", "5", "--eval", "nnue", "--eval-file", file]));
+    assert_ne!(hce, nnue);
+    let o = guoxiang(&["bench", "5", "--eval-file", "/no/such.nnue"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("/no/such.nnue"), "{}", stderr(&o));
+    let o = guoxiang(&["bench", "5", "--eval", "hce", "--eval-file", file]);
+    assert!(stderr(&o).contains("--eval-file goes with --eval nnue"), "{}", stderr(&o));
+}

@@ -335,3 +335,59 @@ fn hash_is_capped_and_cleared_without_blocking() {
     assert_legal("startpos", &["d2d4"], &best);
     e.quit();
 }
+
+/// The network evaluation: on and off, another network file, and files that cannot be used.
+#[test]
+fn nnue_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(LONG, |l| l == "uciok");
+    for opt in ["option name Use NNUE type check default false", "option name EvalFile type string default <embedded>"]
+    {
+        assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:#?}");
+    }
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");
+    let dir = std::env::temp_dir().join(format!("gx-uci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let damaged = dir.join("damaged.nnue");
+    let mut bytes = std::fs::read(net).unwrap();
+    bytes[5000] ^= 0x40;
+    std::fs::write(&damaged, &bytes).unwrap();
+    e.send("setoption name Use NNUE value true");
+    e.send(&format!("setoption name EvalFile value {net}"));
+    e.send("isready");
+    let lines = e.until(LONG, |l| l == "readyok");
+    assert_eq!(lines, ["readyok"]);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 6");
+    let (best, _) = e.bestmove(LONG);
+    assert_legal("startpos", &["e2e4", "e7e5"], &best);
+    // A queen up is winning for the network too.
+    e.send("position fen 4k3/8/8/8/8/8/3QPPPP/4K3 w - - 0 1");
+    e.send("go depth 4");
+    let lines = e.until(LONG, |l| l.starts_with("bestmove"));
+    let last = lines.iter().rev().find(|l| l.contains(" score cp ")).expect("a score");
+    let t: Vec<&str> = last.split_whitespace().collect();
+    let cp: i32 = t[t.iter().position(|&x| x == "cp").unwrap() + 1].parse().unwrap();
+    assert!(cp > 500, "{last}");
+    for (value, said) in [
+        (damaged.display().to_string(), "the network file is damaged"),
+        ("/no/such/file.nnue".to_string(), "/no/such/file.nnue: "),
+    ] {
+        e.send(&format!("setoption name EvalFile value {value}"));
+        e.send("isready");
+        let lines = e.until(LONG, |l| l == "readyok");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string EvalFile")
+                && l.contains(said)
+                && l.ends_with("the network is unchanged")),
+            "{lines:#?}"
+        );
+    }
+    e.send("setoption name Use NNUE value false");
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.bestmove(LONG);
+    e.quit();
+    std::fs::remove_dir_all(&dir).ok();
+}

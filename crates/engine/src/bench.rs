@@ -67,9 +67,15 @@ impl BenchResult {
     }
 }
 
-/// Runs the benchmark to `depth` with a 16 MiB table, cleared before each position.
+/// Runs the benchmark to `depth` with a 16 MiB table, cleared before each position, with the default options.
 pub fn run(depth: u32) -> BenchResult {
-    let engine = Engine::new(16);
+    run_with(depth, &crate::Options::default())
+}
+
+/// [`run`] with other engine options (e.g. another evaluation); one thread whatever `options` says.
+pub fn run_with(depth: u32, options: &crate::Options) -> BenchResult {
+    let mut engine = Engine::new(16);
+    engine.options = crate::Options { threads: 1, multipv: 1, ..options.clone() };
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let control = Control::default();
     let start = Instant::now();
@@ -95,6 +101,15 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             assert!(pos.has_legal_move(), "{fen}");
         }
+    }
+
+    #[test]
+    fn deterministic_with_the_network_too() {
+        let options = crate::Options { nnue: Some(crate::nnue::Network::embedded()), ..crate::Options::default() };
+        let a = run_with(4, &options);
+        let b = run_with(4, &options);
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.lines.iter().all(|l| l.best != "0000"));
     }
 
     #[test]

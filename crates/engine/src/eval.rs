@@ -464,6 +464,20 @@ pub fn trace(pos: &Position) -> Option<EvalTrace> {
     Some(EvalTrace { coefficients, fixed: t.fixed, phase: phase(pos), drawish: drawish(pos) })
 }
 
+/// The rules of material applied to another evaluation `v` of `pos` (the network's; side to move's view): a dead
+/// draw is 0, a side without pawns at most a minor piece ahead keeps a quarter of its advantage, a side that can
+/// never mate wins nothing — as the hand-written evaluation does.
+pub fn material_rules(pos: &Position, v: i32) -> i32 {
+    if insufficient(pos) {
+        return 0;
+    }
+    let us = pos.turn();
+    let (w, b) = drawish(pos);
+    let (ours, theirs) = if us == Color::White { (w, b) } else { (b, w) };
+    let v = if (v > 0 && ours) || (v < 0 && theirs) { v / 4 } else { v };
+    if (v > 0 && pos.has_insufficient_material(us)) || (v < 0 && pos.has_insufficient_material(!us)) { 0 } else { v }
+}
+
 /// The evaluation from the side to move's point of view, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
     let v = evaluate_white(pos);
@@ -509,6 +523,9 @@ pub(crate) mod tests {
             let pos = Position::from_fen(fen).unwrap();
             assert!(evaluate_white(&pos) > 0, "{fen}: the material count favours White");
             assert_eq!(evaluate(&pos), 0, "{fen}");
+            // The same rule on another evaluation's score (the network's).
+            let ahead = if pos.turn() == Color::White { 500 } else { -500 };
+            assert_eq!(material_rules(&pos, ahead), 0, "{fen}");
             let m = Position::from_fen(&mirror_fen(fen)).unwrap();
             assert_eq!(evaluate(&m), 0, "{fen} mirrored");
         }

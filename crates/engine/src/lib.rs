@@ -9,6 +9,7 @@
 //! | `score` | [`Score`]: centipawns or mate distance, printed as UCI `cp N` / `mate N` |
 //! | `params` | every evaluation weight and search margin, in named tables |
 //! | `eval` | the tapered evaluation |
+//! | `nnue` | the neural-network evaluation and its incrementally updated accumulators |
 //! | `see` | static exchange evaluation |
 //! | `movepick` | staged move ordering |
 //! | `tt` | the shared, lock-free transposition table |
@@ -21,6 +22,7 @@ pub mod bench;
 pub mod eval;
 pub mod levels;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod score;
 pub mod search;
@@ -121,11 +123,20 @@ pub struct Options {
     pub level: Option<Level>,
     /// Seed for the weak levels' choices and evaluation noise.
     pub seed: u64,
+    /// The NNUE network that evaluates at full strength, or `None` for the hand-written evaluation.
+    pub nnue: Option<Arc<nnue::Network>>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { threads: 1, multipv: 1, move_overhead: Duration::from_millis(30), level: None, seed: 0x5EED }
+        Options {
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            level: None,
+            seed: 0x5EED,
+            nnue: None,
+        }
     }
 }
 

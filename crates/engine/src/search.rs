@@ -11,9 +11,10 @@
 //! their own histories and search odd-numbered ones a ply deeper. The main thread alone manages time, reports and
 //! decides the move.
 
-use crate::eval::{evaluate, non_pawn_material};
+use crate::eval::{evaluate, material_rules, non_pawn_material};
 use crate::levels::Level;
 use crate::movepick::{History, MovePicker};
+use crate::nnue::{Accumulators, Network};
 use crate::params::SEE_VALUE;
 use crate::params::search::*;
 use crate::score::{MAX_PLY, Score};
@@ -22,8 +23,8 @@ use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Control, Info, Limits, Options, Reporter, SearchResult};
 use guoxiang_core::{Color, Move, Position, Role};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 const INF: i32 = Score::INFINITE;
@@ -94,10 +95,20 @@ struct Worker<'a> {
     root_depth: i32,
     handicap: Handicap,
     seed: u64,
+    /// The NNUE accumulators when the network evaluates (full strength with a network), else the hand-written
+    /// evaluation.
+    nnue: Option<Box<Accumulators>>,
 }
 
 impl<'a> Worker<'a> {
-    fn new(id: usize, shared: &'a Shared<'a>, root_moves: &[Move], history: &[u64], handicap: Handicap) -> Self {
+    fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        root_moves: &[Move],
+        history: &[u64],
+        handicap: Handicap,
+        net: Option<&Arc<Network>>,
+    ) -> Self {
         let null = Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A2);
         let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 8);
         hashes.extend_from_slice(history);
@@ -124,6 +135,7 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             handicap,
             seed: 0,
+            nnue: net.map(|n| Box::new(Accumulators::new(n.clone(), MAX_PLY + 2))),
         }
     }
 
@@ -169,8 +181,11 @@ impl<'a> Worker<'a> {
     }
 
     #[inline]
-    fn eval(&self, pos: &Position) -> i32 {
-        let v = evaluate(pos);
+    fn eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let v = match self.nnue.as_mut() {
+            Some(acc) => material_rules(pos, acc.evaluate(pos, ply)),
+            None => evaluate(pos),
+        };
         let n = self.handicap.noise;
         if n > 0 {
             // Deterministic per position and search, so the tree stays consistent.
@@ -380,6 +395,9 @@ impl<'a> Worker<'a> {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
         self.pv_len[ply] = ply;
+        if let Some(acc) = self.nnue.as_mut() {
+            acc.enter(ply);
+        }
         self.nodes += 1;
         self.poll();
         if self.stopped {
@@ -396,7 +414,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.eval(pos) };
+            return if in_check { 0 } else { self.eval(pos, ply) };
         }
         // Mate-distance pruning: no line from here can beat a mate already found closer to the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -412,7 +430,7 @@ impl<'a> Worker<'a> {
             return score;
         }
 
-        let static_eval = if in_check { -INF } else { self.eval(pos) };
+        let static_eval = if in_check { -INF } else { self.eval(pos, ply) };
         let mut eval = static_eval;
         if let Some(h) = hit
             && !in_check
@@ -575,6 +593,9 @@ impl<'a> Worker<'a> {
 
     fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv_len[ply] = ply;
+        if let Some(acc) = self.nnue.as_mut() {
+            acc.enter(ply);
+        }
         self.nodes += 1;
         self.poll();
         if self.stopped {
@@ -583,14 +604,14 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.eval(pos) };
+            return if in_check { 0 } else { self.eval(pos, ply) };
         }
         let key = pos.hash();
         let hit = self.shared.tt.probe(key, ply);
         if let Some(score) = hit.and_then(|h| h.cutoff(alpha, beta)) {
             return score;
         }
-        let stand = if in_check { -INF } else { self.eval(pos) };
+        let stand = if in_check { -INF } else { self.eval(pos, ply) };
         let mut best = stand;
         if !in_check {
             if stand >= beta {
@@ -696,6 +717,8 @@ pub(crate) fn run(
         threads = 1;
     }
 
+    // The weak levels keep the hand-written evaluation they were calibrated with.
+    let net = if level.is_none() { options.nnue.as_ref() } else { None };
     let shared = Shared { tt, control, done: AtomicBool::new(false), nodes: AtomicU64::new(0), start };
     let main_result = std::thread::scope(|s| {
         for id in 1..threads {
@@ -703,7 +726,7 @@ pub(crate) fn run(
             let root = &root;
             let builder = std::thread::Builder::new().name(format!("search-{id}")).stack_size(SEARCH_STACK);
             let spawned = builder.spawn_scoped(s, move || {
-                let mut w = Worker::new(id, shared, root, history, handicap);
+                let mut w = Worker::new(id, shared, root, history, handicap, net);
                 w.seed = seed;
                 w.iterate(pos, limits, 1, max_depth, &crate::Silent);
                 let _ = shared.nodes.fetch_add(w.nodes - w.flushed, Ordering::Relaxed);
@@ -713,7 +736,7 @@ pub(crate) fn run(
             }
         }
         let main = || {
-            let mut w = Worker::new(0, &shared, &root, history, handicap);
+            let mut w = Worker::new(0, &shared, &root, history, handicap, net);
             w.seed = seed;
             w.budget = budget;
             w.max_nodes = max_nodes;

@@ -1,7 +1,8 @@
 //! Self-play data: games of the engine against itself at a fixed node count, from book openings, each position
 //! labelled with the game's result.
 //!
-//! Output, one line per position: `FEN;R` with R the result from white's point of view (`1`, `0.5` or `0`).
+//! Output, one line per position: `FEN;R;S` with R the result from white's point of view (`1`, `0.5` or `0`) and S
+//! the search's score of the position in centipawns, also from white's point of view (the label of the NNUE trainer).
 //! Only quiet positions are written: not in check, the search's best move neither a capture nor a promotion, no
 //! mate score, after the opening (ply ≥ 16 from the start of the game).
 
@@ -32,7 +33,8 @@ pub struct Settings {
 /// An adjudicated or finished self-play game.
 #[derive(Debug, Clone, PartialEq)]
 struct Played {
-    positions: Vec<String>,
+    /// FEN and the search's score (white's view, centipawns).
+    positions: Vec<(String, i32)>,
     /// White's score.
     result: f32,
 }
@@ -74,7 +76,7 @@ fn play_game(engine: &Engine, start: Position, nodes: u64) -> Played {
         white_scores.push(white);
         let quiet = !pos.is_check() && !pos.is_capture(best) && best.promotion_role().is_none() && !r.score.is_mate();
         if quiet && pos.ply() >= MIN_PLY {
-            positions.push(pos.fen());
+            positions.push((pos.fen(), white));
         }
         let n = white_scores.len();
         if n >= WIN_PLIES {
@@ -184,8 +186,8 @@ pub fn run(settings: &Settings, out: &mut dyn Write) -> std::io::Result<(u64, u6
                     };
                     stats[(g.result * 2.0) as usize] += 1;
                     let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-                    for fen in &g.positions {
-                        if let Err(e) = writeln!(o, "{fen};{label}") {
+                    for (fen, score) in &g.positions {
+                        if let Err(e) = writeln!(o, "{fen};{label};{score}") {
                             *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                             done.store(true, Ordering::Relaxed);
                         }
@@ -229,8 +231,9 @@ mod tests {
         let start = Position::from_fen("7k/8/5K2/8/8/8/8/6Q1 w - - 0 40").unwrap();
         let g = play_game(&engine, start, 2000);
         assert_eq!(g.result, 1.0);
-        for fen in &g.positions {
+        for (fen, score) in &g.positions {
             assert!(!Position::from_fen(fen).unwrap().is_check(), "{fen}");
+            assert!(*score > 0, "white is winning in {fen}: {score}");
         }
     }
 

@@ -4,6 +4,7 @@
 //! guoxiang-tune datagen --book FILE --out FILE [--minutes M] [--games N] [--nodes N] [--threads N] [--seed N]
 //! guoxiang-tune levels [--table FILE] [--from N] [--to N] [--games N] [--book FILE]
 //! guoxiang-tune humans --pgn FILE [--pgn FILE …] [--cache FILE] [--per-band N] [--nodes N] [--table FILE] [--levels A-B]
+//! guoxiang-tune nnue --data FILE [--data FILE …] --out NET [--epochs N] [--batch N] [--lr X] [--lambda X] [--max N]
 //! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/weights.rs]
 //! ```
 //!
@@ -11,11 +12,13 @@
 //! fits the scaling constant K, minimises the mean squared error between the result and a sigmoid of the
 //! evaluation over all tunable weights, and writes the engine's `weights.rs`; `levels` plays neighbouring strength
 //! levels against each other; `humans` measures people of each rating band and the levels on the same positions
-//! (best-move, mistake and blunder rates, kinds of blunder, move matching). See `docs/engine.md`.
+//! (best-move, mistake and blunder rates, kinds of blunder, move matching); `nnue` trains the NNUE network on
+//! `datagen`'s positions and their search scores. See `docs/engine.md`.
 
 mod datagen;
 mod humans;
 mod levels;
+mod nnue;
 mod texel;
 
 use std::process::ExitCode;
@@ -27,7 +30,8 @@ fn usage() -> &'static str {
      [--out FILE] [--l2 X] [--freeze PREFIX] [--command TEXT]\n  guoxiang-tune levels [--table FILE] [--from N] [--to N] \
      [--games N] [--threads N] [--book FILE] [--seed N]\n  guoxiang-tune humans --pgn FILE [--pgn FILE ...] [--cache FILE] \
      [--per-band N] [--per-game N] [--skip-plies N] [--min-base SECONDS] [--nodes N] [--threads N] [--seed N] \
-     [--table FILE] [--levels A-B]"
+     [--table FILE] [--levels A-B]\n  guoxiang-tune nnue --data FILE [--data FILE ...] --out NET [--epochs N] [--batch N] \
+     [--lr X] [--lr-drop X] [--lambda X] [--max N] [--mirror true|false] [--threads N] [--seed N]"
 }
 
 /// `--name value` pairs after the subcommand.
@@ -170,6 +174,66 @@ fn humans(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn train_nnue(args: &[String]) -> Result<(), String> {
+    let mut s = nnue::Settings::default();
+    let (mut data, mut out, mut max) = (Vec::new(), None, usize::MAX);
+    for (k, v) in options(args)? {
+        match k.as_str() {
+            "data" => data.push(v),
+            "out" => out = Some(v),
+            "epochs" => s.epochs = number(&k, &v)?,
+            "batch" => s.batch = number::<usize>(&k, &v)?.max(1),
+            "lr" => s.lr = number(&k, &v)?,
+            "lr-drop" => s.lr_drop = number(&k, &v)?,
+            "lambda" => s.lambda = number(&k, &v)?,
+            "max" => max = number(&k, &v)?,
+            "threads" => s.threads = number::<usize>(&k, &v)?.max(1),
+            "seed" => s.seed = number(&k, &v)?,
+            "mirror" => s.mirror = number(&k, &v)?,
+            _ => return Err(format!("nnue: unknown option `--{k}`")),
+        }
+    }
+    if data.is_empty() {
+        return Err("nnue: at least one `--data FILE` (datagen's output) is required".into());
+    }
+    if !(0.0..=1.0).contains(&s.lambda) {
+        return Err(format!("nnue: `--lambda {}` must be between 0 and 1", s.lambda));
+    }
+    let out = out.ok_or("nnue: `--out NET` is required")?;
+    let started = std::time::Instant::now();
+    let d = nnue::read(&data, s.lambda, max, s.mirror)?;
+    eprintln!(
+        "{} positions for training, {} held out ({} skipped), read in {:.1} s",
+        d.train.len(),
+        d.valid.len(),
+        d.skipped,
+        started.elapsed().as_secs_f64()
+    );
+    let mut model = nnue::Model::new(s.seed);
+    eprintln!("start: held-out loss {:.6}", model.loss(&d.valid));
+    nnue::train(&mut model, &d, &s, &mut |e| {
+        eprintln!(
+            "epoch {:>3}: training loss {:.6}, held-out loss {:.6} ({:.1} s)",
+            e.epoch, e.train_loss, e.valid_loss, e.seconds
+        )
+    });
+    let net = model.quantise();
+    // How much quantising costs: the engine's integer evaluation against the float model on held-out lines.
+    let text = std::fs::read_to_string(&data[0]).map_err(|e| format!("{}: {e}", data[0]))?;
+    let held: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).skip(19).step_by(20).take(5000).collect();
+    let held = nnue::samples_with_fens(&held, s.lambda);
+    let err = nnue::quantisation_error(&model, &net, &held);
+    eprintln!(
+        "quantised network: {err:.2} cp mean absolute difference from the float model ({} positions)",
+        held.len()
+    );
+    let (hce, nn) = nnue::engine_losses(&net, &held);
+    eprintln!("held-out loss through the engine: network {nn:.6}, hand-written evaluation {hce:.6}");
+    std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("wrote {out} ({} bytes, {net:?})", guoxiang_engine::nnue::FILE_SIZE);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "help") || args.iter().any(|a| a == "-h" || a == "--help") {
@@ -181,6 +245,7 @@ fn main() -> ExitCode {
         Some("tune") => tune(&args[1..]),
         Some("levels") => levels(&args[1..]),
         Some("humans") => humans(&args[1..]),
+        Some("nnue") => train_nnue(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {

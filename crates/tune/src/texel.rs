@@ -107,7 +107,9 @@ fn load(paths: &[String]) -> Result<(Data, Data), String> {
             if line.is_empty() {
                 continue;
             }
-            let Some((fen, result)) = line.rsplit_once(';') else {
+            // `FEN;result` or `FEN;result;score` (datagen's lines; the score is not used here).
+            let mut fields = line.split(';');
+            let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
                 return Err(format!("{path}:{}: expected `FEN;result`, found `{line}`", i + 1));
             };
             let result = match result.trim() {

@@ -1,8 +1,10 @@
 //! `guoxiang bench [DEPTH]`: searches a fixed set of positions to a fixed depth (one thread, a fresh table for
 //! each) and prints the total node count — deterministic for a given build of the engine — and the speed.
-//! The last line is exactly `N nodes M nps`.
+//! The last line is exactly `N nodes M nps`. `--eval nnue` (optionally with `--eval-file NET`) benchmarks the
+//! network evaluation, `--eval hce` the hand-written one; without it, the engine's default.
 
 use guoxiang_engine::bench;
+use guoxiang_engine::nnue::Network;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -10,10 +12,29 @@ pub struct Args {
     /// Search depth in plies.
     #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
+    /// The evaluation: `hce` (hand-written) or `nnue` (the network); the engine's default when not given.
+    #[arg(long, value_parser = ["hce", "nnue"])]
+    eval: Option<String>,
+    /// A network file for `--eval nnue` instead of the one compiled in.
+    #[arg(long, value_name = "NET")]
+    eval_file: Option<std::path::PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<ExitCode, String> {
-    let r = bench::run(a.depth);
+    let mut options = guoxiang_engine::Options::default();
+    if let Some(path) = &a.eval_file {
+        if a.eval.as_deref() == Some("hce") {
+            return Err("--eval-file goes with --eval nnue, not --eval hce".into());
+        }
+        options.nnue = Some(std::sync::Arc::new(Network::load(path)?));
+    } else {
+        match a.eval.as_deref() {
+            Some("hce") => options.nnue = None,
+            Some("nnue") => options.nnue = Some(Network::embedded()),
+            _ => {}
+        }
+    }
+    let r = bench::run_with(a.depth, &options);
     for (i, line) in r.lines.iter().enumerate() {
         println!("{:>2}/{} {:>10} nodes  bestmove {:<6} {}", i + 1, r.lines.len(), line.nodes, line.best, line.fen);
     }

@@ -6,6 +6,7 @@
 
 use guoxiang_core::{CastlingMode, Position, Validation};
 use guoxiang_engine::levels::{self, MAX_ELO, MIN_ELO};
+use guoxiang_engine::nnue::Network;
 use guoxiang_engine::{Control, Engine, Info, Limits};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -55,6 +56,8 @@ struct Uci {
     /// Said as `info string` at the start of the next search rather than at once: an engine says nothing after
     /// `setoption`, and clients such as python-chess warn of any line there.
     notices: Vec<String>,
+    /// `EvalFile`: a network file to use instead of the one compiled in (`None`: the compiled-in one).
+    eval_file: Option<std::sync::Arc<Network>>,
 }
 
 pub fn run(_: Args) -> Result<ExitCode, String> {
@@ -70,6 +73,7 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
         skill: 20,
         search: None,
         notices: Vec::new(),
+        eval_file: None,
     };
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -140,6 +144,8 @@ impl Uci {
         send("option name Skill Level type spin default 20 min 0 max 20");
         send("option name UCI_ShowWDL type check default false");
         send("option name SyzygyPath type string default <empty>");
+        send(&format!("option name Use NNUE type check default {}", self.engine.options.nnue.is_some()));
+        send("option name EvalFile type string default <embedded>");
         send("uciok");
     }
 
@@ -287,6 +293,28 @@ impl Uci {
             }
             "ponder" => {
                 let _ = check();
+            }
+            "use nnue" => {
+                if let Some(v) = check() {
+                    self.engine.options.nnue = v.then(|| self.eval_file.clone().unwrap_or_else(Network::embedded));
+                }
+            }
+            "evalfile" => {
+                let path = value.trim();
+                if path.is_empty() || path == "<embedded>" {
+                    self.eval_file = None;
+                } else {
+                    match Network::load(std::path::Path::new(path)) {
+                        Ok(net) => self.eval_file = Some(std::sync::Arc::new(net)),
+                        Err(e) => {
+                            info_string(&format!("EvalFile {e}; the network is unchanged"));
+                            return;
+                        }
+                    }
+                }
+                if self.engine.options.nnue.is_some() {
+                    self.engine.options.nnue = Some(self.eval_file.clone().unwrap_or_else(Network::embedded));
+                }
             }
             "uci_chess960" => {
                 if let Some(v) = check() {
