@@ -475,6 +475,15 @@ pub fn material_rules(pos: &Position, v: i32) -> i32 {
     let (w, b) = drawish(pos);
     let (ours, theirs) = if us == Color::White { (w, b) } else { (b, w) };
     let v = if (v > 0 && ours) || (v < 0 && theirs) { v / 4 } else { v };
+    unless_unwinnable(pos, v)
+}
+
+/// `v` (side to move's view), or 0 when the side it favours can never checkmate for lack of material (the rules
+/// core's theorems: a lone king, a lone knight against nothing but queens, bishops all on one colour with no pawns
+/// or knights). A few bitboard tests, so cheap enough for every evaluation; the full "can it ever mate" analysis is
+/// not.
+fn unless_unwinnable(pos: &Position, v: i32) -> i32 {
+    let us = pos.turn();
     if (v > 0 && pos.has_insufficient_material(us)) || (v < 0 && pos.has_insufficient_material(!us)) { 0 } else { v }
 }
 
@@ -482,12 +491,7 @@ pub fn material_rules(pos: &Position, v: i32) -> i32 {
 pub fn evaluate(pos: &Position) -> i32 {
     let v = evaluate_white(pos);
     let v = if pos.turn() == Color::White { v } else { -v };
-    let v = v + PARAMS.tempo;
-    // A side that can never checkmate for lack of material (the rules core's theorems: a lone king, a lone knight
-    // against nothing but queens, bishops all on one colour with no pawns or knights) wins nothing: at most a draw.
-    // A few bitboard tests, so cheap enough for every evaluation; the full "can it ever mate" analysis is not.
-    let us = pos.turn();
-    if (v > 0 && pos.has_insufficient_material(us)) || (v < 0 && pos.has_insufficient_material(!us)) { 0 } else { v }
+    unless_unwinnable(pos, v + PARAMS.tempo)
 }
 
 #[cfg(test)]

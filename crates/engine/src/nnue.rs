@@ -214,20 +214,14 @@ impl Network {
     pub fn refresh(&self, pos: &Position) -> [Hidden; 2] {
         let mut acc = [self.ft_b; 2];
         for persp in Color::ALL {
-            let mut add = [0usize; 32];
+            // A square holds one piece, so 64 rows always suffice.
+            let mut add = [0usize; 64];
             let mut n = 0;
             for c in Color::ALL {
                 for r in Role::ALL {
                     for sq in pos.pieces(c, r) {
-                        if n < 32 {
-                            add[n] = feature(persp, c, r, sq);
-                            n += 1;
-                        } else {
-                            // More than 32 pieces cannot happen in a legal game; stay correct anyway.
-                            self.update(&mut acc[persp.index()], &add[..n], &[]);
-                            add[0] = feature(persp, c, r, sq);
-                            n = 1;
-                        }
+                        add[n] = feature(persp, c, r, sq);
+                        n += 1;
                     }
                 }
             }
@@ -421,6 +415,32 @@ impl std::fmt::Debug for Accumulators {
 /// More changed inputs than this (per perspective) and a refresh is cheaper.
 const MAX_DELTA: usize = 16;
 
+/// Inputs that appeared (or went), as rows of both perspectives.
+#[derive(Default)]
+struct Delta {
+    rows: [[usize; MAX_DELTA]; 2],
+    n: usize,
+}
+
+impl Delta {
+    /// Adds the `color` `role` on each square of `squares`; false when that would pass [`MAX_DELTA`].
+    fn push(&mut self, color: Color, role: Role, squares: u64) -> bool {
+        for sq in Bitboard(squares) {
+            if self.n == MAX_DELTA {
+                return false;
+            }
+            self.rows[0][self.n] = feature(Color::White, color, role, sq);
+            self.rows[1][self.n] = feature(Color::Black, color, role, sq);
+            self.n += 1;
+        }
+        true
+    }
+
+    fn rows(&self, persp: usize) -> &[usize] {
+        &self.rows[persp][..self.n]
+    }
+}
+
 impl Accumulators {
     pub fn new(net: Arc<Network>, plies: usize) -> Accumulators {
         let empty = Entry { acc: [net.ft_b; 2], pieces: [[0; 6]; 2], valid: false };
@@ -450,41 +470,25 @@ impl Accumulators {
         };
         let (below, above) = self.stack.split_at_mut(ply);
         let base = &below[k];
-        let mut add = [[0usize; MAX_DELTA]; 2];
-        let mut sub = [[0usize; MAX_DELTA]; 2];
-        let (mut na, mut ns) = (0usize, 0usize);
-        let mut too_many = false;
+        let (mut add, mut sub) = (Delta::default(), Delta::default());
+        let mut fits = true;
         'outer: for c in Color::ALL {
             for r in Role::ALL {
                 let (old, new) = (base.pieces[c.index()][r.index()], now[c.index()][r.index()]);
-                for sq in Bitboard(new & !old) {
-                    if na == MAX_DELTA {
-                        too_many = true;
-                        break 'outer;
-                    }
-                    add[0][na] = feature(Color::White, c, r, sq);
-                    add[1][na] = feature(Color::Black, c, r, sq);
-                    na += 1;
-                }
-                for sq in Bitboard(old & !new) {
-                    if ns == MAX_DELTA {
-                        too_many = true;
-                        break 'outer;
-                    }
-                    sub[0][ns] = feature(Color::White, c, r, sq);
-                    sub[1][ns] = feature(Color::Black, c, r, sq);
-                    ns += 1;
+                if !add.push(c, r, new & !old) || !sub.push(c, r, old & !new) {
+                    fits = false;
+                    break 'outer;
                 }
             }
         }
         let target = &mut above[0];
-        if too_many {
+        if !fits {
             *target = Entry { acc: self.net.refresh(pos), pieces: now, valid: true };
             return;
         }
         target.acc = base.acc;
         for p in 0..2 {
-            self.net.update(&mut target.acc[p], &add[p][..na], &sub[p][..ns]);
+            self.net.update(&mut target.acc[p], add.rows(p), sub.rows(p));
         }
         target.pieces = now;
         target.valid = true;

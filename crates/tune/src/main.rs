@@ -218,16 +218,14 @@ fn train_nnue(args: &[String]) -> Result<(), String> {
         )
     });
     let net = model.quantise();
-    // How much quantising costs: the engine's integer evaluation against the float model on held-out lines.
-    let text = std::fs::read_to_string(&data[0]).map_err(|e| format!("{}: {e}", data[0]))?;
-    let held: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).skip(19).step_by(20).take(5000).collect();
-    let held = nnue::samples_with_fens(&held, s.lambda);
-    let err = nnue::quantisation_error(&model, &net, &held);
+    // How much quantising costs: the engine's integer evaluation against the float model on held-out positions.
+    let held = &d.probes;
+    let err = nnue::quantisation_error(&model, &net, held);
     eprintln!(
         "quantised network: {err:.2} cp mean absolute difference from the float model ({} positions)",
         held.len()
     );
-    let (hce, nn) = nnue::engine_losses(&net, &held);
+    let (hce, nn) = nnue::engine_losses(&net, held);
     eprintln!("held-out loss through the engine: network {nn:.6}, hand-written evaluation {hce:.6}");
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
     eprintln!("wrote {out} ({} bytes, {net:?})", guoxiang_engine::nnue::FILE_SIZE);

@@ -66,7 +66,12 @@ pub struct Data {
     pub valid: Vec<Sample>,
     /// Lines that were not used (more than 32 pieces cannot occur; kept for honesty), and their count.
     pub skipped: usize,
+    /// The first [`PROBES`] held-out positions with their samples, for measuring through the engine.
+    pub probes: Vec<(Position, Sample)>,
 }
+
+/// How many held-out positions [`Data::probes`] keeps.
+pub const PROBES: usize = 5000;
 
 impl Sample {
     /// The position mirrored left to right (a1 ↔ h1).
@@ -98,12 +103,15 @@ pub fn read(paths: &[String], lambda: f32, max: usize, mirror: bool) -> Result<D
             if count >= max {
                 break 'files;
             }
-            let s = parse_line(line, lambda).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-            let Some(s) = s else {
+            let parsed = parse_line(line, lambda).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
+            let Some((pos, s)) = parsed else {
                 data.skipped += 1;
                 continue;
             };
             if count % 20 == 19 {
+                if data.probes.len() < PROBES {
+                    data.probes.push((pos, s));
+                }
                 data.valid.push(s);
             } else {
                 data.train.push(s);
@@ -120,7 +128,7 @@ pub fn read(paths: &[String], lambda: f32, max: usize, mirror: bool) -> Result<D
     Ok(data)
 }
 
-fn parse_line(line: &str, lambda: f32) -> Result<Option<Sample>, String> {
+fn parse_line(line: &str, lambda: f32) -> Result<Option<(Position, Sample)>, String> {
     let mut f = line.split(';');
     let (Some(fen), Some(result), Some(score)) = (f.next(), f.next(), f.next()) else {
         return Err(format!("expected `FEN;result;score` (guoxiang-tune datagen's lines), found `{line}`"));
@@ -148,7 +156,7 @@ fn parse_line(line: &str, lambda: f32) -> Result<Option<Sample>, String> {
             }
         }
     }
-    Ok(Some(s))
+    Ok(Some((pos, s)))
 }
 
 /// The same input seen from Black's perspective.
@@ -380,45 +388,27 @@ pub fn train(model: &mut Model, data: &Data, s: &Settings, report: &mut dyn FnMu
 }
 
 /// How far the quantised network's evaluation is from the float model's, in centipawns (mean absolute difference
-/// over `samples`), through the engine's own inference from the FEN.
-pub fn quantisation_error(model: &Model, net: &Network, fens: &[(String, Sample)]) -> f64 {
-    if fens.is_empty() {
+/// over `probes`), through the engine's own inference.
+pub fn quantisation_error(model: &Model, net: &Network, probes: &[(Position, Sample)]) -> f64 {
+    if probes.is_empty() {
         return 0.0;
     }
-    let total: f64 = fens
-        .iter()
-        .map(|(fen, s)| {
-            let pos = Position::from_fen(fen).map(|p| net.evaluate(&p)).unwrap_or(0);
-            f64::from((pos as f32 - model.eval_cp(s)).abs())
-        })
-        .sum();
-    total / fens.len() as f64
+    let total: f64 = probes.iter().map(|(pos, s)| f64::from((net.evaluate(pos) as f32 - model.eval_cp(s)).abs())).sum();
+    total / probes.len() as f64
 }
 
-/// The loss of the hand-written evaluation on the same lines and targets (the bar the network must clear), and of
-/// the network: mean squared error of σ(eval / SCALE) against the target, both through the engine.
-pub fn engine_losses(net: &Network, fens: &[(String, Sample)]) -> (f64, f64) {
+/// The loss of the hand-written evaluation on the same positions and targets (the bar the network must clear), and
+/// of the network: mean squared error of σ(eval / SCALE) against the target, both through the engine.
+pub fn engine_losses(net: &Network, probes: &[(Position, Sample)]) -> (f64, f64) {
     let mut sums = (0.0f64, 0.0f64);
-    for (fen, s) in fens {
-        let Ok(pos) = Position::from_fen(fen) else { continue };
-        let hce = sigmoid(guoxiang_engine::eval::evaluate(&pos) as f32 / SCALE as f32) - s.target;
-        let nn = sigmoid(net.evaluate(&pos) as f32 / SCALE as f32) - s.target;
+    for (pos, s) in probes {
+        let hce = sigmoid(guoxiang_engine::eval::evaluate(pos) as f32 / SCALE as f32) - s.target;
+        let nn = sigmoid(net.evaluate(pos) as f32 / SCALE as f32) - s.target;
         sums.0 += f64::from(hce * hce);
         sums.1 += f64::from(nn * nn);
     }
-    let n = fens.len().max(1) as f64;
+    let n = probes.len().max(1) as f64;
     (sums.0 / n, sums.1 / n)
-}
-
-/// Parses a few lines for [`quantisation_error`].
-pub fn samples_with_fens(lines: &[&str], lambda: f32) -> Vec<(String, Sample)> {
-    lines
-        .iter()
-        .filter_map(|l| {
-            let fen = l.split(';').next()?.trim().to_string();
-            parse_line(l, lambda).ok().flatten().map(|s| (fen, s))
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -441,7 +431,7 @@ mod tests {
     fn data() -> Data {
         let mut d = Data::default();
         for l in LINES {
-            d.train.push(parse_line(l, 0.25).unwrap().unwrap());
+            d.train.push(parse_line(l, 0.25).unwrap().unwrap().1);
         }
         d.valid = d.train.clone();
         d
@@ -459,11 +449,15 @@ mod tests {
         assert!(after < before * 0.5, "loss {before} → {after}");
         assert!(losses.last() < losses.first(), "{losses:?}");
         // A rook up is better than a rook down, for the side to move.
-        let up = parse_line(LINES[7], 0.25).unwrap().unwrap();
-        let down = parse_line(LINES[8], 0.25).unwrap().unwrap();
+        let up = parse_line(LINES[7], 0.25).unwrap().unwrap().1;
+        let down = parse_line(LINES[8], 0.25).unwrap().unwrap().1;
         assert!(model.eval_cp(&up) < -200.0 && model.eval_cp(&down) < -200.0);
         let net = model.quantise();
-        let err = quantisation_error(&model, &net, &samples_with_fens(LINES, 0.25));
+        let err = quantisation_error(
+            &model,
+            &net,
+            &LINES.iter().map(|l| parse_line(l, 0.25).unwrap().unwrap()).collect::<Vec<_>>(),
+        );
         assert!(err < 8.0, "quantised network differs by {err} cp on average");
         // The file written and read back is the same network.
         let back = Network::from_bytes(&net.to_bytes()).unwrap();
@@ -501,8 +495,8 @@ mod tests {
 
     #[test]
     fn the_mirror_is_the_same_position_to_the_network() {
-        let a = parse_line("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1;1;250", 0.25).unwrap().unwrap();
-        let b = parse_line("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1;1;250", 0.25).unwrap().unwrap();
+        let a = parse_line("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1;1;250", 0.25).unwrap().unwrap().1;
+        let b = parse_line("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1;1;250", 0.25).unwrap().unwrap().1;
         let mut x: Vec<u16> = a.mirrored().feats[..3].to_vec();
         let mut y: Vec<u16> = b.feats[..3].to_vec();
         x.sort_unstable();
