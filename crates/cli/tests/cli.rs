@@ -464,6 +464,7 @@ fn bench_with_either_evaluation() {
     };
     let hce = nodes(&["bench", "5", "--eval", "hce"]);
     let nnue = nodes(&["bench", "5", "--eval", "nnue"]);
+    assert_eq!(nnue, nodes(&["bench", "5"]), "the network is the default");
     assert_eq!(nnue, nodes(&["bench", "5", "--eval", "nnue"]));
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");
     assert_eq!(nnue, nodes(&["bench", "5", "--eval", "nnue", "--eval-file", file]));

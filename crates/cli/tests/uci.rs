@@ -342,8 +342,7 @@ fn nnue_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until(LONG, |l| l == "uciok");
-    for opt in ["option name Use NNUE type check default false", "option name EvalFile type string default <embedded>"]
-    {
+    for opt in ["option name Use NNUE type check default true", "option name EvalFile type string default <embedded>"] {
         assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:#?}");
     }
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");

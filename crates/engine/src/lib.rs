@@ -1,4 +1,5 @@
-//! guoxiang-engine: a chess engine — alpha-beta search and a hand-written evaluation — as a library without I/O.
+//! guoxiang-engine: a chess engine — alpha-beta search, an NNUE evaluation and a hand-written one — as a library
+//! without I/O.
 //!
 //! The caller (the UCI front end in the `guoxiang` binary, later the game server) hands over a position, the
 //! hashes of the game's earlier positions (for repetitions), [`Limits`], a [`Control`] with the stop and ponder
@@ -123,7 +124,8 @@ pub struct Options {
     pub level: Option<Level>,
     /// Seed for the weak levels' choices and evaluation noise.
     pub seed: u64,
-    /// The NNUE network that evaluates at full strength, or `None` for the hand-written evaluation.
+    /// The NNUE network that evaluates at full strength (by default the one compiled in), or `None` for the
+    /// hand-written evaluation. The weak levels always use the hand-written one.
     pub nnue: Option<Arc<nnue::Network>>,
 }
 
@@ -135,7 +137,7 @@ impl Default for Options {
             move_overhead: Duration::from_millis(30),
             level: None,
             seed: 0x5EED,
-            nnue: None,
+            nnue: Some(nnue::Network::embedded()),
         }
     }
 }

@@ -79,7 +79,10 @@ pub struct Generator {
 
 impl Generator {
     /// A generator searching with `engine` (its table is cleared before every search; one thread is used).
-    pub fn new(engine: Engine, options: Options) -> Generator {
+    /// It evaluates with the hand-written evaluation, with which its soundness against Stockfish was measured
+    /// (docs/puzzles/generator.md); the network is to be measured there before it replaces it.
+    pub fn new(mut engine: Engine, options: Options) -> Generator {
+        engine.options.nnue = None;
         Generator { engine, options, stats: Stats::default() }
     }
 

@@ -291,6 +291,8 @@ fn history_after(before: &Position, history: &[u64], m: Move) -> Vec<u64> {
 fn reference_engine() -> Engine {
     let mut e = Engine::new(32);
     e.options.multipv = 2;
+    // The judge of the calibration in docs/engine.md (and of its cache files): the hand-written evaluation.
+    e.options.nnue = None;
     e
 }
 
