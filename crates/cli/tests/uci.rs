@@ -266,7 +266,8 @@ fn every_option_is_accepted() {
     e.quit();
 }
 
-/// lichess-bot's settings: a Syzygy path (not probed, and said so) and win/draw/loss in the `info` lines.
+/// lichess-bot's settings: a Syzygy path (here one that does not exist, said so) and win/draw/loss in the `info`
+/// lines.
 #[test]
 fn syzygy_path_and_wdl() {
     let mut e = Engine::start();
@@ -287,9 +288,10 @@ fn syzygy_path_and_wdl() {
     e.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
     e.send("go depth 6");
     let lines = e.until(LONG, |l| l.starts_with("bestmove"));
-    let notice = "info string SyzygyPath ./syzygy/: guoxiang does not probe";
+    let notice = "info string SyzygyPath ./syzygy/: ";
     assert_eq!(lines.iter().filter(|l| l.starts_with(notice)).count(), 1, "{lines:#?}");
     assert!(lines[0].starts_with(notice), "the notice comes first: {lines:#?}");
+    assert!(lines[0].ends_with("no tables are used"), "{lines:#?}");
     let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
     assert!(!infos.is_empty(), "{lines:#?}");
     for l in &infos {
@@ -299,6 +301,47 @@ fn syzygy_path_and_wdl() {
         assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
         assert!(wdl[0] > 900, "{l}");
     }
+    e.quit();
+}
+
+/// Syzygy tables (guoxiang-syzygy's committed 3- and 4-piece fixtures): found and counted, the only winning move
+/// played and scored from the tables with `tbhits`; `SyzygyProbeLimit 0` turns them off.
+#[test]
+fn syzygy_tables_decide_endgames() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../syzygy/tests/tables");
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(LONG, |l| l == "uciok");
+    for opt in [
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name Syzygy50MoveRule type check default true",
+    ] {
+        assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:#?}");
+    }
+    e.send(&format!("setoption name SyzygyPath value {dir}"));
+    // King and pawn against king: only Kg6 wins.
+    e.send("position fen 6k1/8/8/4P2K/8/8/8/8 w - - 0 1");
+    e.send("go depth 5");
+    let (best, lines) = e.bestmove(LONG);
+    assert!(lines[0].starts_with(&format!("info string SyzygyPath {dir}: ")), "{lines:#?}");
+    assert!(lines[0].ends_with("tables, up to 4 pieces"), "{lines:#?}");
+    assert_eq!(best, "h5g6", "{lines:#?}");
+    let last = lines.iter().rev().find(|l| l.contains(" score ")).expect("an info line");
+    let t: Vec<&str> = last.split_whitespace().collect();
+    let cp: i32 = t[t.iter().position(|&x| x == "cp").expect("a cp score") + 1].parse().unwrap();
+    assert!(cp > 19_000, "{last}");
+    let hits: u64 = t[t.iter().position(|&x| x == "tbhits").expect("tbhits") + 1].parse().unwrap();
+    assert!(hits > 0, "{last}");
+
+    e.send("setoption name SyzygyProbeLimit value 0");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(LONG);
+    let last = lines.iter().rev().find(|l| l.contains(" score ")).expect("an info line");
+    assert!(!last.contains("tbhits"), "{last}");
+    let t: Vec<&str> = last.split_whitespace().collect();
+    let cp: i32 = t[t.iter().position(|&x| x == "cp").expect("a cp score") + 1].parse().unwrap();
+    assert!(cp < 19_000, "{last}");
     e.quit();
 }
 

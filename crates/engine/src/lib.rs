@@ -17,6 +17,7 @@
 //! | `time` | time management |
 //! | `search` | iterative deepening, PVS, quiescence, pruning, Lazy SMP |
 //! | `levels` | strength levels for people |
+//! | `tb` | Syzygy endgame tablebases at the root and in the tree |
 //! | `bench` | the fixed benchmark positions |
 
 pub mod bench;
@@ -28,6 +29,7 @@ pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod tb;
 pub mod time;
 pub mod tt;
 mod weights;
@@ -83,6 +85,8 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Endgame-table lookups so far (UCI `tbhits`).
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -127,6 +131,9 @@ pub struct Options {
     /// The NNUE network that evaluates at full strength (by default the one compiled in), or `None` for the
     /// hand-written evaluation. The weak levels always use the hand-written one.
     pub nnue: Option<Arc<nnue::Network>>,
+    /// Syzygy endgame tablebases (UCI `SyzygyPath`) and how to use them; `None`: the search plays endgames on its
+    /// own. Used at full strength only.
+    pub syzygy: Option<tb::Syzygy>,
 }
 
 impl Default for Options {
@@ -138,6 +145,7 @@ impl Default for Options {
             level: None,
             seed: 0x5EED,
             nnue: Some(nnue::Network::embedded()),
+            syzygy: None,
         }
     }
 }
@@ -187,6 +195,13 @@ impl Engine {
 
     pub fn tt(&self) -> &TranspositionTable {
         &self.tt
+    }
+
+    /// The moves a search of `pos` with `limits` would consider at the root: the legal ones (those of
+    /// `searchmoves` when given), and at full strength with endgame tables only those that keep the tables' best
+    /// result. MultiPV shows at most this many lines.
+    pub fn root_moves(&self, pos: &Position, limits: &Limits) -> Vec<Move> {
+        search::root_moves(&self.options, pos, limits).0
     }
 
     /// Searches `pos`. `history` holds the hashes of the game's positions before `pos`, oldest first (those since

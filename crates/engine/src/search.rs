@@ -19,6 +19,7 @@ use crate::params::SEE_VALUE;
 use crate::params::search::*;
 use crate::score::{MAX_PLY, Score};
 use crate::see::see;
+use crate::tb::{RootVerdict, Syzygy};
 use crate::time::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Control, Info, Limits, Options, Reporter, SearchResult};
@@ -54,6 +55,11 @@ struct Shared<'a> {
     done: AtomicBool,
     nodes: AtomicU64,
     start: Instant,
+    /// Endgame tables for the tree (full strength only), and the lookups made.
+    syzygy: Option<&'a Syzygy>,
+    tbhits: AtomicU64,
+    /// The root's value by the tables when the root is in them: shown instead of a search score that is not a mate.
+    root_tb: Option<i32>,
 }
 
 #[derive(Clone, Debug)]
@@ -317,6 +323,7 @@ impl<'a> Worker<'a> {
             if score == -INF {
                 continue;
             }
+            let score = tb_shown(self.shared.root_tb, score);
             reporter.info(&Info {
                 depth,
                 seldepth: rm.seldepth.max(1) as u32,
@@ -326,6 +333,7 @@ impl<'a> Worker<'a> {
                 nodes,
                 time,
                 hashfull,
+                tbhits: self.shared.tbhits.load(Ordering::Relaxed),
                 pv: rm.pv.clone(),
             });
         }
@@ -428,6 +436,32 @@ impl<'a> Worker<'a> {
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(score) = hit.filter(|h| !pv_node && h.depth >= depth).and_then(|h| h.cutoff(alpha, beta)) {
             return score;
+        }
+
+        // Endgame tables, right after a capture or pawn move: a result that decides the node ends it; at a PV node
+        // a win or loss that does not still bounds what the search may return.
+        let (mut tb_floor, mut tb_ceiling) = (-INF, INF);
+        if let Some(tb) = self.shared.syzygy
+            && let Some((value, bound)) = tb.probe_in_tree(pos, depth, ply)
+        {
+            self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+            let decides = match bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if decides {
+                self.shared.tt.store(key, None, value, -INF, (depth + 6).min(MAX_PLY as i32 - 1), bound, ply);
+                return value;
+            }
+            if pv_node {
+                if bound == Bound::Lower {
+                    tb_floor = value;
+                    alpha = alpha.max(value);
+                } else {
+                    tb_ceiling = value;
+                }
+            }
         }
 
         let static_eval = if in_check { -INF } else { self.eval(pos, ply) };
@@ -580,6 +614,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let best = best.max(tb_floor).min(tb_ceiling);
         let bound = if best >= beta {
             Bound::Lower
         } else if pv_node && best_move.is_some() {
@@ -682,13 +717,8 @@ pub(crate) fn run(
     start: Instant,
 ) -> SearchResult {
     let level: Option<&Level> = options.level.as_ref().filter(|l| !l.is_full_strength());
-    let mut root: Vec<Move> = pos.legal_moves().iter().copied().collect();
-    if !limits.searchmoves.is_empty() {
-        let restricted: Vec<Move> = root.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
-        if !restricted.is_empty() {
-            root = restricted;
-        }
-    }
+    let syzygy = options.syzygy.as_ref().filter(|_| level.is_none());
+    let (root, verdict) = root_moves(options, pos, limits);
     if root.is_empty() {
         wait_while_infinite(limits, control);
         let score = if pos.is_check() { Score::mated_in(0) } else { Score::DRAW };
@@ -719,7 +749,16 @@ pub(crate) fn run(
 
     // The weak levels keep the hand-written evaluation they were calibrated with.
     let net = if level.is_none() { options.nnue.as_ref() } else { None };
-    let shared = Shared { tt, control, done: AtomicBool::new(false), nodes: AtomicU64::new(0), start };
+    let shared = Shared {
+        tt,
+        control,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        start,
+        syzygy,
+        tbhits: AtomicU64::new(verdict.as_ref().map_or(0, |v| v.probes)),
+        root_tb: verdict.as_ref().map(|v| v.score),
+    };
     let main_result = std::thread::scope(|s| {
         for id in 1..threads {
             let shared = &shared;
@@ -774,9 +813,36 @@ pub(crate) fn run(
     SearchResult {
         best: Some(best),
         ponder,
-        score: Score(if s == -INF { 0 } else { s }),
+        score: Score(if s == -INF { 0 } else { tb_shown(shared.root_tb, s) }),
         depth: depth.max(1) as u32,
         nodes: shared.nodes.load(Ordering::Relaxed),
+    }
+}
+
+/// The moves the search considers at the root — the legal moves, those of `searchmoves` if any of them is legal,
+/// and at full strength with endgame tables only those that keep the tables' best result — and the tables' verdict.
+pub(crate) fn root_moves(options: &Options, pos: &Position, limits: &Limits) -> (Vec<Move>, Option<RootVerdict>) {
+    let mut root: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        let restricted: Vec<Move> = root.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
+        if !restricted.is_empty() {
+            root = restricted;
+        }
+    }
+    let full_strength = options.level.as_ref().is_none_or(|l| l.is_full_strength());
+    let verdict = options.syzygy.as_ref().filter(|_| full_strength).and_then(|tb| tb.rank_root(pos, &root));
+    if let Some(v) = &verdict {
+        root.clone_from(&v.moves);
+    }
+    (root, verdict)
+}
+
+/// The score shown for a root line: the search's when it found a mate (or the root is not in the tables), else the
+/// tables' verdict on the root.
+fn tb_shown(root_tb: Option<i32>, score: i32) -> i32 {
+    match root_tb {
+        Some(v) if score.abs() <= MATE_BOUND => v,
+        _ => score,
     }
 }
 

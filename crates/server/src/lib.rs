@@ -117,6 +117,9 @@ pub struct Config {
     /// Several nodes on this database (`guoxiang serve --cluster`): each live game is owned by one node through a
     /// lease, and its writes are fenced (`live::cluster`). `None`: this is the only node.
     pub cluster: Option<live::cluster::ClusterConfig>,
+    /// Syzygy endgame tables for the computer's top level and the analysis board (`guoxiang serve --syzygy-path`);
+    /// `None`: the engine plays endgames on its own.
+    pub syzygy: Option<guoxiang_engine::tb::Syzygy>,
 }
 
 impl Config {
@@ -140,6 +143,7 @@ impl Config {
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
             cluster: None,
+            syzygy: None,
         }
     }
 }
@@ -172,7 +176,8 @@ impl AppState {
         let metrics = Arc::new(metrics::Metrics::default());
         let persist = live::persist::Persist::start(store.clone(), metrics.clone());
         let hub = hub::Hub::default();
-        let engines = live::engine::EnginePool::new(config.engine_workers, config.engine_hash_mb);
+        let engines = live::engine::EnginePool::new(config.engine_workers, config.engine_hash_mb)
+            .with_syzygy(config.syzygy.clone());
         let timeouts = live::Timeouts {
             linger_ms: config.linger_ms,
             first_move_ms: config.first_move_timeout_ms,

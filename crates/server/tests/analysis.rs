@@ -266,6 +266,39 @@ mod stream {
         assert_eq!(done["reason"], "game_over", "{done}");
     }
 
+    /// With Syzygy tables (guoxiang-syzygy's fixtures; `guoxiang serve --syzygy-path`) the board shows the tables'
+    /// verdict: only the moves that keep the best result, as many lines as there are such moves (the `info`s still
+    /// come), a win scored as one.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn endgame_tables_decide_the_lines() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../syzygy/tests/tables");
+        let mut tables = guoxiang_syzygy::Tablebase::new();
+        assert!(tables.add_directory(dir).unwrap() > 0);
+        let syzygy = guoxiang_engine::tb::Syzygy::new(std::sync::Arc::new(tables));
+        let server = TestServer::start_with(&temp_db("analysis_ws_syzygy"), |c| c.syzygy = Some(syzygy)).await;
+        let (_, s) = server.guest().await;
+        let mut c = connect(&server, &s).await;
+        // Black draws only with Kf8, Kg7 or Kf7: three lines though five were asked, each a draw.
+        let fen = "6k1/8/8/4P2K/8/8/8/8 b - - 0 1";
+        c.send(json!({"t": "analyse", "id": 1, "multipv": 5, "depth": 8, "fen": fen})).await;
+        let done = c.until(|v| is(v, "done", 1)).await;
+        let lines = done["lines"].as_array().unwrap();
+        let mut firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+        firsts.sort();
+        assert_eq!(firsts, ["g8f7", "g8f8", "g8g7"], "{done}");
+        assert!(lines.iter().all(|l| l["score"]["cp"] == 0), "{done}");
+        let infos: Vec<&Value> = c.seen.iter().filter(|v| is(v, "info", 1)).collect();
+        assert!(!infos.is_empty(), "infos while it searches");
+        assert!(infos.iter().all(|i| i["lines"].as_array().unwrap().len() == 3), "{infos:?}");
+        // White to move wins only with Kg6.
+        c.send(json!({"t": "analyse", "id": 2, "multipv": 3, "depth": 8, "fen": fen.replace(" b ", " w ")})).await;
+        let done = c.until(|v| is(v, "done", 2)).await;
+        let lines = done["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 1, "{done}");
+        assert_eq!(lines[0]["pv"][0], "h5g6");
+        assert!(lines[0]["score"]["cp"].as_i64().unwrap() > 19_000, "{done}");
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn bad_input_gets_an_error_naming_what_is_wrong_and_leaves_the_search_alone() {
         let server = TestServer::start(&temp_db("analysis_ws_bad")).await;

@@ -52,6 +52,10 @@ pub struct Args {
     /// node and fields, for a log collector). `RUST_LOG` chooses what is logged (default `info`).
     #[arg(long, value_enum, default_value_t = super::logs::LogFormat::Text, env = "GUOXIANG_LOG_FORMAT")]
     pub log_format: super::logs::LogFormat,
+    /// Directories of Syzygy endgame tables (.rtbw/.rtbz, separated by ':') for the computer's top level and the
+    /// analysis board.
+    #[arg(long, env = "GUOXIANG_SYZYGY_PATH")]
+    pub syzygy_path: Option<String>,
 }
 
 /// The default lease: a dead node's games move within about 5 s.
@@ -76,6 +80,7 @@ impl Default for Args {
             node: None,
             lease_ms: None,
             log_format: super::logs::LogFormat::Text,
+            syzygy_path: std::env::var("GUOXIANG_SYZYGY_PATH").ok(),
         }
     }
 }
@@ -117,6 +122,15 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         return Err("--node and --lease-ms are for a node of a cluster: add --cluster or --broker".to_owned());
     }
     super::logs::init(a.log_format, config.cluster.as_ref().map(|c| c.node.clone()));
+    if let Some(path) = a.syzygy_path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        let mut tables = guoxiang_syzygy::Tablebase::new();
+        let n = tables.add_paths(path).map_err(|e| format!("--syzygy-path {path}: {e}"))?;
+        if n == 0 {
+            return Err(format!("--syzygy-path {path}: no Syzygy tables (.rtbw files) there"));
+        }
+        tracing::info!("Syzygy: {n} tables, up to {} pieces, from {path}", tables.max_pieces());
+        config.syzygy = Some(guoxiang_engine::tb::Syzygy::new(std::sync::Arc::new(tables)));
+    }
     runtime()?.block_on(guoxiang_server::serve(config))?;
     Ok(ExitCode::SUCCESS)
 }

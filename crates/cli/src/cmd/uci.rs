@@ -58,6 +58,11 @@ struct Uci {
     notices: Vec<String>,
     /// `EvalFile`: a network file to use instead of the one compiled in (`None`: the compiled-in one).
     eval_file: Option<std::sync::Arc<Network>>,
+    /// `SyzygyProbeLimit`, `SyzygyProbeDepth`, `Syzygy50MoveRule`: kept here so that they hold whenever tables are
+    /// (re)loaded.
+    syzygy_limit: u32,
+    syzygy_depth: i32,
+    syzygy_rule50: bool,
 }
 
 pub fn run(_: Args) -> Result<ExitCode, String> {
@@ -74,6 +79,9 @@ pub fn run(_: Args) -> Result<ExitCode, String> {
         search: None,
         notices: Vec::new(),
         eval_file: None,
+        syzygy_limit: 7,
+        syzygy_depth: 1,
+        syzygy_rule50: true,
     };
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -144,6 +152,9 @@ impl Uci {
         send("option name Skill Level type spin default 20 min 0 max 20");
         send("option name UCI_ShowWDL type check default false");
         send("option name SyzygyPath type string default <empty>");
+        send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
+        send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
+        send("option name Syzygy50MoveRule type check default true");
         send(&format!("option name Use NNUE type check default {}", self.engine.options.nnue.is_some()));
         send("option name EvalFile type string default <embedded>");
         send("uciok");
@@ -285,10 +296,48 @@ impl Uci {
             }
             "syzygypath" => {
                 let path = value.trim();
-                if !path.is_empty() && path != "<empty>" {
-                    self.notices.push(format!(
-                        "SyzygyPath {path}: guoxiang does not probe Syzygy tablebases; it searches endgames itself"
-                    ));
+                self.engine.options.syzygy = None;
+                if path.is_empty() || path == "<empty>" {
+                    return;
+                }
+                let mut tables = guoxiang_syzygy::Tablebase::new();
+                match tables.add_paths(path) {
+                    Ok(0) => self.notices.push(format!("SyzygyPath {path}: no Syzygy tables (.rtbw) found there")),
+                    Ok(n) => {
+                        self.notices
+                            .push(format!("SyzygyPath {path}: {n} tables, up to {} pieces", tables.max_pieces()));
+                        self.engine.options.syzygy = Some(guoxiang_engine::tb::Syzygy {
+                            tables: std::sync::Arc::new(tables),
+                            probe_limit: self.syzygy_limit,
+                            probe_depth: self.syzygy_depth,
+                            rule50: self.syzygy_rule50,
+                        });
+                    }
+                    Err(e) => self.notices.push(format!("SyzygyPath {path}: {e}; no tables are used")),
+                }
+            }
+            "syzygyprobelimit" => {
+                if let Some(v) = spin(0, 7) {
+                    self.syzygy_limit = v as u32;
+                    if let Some(tb) = self.engine.options.syzygy.as_mut() {
+                        tb.probe_limit = self.syzygy_limit;
+                    }
+                }
+            }
+            "syzygyprobedepth" => {
+                if let Some(v) = spin(1, 100) {
+                    self.syzygy_depth = v as i32;
+                    if let Some(tb) = self.engine.options.syzygy.as_mut() {
+                        tb.probe_depth = self.syzygy_depth;
+                    }
+                }
+            }
+            "syzygy50moverule" => {
+                if let Some(v) = check() {
+                    self.syzygy_rule50 = v;
+                    if let Some(tb) = self.engine.options.syzygy.as_mut() {
+                        tb.rule50 = v;
+                    }
                 }
             }
             "ponder" => {
@@ -477,13 +526,11 @@ fn info_line(root: &Position, info: &Info, show_wdl: bool) -> String {
         let [w, d, l] = info.score.wdl();
         s.push_str(&format!(" wdl {w} {d} {l}"));
     }
-    s.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {} pv",
-        info.nodes,
-        info.nps(),
-        info.hashfull,
-        info.time.as_millis()
-    ));
+    s.push_str(&format!(" nodes {} nps {} hashfull {}", info.nodes, info.nps(), info.hashfull));
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits {}", info.tbhits));
+    }
+    s.push_str(&format!(" time {} pv", info.time.as_millis()));
     let mut pos = root.clone();
     for &m in &info.pv {
         if !pos.is_legal(m) {

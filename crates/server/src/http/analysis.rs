@@ -131,11 +131,13 @@ pub async fn analyse(
         ),
     })?;
     let fen = pos.fen();
+    let syzygy = state.config.syzygy.clone();
     let (lines, stopped) = tokio::task::spawn_blocking(move || {
         let mut control = ticket.control.clone();
         let _ticket = ticket;
         let mut engine = Engine::new(16);
         engine.options.multipv = multipv;
+        engine.options.syzygy = syzygy;
         let mut limits = Limits { depth: Some(depth), movetime: Some(movetime), ..Limits::default() };
         let superseded = control.stop.load(std::sync::atomic::Ordering::SeqCst);
         if superseded {

@@ -361,15 +361,18 @@ async fn run(state: AppState, user_id: String, out: mpsc::Sender<String>, stoppe
             }
         })
     };
-    let expected = usize::from(multipv).min(pos.legal_moves().len()).max(1);
     let info_out = out.clone();
+    let syzygy = state.config.syzygy.clone();
     let searched = tokio::task::spawn_blocking(move || {
         let control = ticket.control.clone();
         let _ticket = ticket;
         let mut engine = Engine::new(HASH_MB);
         engine.options.multipv = usize::from(multipv);
+        engine.options.syzygy = syzygy;
         let limits =
             Limits { depth: Some(depth), movetime: Some(Duration::from_millis(MAX_ANALYSIS_MS)), ..Limits::default() };
+        // The lines an iteration reports (with endgame tables, only the moves that keep the best result).
+        let expected = usize::from(multipv).min(engine.root_moves(&pos, &limits).len()).max(1);
         let progress = Mutex::new(Progress {
             lines: vec![None; expected],
             last_sent: None,

@@ -28,24 +28,33 @@ pub struct Job {
 pub struct EnginePool {
     permits: Arc<Semaphore>,
     hash_mb: usize,
+    /// Endgame tables for the top level (the weak levels ignore them).
+    syzygy: Option<guoxiang_engine::tb::Syzygy>,
 }
 
 impl EnginePool {
     /// A pool of `workers` search threads, each with a `hash_mb` table per search.
     pub fn new(workers: usize, hash_mb: usize) -> EnginePool {
-        EnginePool { permits: Arc::new(Semaphore::new(workers.max(1))), hash_mb: hash_mb.max(1) }
+        EnginePool { permits: Arc::new(Semaphore::new(workers.max(1))), hash_mb: hash_mb.max(1), syzygy: None }
+    }
+
+    /// The same pool with endgame tables for the top level.
+    pub fn with_syzygy(self, syzygy: Option<guoxiang_engine::tb::Syzygy>) -> EnginePool {
+        EnginePool { syzygy, ..self }
     }
 
     /// Thinks about `job` and returns the chosen move in UCI (`None` if there is no legal move).
     pub async fn think(&self, job: Job) -> Option<String> {
         let _permit = self.permits.clone().acquire_owned().await.ok()?;
         let hash_mb = self.hash_mb;
-        tokio::task::spawn_blocking(move || search(job, hash_mb)).await.ok().flatten()
+        let syzygy = self.syzygy.clone();
+        tokio::task::spawn_blocking(move || search(job, hash_mb, syzygy)).await.ok().flatten()
     }
 }
 
-fn search(job: Job, hash_mb: usize) -> Option<String> {
+fn search(job: Job, hash_mb: usize, syzygy: Option<guoxiang_engine::tb::Syzygy>) -> Option<String> {
     let mut engine = Engine::new(hash_mb);
+    engine.options.syzygy = syzygy;
     engine.options.level = guoxiang_engine::levels::level(job.level).copied();
     engine.options.seed = job.seed;
     let ms = Duration::from_millis;
