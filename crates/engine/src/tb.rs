@@ -91,36 +91,28 @@ impl Syzygy {
         if !self.covers(pos) || candidates.is_empty() {
             return None;
         }
-        let h = pos.halfmoves() as i32;
-        let mut judged = Vec::with_capacity(candidates.len());
-        for &m in candidates {
-            let child = pos.after(m);
-            let zeroing = pos.is_zeroing(m);
-            let (class, dist) = if !child.has_legal_move() {
-                if child.is_check() { (Class::Win, 1) } else { (Class::Draw, 0) }
-            } else {
-                let wdl = self.tables.probe_wdl(&child).ok()?.neg();
-                let dtz = self.tables.probe_dtz(&child).ok()?.0.abs();
-                // Plies from the root to the next capture or pawn move of the line (this move when it is one).
-                let dist = if zeroing { 1 } else { dtz + 1 };
-                // After a capture or pawn move the tables' own 50-move accounting holds; otherwise the game's count
-                // goes on from `h`.
-                let late = self.rule50 && !zeroing && h + dist > 100;
-                let class = match wdl {
-                    Wdl::Win if late => Class::Cursed,
+        // The reader judges every legal move against the game's halfmove count: `dtz` is the plies from the root to
+        // the line's next capture or pawn move (1 for one itself or a mate), and a win whose zeroing move comes
+        // too late for the 50-move rule is already a cursed win.
+        let judged: Vec<(Move, Class, i32)> = self
+            .tables
+            .root_moves(pos)
+            .ok()?
+            .into_iter()
+            .filter(|rm| candidates.contains(&rm.mv))
+            .map(|rm| {
+                let class = match rm.wdl {
                     Wdl::Win => Class::Win,
                     Wdl::CursedWin if !self.rule50 => Class::Win,
                     Wdl::CursedWin => Class::Cursed,
                     Wdl::Draw => Class::Draw,
                     Wdl::BlessedLoss if !self.rule50 => Class::Loss,
                     Wdl::BlessedLoss => Class::Blessed,
-                    Wdl::Loss if late => Class::Blessed,
                     Wdl::Loss => Class::Loss,
                 };
-                (class, dist)
-            };
-            judged.push((m, class, dist));
-        }
+                (rm.mv, class, rm.dtz.0.abs())
+            })
+            .collect();
         let best = judged.iter().map(|&(_, c, _)| c).max()?;
         let of_best = judged.iter().filter(|&&(_, c, _)| c == best);
         // The winner goes for the nearest zeroing move; the loser holds out for the farthest.
@@ -137,7 +129,7 @@ impl Syzygy {
             Class::Blessed => -1,
             Class::Loss => -(TB_WIN - dist.unwrap_or(1)),
         };
-        Some(RootVerdict { moves, score, probes: 2 * judged.len() as u64 })
+        Some(RootVerdict { moves, score, probes: judged.len() as u64 })
     }
 }
 
@@ -148,7 +140,7 @@ pub(crate) struct RootVerdict {
     pub moves: Vec<Move>,
     /// The root's value by the tables, for the side to move.
     pub score: i32,
-    /// Table lookups made.
+    /// Root moves looked up.
     pub probes: u64,
 }
 
