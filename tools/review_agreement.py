@@ -13,6 +13,10 @@ points, the share we class mistake, blunder or missed win; of our blunders (and 
 --cache SF.json keeps Stockfish's result per position (FEN) so that a second run, with another review of the
 same games, does not search again; the file records the Stockfish version and depth and is refused for another
 depth. Without REVIEW.jsonl the tool only fills the cache.
+
+--list also prints the disagreements, one line each: the Stockfish >= 30 moves we did not mark ("missed") and our
+blunders Stockfish does not confirm ("unconfirmed"), with our class and loss, Stockfish's loss, and both engines'
+score (side to move) and best move before the move.
 """
 
 import argparse
@@ -118,11 +122,13 @@ def main():
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     ap.add_argument("--depth", type=int, default=14)
     ap.add_argument("--cache")
+    ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     sf = Stockfish(a.stockfish, a.depth, a.cache)
     reviews = [json.loads(line) for line in open(a.review)] if a.review else None
     big, big_marked, ours, ours_confirmed, counted = 0, 0, 0, 0, 0
     table = {}
+    listing = []
     n_games = 0
     try:
         for gi, boards in enumerate(games(a.pgn)):
@@ -142,6 +148,16 @@ def main():
                 loss = exp[i] - (100.0 - exp[i + 1])
                 cls = mv["class"]
                 table.setdefault(cls, []).append(loss)
+                missed = loss >= 30 and cls not in ("mistake", "blunder", "missed_win")
+                unconfirmed = cls in ("blunder", "missed_win") and loss < 15
+                if a.list and (missed or unconfirmed):
+                    hit = sf.positions.get(boards[i].fen(), [None, "?", "?"])
+                    ours_before = r["positions"][i] if "positions" in r else {}
+                    listing.append(
+                        f"{'missed' if missed else 'unconfirmed'}: game {r.get('game', gi + 1)} ply {i + 1}"
+                        f" {mv['san']}: ours {cls} {mv['loss']:.1f} (before {json.dumps(ours_before.get('eval'))}"
+                        f" best {ours_before.get('best', mv.get('best'))}), Stockfish {loss:.1f}"
+                        f" (before {hit[1]} best {hit[2]})")
                 counted += 1
                 if loss >= 30:
                     big += 1
@@ -165,6 +181,8 @@ def main():
         v = table.get(cls, [])
         if v:
             print(f"| {cls} | {len(v)} | {sum(v) / len(v):.1f} |")
+    for line in listing:
+        print(line)
 
 
 if __name__ == "__main__":

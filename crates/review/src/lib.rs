@@ -162,17 +162,28 @@ pub fn review_judged(
     // The hand-written evaluation: at this budget it agrees with Stockfish on what a mistake is a little better than
     // the network, although the network plays stronger (docs/review.md, "Agreement", 2026-12-05).
     engine.options.nnue = None;
-    let mut judgements = Vec::with_capacity(positions.len());
+    let mut histories = Vec::with_capacity(positions.len());
     let mut history: Vec<u64> = Vec::new();
-    for (i, p) in positions.iter().enumerate() {
-        judgements.push(judge(&engine, p, &history, options.nodes));
+    for p in &positions {
+        histories.push(history.clone());
         history.push(p.hash());
         if p.halfmoves() == 0 {
             history.clear();
             history.push(p.hash());
         }
-        progress(i + 1, positions.len());
     }
+    // The positions are searched from the last to the first, keeping the hash table: the search of a position
+    // then finds what the searches of the positions after it learnt about the game's own continuation — the
+    // refutation of a mistake is usually played in the game — so it judges the move played and its alternatives
+    // closer to what a deeper search says (docs/review.md, "Agreement": from the last position backwards, more of
+    // the moves Stockfish calls mistakes are marked and more of our blunders are confirmed by it, on both sets).
+    let mut judgements = vec![None; positions.len()];
+    engine.clear_hash();
+    for (done, i) in (0..positions.len()).rev().enumerate() {
+        judgements[i] = Some(judge_with(&engine, &positions[i], &histories[i], options.nodes, false));
+        progress(done + 1, positions.len());
+    }
+    let judgements: Vec<Judgement> = judgements.into_iter().map(|j| j.expect("every position judged")).collect();
     let mut out = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         out.push(review_move(&positions[i], m, &judgements[i], &judgements[i + 1], &positions[i + 1], i + 1));
@@ -185,6 +196,11 @@ pub fn review_judged(
 /// since the last capture or pawn move, oldest first; only those whose return would be a threefold repetition
 /// count (see [`threefold_history`]).
 pub fn judge(engine: &Engine, pos: &Position, history: &[u64], nodes: u64) -> Judgement {
+    judge_with(engine, pos, history, nodes, true)
+}
+
+/// As [`judge`]; `clear`: empty the hash table first (else the search starts from what earlier searches stored).
+fn judge_with(engine: &Engine, pos: &Position, history: &[u64], nodes: u64, clear: bool) -> Judgement {
     let legal = pos.count_legal();
     if legal == 0 {
         return if pos.is_check() {
@@ -193,7 +209,9 @@ pub fn judge(engine: &Engine, pos: &Position, history: &[u64], nodes: u64) -> Ju
             Judgement { eval: Eval::Cp(0), expected: 50.0, line: Vec::new(), second: None, second_line: None, legal }
         };
     }
-    engine.clear_hash();
+    if clear {
+        engine.clear_hash();
+    }
     let seen: Mutex<[Option<Info>; 2]> = Mutex::new([None, None]);
     let reporter = |info: &Info| {
         if let Ok(mut s) = seen.lock()
@@ -267,6 +285,21 @@ fn move_loss(m: Move, jb: &Judgement, ja: &Judgement) -> f64 {
     if jb.best() == Some(m) || jb.legal <= 1 { 0.0 } else { (jb.expected - exp_after).max(0.0) }
 }
 
+/// The class of the move `m` and the points it loses, by the judgements of the positions before and after it.
+fn class_and_loss(m: Move, jb: &Judgement, ja: &Judgement) -> (Class, f64) {
+    let (_, exp_after) = after_for_mover(ja);
+    let engine_move = jb.best() == Some(m);
+    let exp_before = jb.expected.max(exp_after);
+    let loss = move_loss(m, jb, ja);
+    let second_loss = if engine_move { jb.second.map(|s| (exp_before - s).max(0.0)) } else { None };
+    let class = if jb.legal <= 1 {
+        Class::Best
+    } else {
+        chances::classify(loss, engine_move, exp_before, exp_after, second_loss)
+    };
+    (class, loss)
+}
+
 /// Reviews one move `m` (the `ply`-th of its game) from `before` to `after`, given what the engine said about both
 /// positions ([`judge`]): its class, loss and, for an error, the sentence.
 pub fn review_move(
@@ -278,16 +311,7 @@ pub fn review_move(
     ply: usize,
 ) -> MoveReview {
     let mover = before.turn();
-    let (_, exp_after) = after_for_mover(ja);
-    let engine_move = jb.best() == Some(m);
-    let exp_before = jb.expected.max(exp_after);
-    let loss = move_loss(m, jb, ja);
-    let second_loss = if engine_move { jb.second.map(|s| (exp_before - s).max(0.0)) } else { None };
-    let class = if jb.legal <= 1 {
-        Class::Best
-    } else {
-        chances::classify(loss, engine_move, exp_before, exp_after, second_loss)
-    };
+    let (class, loss) = class_and_loss(m, jb, ja);
     let white_eval = match mover {
         Color::White => ja.eval.flip(),
         Color::Black => ja.eval,
