@@ -475,3 +475,44 @@ fn bench_with_either_evaluation() {
     let o = guoxiang(&["bench", "5", "--eval", "hce", "--eval-file", file]);
     assert!(stderr(&o).contains("--eval-file goes with --eval nnue"), "{}", stderr(&o));
 }
+
+/// `guoxiang review`: JSON per game, annotated PGN, the endgame tables, and clear errors.
+#[test]
+fn review_judges_games_and_uses_endgame_tables() {
+    // King e6 and pawn e5 against the king on e8: Kd5 gives up the opposition and the win.
+    let pgn = "[FEN \"4k3/8/4K3/4P3/8/8/8/8 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kd5 Kd7 *\n";
+    let file = temp_file("ending.pgn", pgn);
+    let file = file.to_str().expect("path");
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../syzygy/tests/tables");
+
+    let o = guoxiang(&["review", file, "--json", "--nodes", "20000", "--syzygy-path", tables]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let games = json_lines(&stdout(&o));
+    assert_eq!(games.len(), 1, "{games:?}");
+    let kd5 = &games[0]["moves"][0];
+    assert_eq!(kd5["san"], "Kd5");
+    assert_eq!(kd5["class"], "missed_win", "with the tables: {kd5}");
+    assert_eq!(kd5["eval"], serde_json::json!({"cp": 0}), "a table draw after Kd5: {kd5}");
+    assert!(matches!(kd5["best"].as_str(), Some("e6d6" | "e6f6")), "{kd5}");
+
+    // Annotated PGN: the evaluation, the NAG and the better line as a variation.
+    let o = guoxiang(&["review", file, "--nodes", "20000", "--syzygy-path", tables, "--lang", "en"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("[%eval 0.00]"), "{out}");
+    assert!(out.contains("(1. Kd6") || out.contains("(1. Kf6"), "the winning move as a variation: {out}");
+
+    // Errors say what was wrong.
+    let o = guoxiang(&["review", file, "--syzygy-path", "/nonexistent-tables"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--syzygy-path /nonexistent-tables"), "{}", stderr(&o));
+    let empty = std::env::temp_dir().join(format!("guoxiang-cli-{}-no-tables", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("empty dir");
+    let o = guoxiang(&["review", file, "--syzygy-path", empty.to_str().expect("path")]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no Syzygy tables"), "{}", stderr(&o));
+    let o = guoxiang(&["review", file, "--nodes", "0"]);
+    assert!(!o.status.success() && stderr(&o).contains("--nodes"), "{}", stderr(&o));
+    let o = guoxiang(&["review", "/nonexistent.pgn"]);
+    assert!(!o.status.success() && stderr(&o).contains("/nonexistent.pgn"), "{}", stderr(&o));
+}

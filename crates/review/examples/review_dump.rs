@@ -26,7 +26,7 @@ fn main() -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut reader = Reader::new(BufReader::new(file));
     let mut replayer = Replayer::new();
-    let options = Options { nodes };
+    let options = Options { nodes, ..Options::default() };
     let mut out = std::io::stdout().lock();
     let t0 = Instant::now();
     let mut n_games = 0;

@@ -19,6 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use guoxiang_core::{Color, Move, Position, UciMove};
+use guoxiang_engine::tb::Syzygy;
 use guoxiang_engine::{Control, Engine, Info, Limits, Score};
 use guoxiang_tactics::Motif;
 use serde::Serialize;
@@ -36,11 +37,14 @@ const HASH_MB: usize = 32;
 pub struct Options {
     /// Nodes searched per position.
     pub nodes: u64,
+    /// Syzygy endgame tables: positions they cover are judged by them (won, drawn or lost, exactly; the engine's
+    /// move is the table's), the others as before.
+    pub syzygy: Option<Syzygy>,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { nodes: DEFAULT_NODES }
+        Options { nodes: DEFAULT_NODES, syzygy: None }
     }
 }
 
@@ -162,6 +166,7 @@ pub fn review_judged(
     // The hand-written evaluation: at this budget it agrees with Stockfish on what a mistake is a little better than
     // the network, although the network plays stronger (docs/review.md, "Agreement", 2026-12-05).
     engine.options.nnue = None;
+    engine.options.syzygy = options.syzygy.clone();
     let mut histories = Vec::with_capacity(positions.len());
     let mut history: Vec<u64> = Vec::new();
     for p in &positions {
@@ -424,7 +429,8 @@ mod tests {
     fn a_hung_queen_is_a_blunder_and_the_best_moves_are_not() {
         // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7#
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
-        let r = review(&start, &moves, &Options { nodes: 20_000 }, &mut |_, _| {}).expect("review");
+        let r =
+            review(&start, &moves, &Options { nodes: 20_000, ..Options::default() }, &mut |_, _| {}).expect("review");
         assert_eq!(r.moves.len(), 7);
         assert!(matches!(r.moves[5].class, Class::Blunder), "{:?}", r.moves[5]);
         assert!(r.moves[5].comment.is_some());
@@ -441,15 +447,16 @@ mod tests {
     #[test]
     fn the_same_game_and_budget_give_the_same_review() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
-        let a = review(&start, &moves, &Options { nodes: 5_000 }, &mut |_, _| {}).expect("a");
-        let b = review(&start, &moves, &Options { nodes: 5_000 }, &mut |_, _| {}).expect("b");
+        let a = review(&start, &moves, &Options { nodes: 5_000, ..Options::default() }, &mut |_, _| {}).expect("a");
+        let b = review(&start, &moves, &Options { nodes: 5_000, ..Options::default() }, &mut |_, _| {}).expect("b");
         assert_eq!(serde_json::to_string(&a).expect("a"), serde_json::to_string(&b).expect("b"));
     }
 
     #[test]
     fn the_judgements_come_with_the_review_and_name_the_second_move() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3"]);
-        let (r, js) = review_judged(&start, &moves, &Options { nodes: 3_000 }, &mut |_, _| {}).expect("review");
+        let (r, js) = review_judged(&start, &moves, &Options { nodes: 3_000, ..Options::default() }, &mut |_, _| {})
+            .expect("review");
         assert_eq!(js.len(), moves.len() + 1);
         assert_eq!(r.moves.len(), moves.len());
         assert!(js.iter().any(|j| j.second_line.is_some()));
@@ -480,10 +487,12 @@ mod tests {
     fn progress_counts_every_position_and_illegal_moves_are_refused() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["d4", "d5"]);
         let mut calls = Vec::new();
-        review(&start, &moves, &Options { nodes: 1_000 }, &mut |d, t| calls.push((d, t))).expect("review");
+        review(&start, &moves, &Options { nodes: 1_000, ..Options::default() }, &mut |d, t| calls.push((d, t)))
+            .expect("review");
         assert_eq!(calls, vec![(1, 3), (2, 3), (3, 3)]);
         let bad = [moves[0], moves[0]];
-        let e = review(&start, &bad, &Options { nodes: 1_000 }, &mut |_, _| {}).expect_err("illegal");
+        let e =
+            review(&start, &bad, &Options { nodes: 1_000, ..Options::default() }, &mut |_, _| {}).expect_err("illegal");
         assert!(e.starts_with("move 2: "), "{e}");
     }
 }

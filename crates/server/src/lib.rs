@@ -117,8 +117,8 @@ pub struct Config {
     /// Several nodes on this database (`guoxiang serve --cluster`): each live game is owned by one node through a
     /// lease, and its writes are fenced (`live::cluster`). `None`: this is the only node.
     pub cluster: Option<live::cluster::ClusterConfig>,
-    /// Syzygy endgame tables for the computer's top level and the analysis board (`guoxiang serve --syzygy-path`);
-    /// `None`: the engine plays endgames on its own.
+    /// Syzygy endgame tables for the computer's top level, the analysis board and the review (`guoxiang serve
+    /// --syzygy-path`); `None`: the engine plays endgames on its own.
     pub syzygy: Option<guoxiang_engine::tb::Syzygy>,
 }
 
@@ -223,6 +223,7 @@ impl AppState {
             analysis.clone(),
             config.review_nodes,
             config.public_url.clone(),
+            config.syzygy.clone(),
         )
         .await
         .map_err(|e| format!("reviewer: {e}"))?;

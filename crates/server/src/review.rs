@@ -52,6 +52,7 @@ impl Reviewer {
         analysis: AnalysisPool,
         nodes: u64,
         public_url: String,
+        syzygy: Option<guoxiang_engine::tb::Syzygy>,
     ) -> Result<Reviewer, StoreError> {
         let cluster = live.node().map(|n| (n.to_owned(), live.lease_ms()));
         let again = match &cluster {
@@ -62,7 +63,7 @@ impl Reviewer {
             tracing::info!("{again} interrupted reviews queued again");
         }
         let reviewer = Reviewer { store, wake: Arc::new(Notify::new()), nodes: nodes.max(1) };
-        let worker = Worker { store: reviewer.store.clone(), analysis, public_url, cluster };
+        let worker = Worker { store: reviewer.store.clone(), analysis, public_url, cluster, syzygy };
         let wake = reviewer.wake.clone();
         tokio::spawn(async move { worker.run(wake).await });
         // Games that end: against the computer always, the others when a player has asked for every game.
@@ -131,6 +132,8 @@ struct Worker {
     public_url: String,
     /// In a cluster, this node's name and the length of its leases.
     cluster: Option<(String, u64)>,
+    /// Endgame tables (`guoxiang serve --syzygy-path`): the positions they cover are judged by them.
+    syzygy: Option<guoxiang_engine::tb::Syzygy>,
 }
 
 impl Worker {
@@ -215,7 +218,7 @@ impl Worker {
         }
         let handle = tokio::runtime::Handle::current();
         let (store, analysis, game_id) = (self.store.clone(), self.analysis.clone(), id.to_owned());
-        let options = Options { nodes: row.nodes.max(1) as u64 };
+        let options = Options { nodes: row.nodes.max(1) as u64, syzygy: self.syzygy.clone() };
         let review = tokio::task::spawn_blocking(move || -> Result<(GameReview, Value), String> {
             // A worker of the analysis pool for each position, given back after it (see the module's doc).
             let mut ticket = Some(handle.block_on(admit(&analysis)));

@@ -1,4 +1,4 @@
-//! `guoxiang review FILE.pgn [--json] [--nodes N] [--lang zh|en]`: every game of a PGN file reviewed move by move
+//! `guoxiang review FILE.pgn [--json] [--nodes N] [--lang zh|en] [--syzygy-path DIR]`: every game of a PGN file reviewed move by move
 //! by our engine (docs/review.md). `--json`: one JSON object per game (`moves` with `ply`, `san`, `uci`, `eval`,
 //! `best`, `class`, `comment`; `accuracy`; per side `acpl` and class counts). Without it: the games as PGN with
 //! `[%eval]` comments, NAGs, the comments and the better lines as variations. A progress bar on a terminal counts
@@ -27,6 +27,10 @@ pub struct Args {
     /// The language of the comments in the PGN output.
     #[arg(long, default_value = "zh", value_parser = parse_lang)]
     lang: Lang,
+    /// Directories of Syzygy endgame tables (.rtbw/.rtbz, separated by ':'): the positions they cover are judged
+    /// by them.
+    #[arg(long, env = "GUOXIANG_SYZYGY_PATH")]
+    syzygy_path: Option<String>,
 }
 
 fn parse_lang(s: &str) -> Result<Lang, String> {
@@ -50,7 +54,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut out = BufWriter::new(io::stdout().lock());
-    let options = Options { nodes: a.nodes };
+    let syzygy = super::syzygy_tables(a.syzygy_path.as_deref())?.map(|(tb, _)| tb);
+    let options = Options { nodes: a.nodes, syzygy };
     let (mut reviewed, mut bad) = (0u64, 0u64);
     loop {
         let g = match reader.read_game(&mut replayer) {

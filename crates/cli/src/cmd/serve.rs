@@ -122,14 +122,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         return Err("--node and --lease-ms are for a node of a cluster: add --cluster or --broker".to_owned());
     }
     super::logs::init(a.log_format, config.cluster.as_ref().map(|c| c.node.clone()));
-    if let Some(path) = a.syzygy_path.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-        let mut tables = guoxiang_syzygy::Tablebase::new();
-        let n = tables.add_paths(path).map_err(|e| format!("--syzygy-path {path}: {e}"))?;
-        if n == 0 {
-            return Err(format!("--syzygy-path {path}: no Syzygy tables (.rtbw files) there"));
-        }
-        tracing::info!("Syzygy: {n} tables, up to {} pieces, from {path}", tables.max_pieces());
-        config.syzygy = Some(guoxiang_engine::tb::Syzygy::new(std::sync::Arc::new(tables)));
+    if let Some((tb, n)) = super::syzygy_tables(a.syzygy_path.as_deref())? {
+        let path = a.syzygy_path.as_deref().unwrap_or_default();
+        tracing::info!("Syzygy: {n} tables, up to {} pieces, from {path}", tb.tables.max_pieces());
+        config.syzygy = Some(tb);
     }
     runtime()?.block_on(guoxiang_server::serve(config))?;
     Ok(ExitCode::SUCCESS)
