@@ -239,6 +239,7 @@ fn every_option_is_accepted() {
         "setoption name Skill Level value 5",
         "setoption name UCI_ShowWDL value false",
         "setoption name SyzygyPath value <empty>",
+        "setoption name SingularExtensions value true",
     ] {
         e.send(opt);
     }
@@ -385,7 +386,11 @@ fn nnue_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until(LONG, |l| l == "uciok");
-    for opt in ["option name Use NNUE type check default true", "option name EvalFile type string default <embedded>"] {
+    for opt in [
+        "option name Use NNUE type check default true",
+        "option name EvalFile type string default <embedded>",
+        "option name SingularExtensions type check default false",
+    ] {
         assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:#?}");
     }
     let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/nets/default.nnue");

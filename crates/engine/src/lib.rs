@@ -134,6 +134,9 @@ pub struct Options {
     /// Syzygy endgame tablebases (UCI `SyzygyPath`) and how to use them; `None`: the search plays endgames on its
     /// own. Used at full strength only.
     pub syzygy: Option<tb::Syzygy>,
+    /// Singular extensions (UCI `SingularExtensions`; off by default until an SPRT shows they pay: docs/engine.md,
+    /// "Singular extensions"). Full strength only.
+    pub singular_extensions: bool,
 }
 
 impl Default for Options {
@@ -146,6 +149,7 @@ impl Default for Options {
             seed: 0x5EED,
             nnue: Some(nnue::Network::embedded()),
             syzygy: None,
+            singular_extensions: false,
         }
     }
 }

@@ -312,6 +312,12 @@ pub mod search {
     pub const LMR_DIVISOR: f64 = 2.25;
     /// SEE pruning threshold per ply for captures at low depth.
     pub const SEE_CAPTURE_MARGIN: i32 = 100;
+    /// Singular extensions: from this depth, a transposition-table move whose stored score (a lower bound or
+    /// exact, at most `SINGULAR_TT_DEPTH_GAP` plies shallower) no other move comes within `SINGULAR_MARGIN` per ply
+    /// of, in a search of half the depth, is searched a ply deeper.
+    pub const SINGULAR_DEPTH: i32 = 8;
+    pub const SINGULAR_TT_DEPTH_GAP: i32 = 3;
+    pub const SINGULAR_MARGIN: i32 = 2;
     /// History values are kept within ±this.
     pub const HISTORY_MAX: i32 = 16_384;
 }

@@ -4,7 +4,8 @@
 //! Pruning and reductions: mate-distance pruning, transposition-table cutoffs, reverse futility pruning, null-move
 //! pruning (never with only king and pawns; verified by a reduced search in zugzwang-prone endings), futility and
 //! late-move pruning of quiet moves, SEE pruning of losing captures, late-move reductions from a logarithmic table.
-//! Checks are extended. Repetitions (against the search path and the game before the root) and the 50-move rule
+//! Checks are extended; with `Options::singular_extensions`, so is a transposition-table move no other move comes
+//! close to (and a node where even without it a search fails high is cut). Repetitions (against the search path and the game before the root) and the 50-move rule
 //! score as draws.
 //!
 //! Lazy SMP: with several threads, all search the same root with the shared transposition table; helpers have
@@ -60,6 +61,8 @@ struct Shared<'a> {
     tbhits: AtomicU64,
     /// The root's value by the tables when the root is in them: shown instead of a search score that is not a mate.
     root_tb: Option<i32>,
+    /// Singular extensions on ([`Options::singular_extensions`], full strength).
+    singular: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -94,6 +97,8 @@ struct Worker<'a> {
     stopped: bool,
     history: Box<History>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
+    /// The move left out at each ply by a singular-extension search (that search's node is the same position).
+    excluded: [Option<Move>; MAX_PLY + 2],
     hashes: Vec<u64>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -131,6 +136,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
+            excluded: [None; MAX_PLY + 2],
             hashes,
             pv: Box::new([[null; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -431,10 +437,15 @@ impl<'a> Worker<'a> {
             return alpha;
         }
 
+        // A singular-extension search of this position without `excluded`: no cutoffs, pruning or stores that
+        // would stand for the whole node.
+        let excluded = self.excluded[ply];
         let key = pos.hash();
         let hit = self.shared.tt.probe(key, ply);
         let tt_move = hit.and_then(|h| h.mv);
-        if let Some(score) = hit.filter(|h| !pv_node && h.depth >= depth).and_then(|h| h.cutoff(alpha, beta)) {
+        if excluded.is_none()
+            && let Some(score) = hit.filter(|h| !pv_node && h.depth >= depth).and_then(|h| h.cutoff(alpha, beta))
+        {
             return score;
         }
 
@@ -442,6 +453,7 @@ impl<'a> Worker<'a> {
         // a win or loss that does not still bounds what the search may return.
         let (mut tb_floor, mut tb_ceiling) = (-INF, INF);
         if let Some(tb) = self.shared.syzygy
+            && excluded.is_none()
             && let Some((value, bound)) = tb.probe_in_tree(pos, depth, ply)
         {
             self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
@@ -474,7 +486,7 @@ impl<'a> Worker<'a> {
         }
         let us = pos.turn();
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta, assume a quiet move keeps it there.
             // Not when beta is a mate score: a side about to be mated would "fail high" on its static eval and
             // hide the shorter mate from the other side.
@@ -532,6 +544,9 @@ impl<'a> Worker<'a> {
         let mut n_quiets = 0;
 
         while let Some(m) = mp.next(pos) {
+            if Some(m) == excluded {
+                continue;
+            }
             move_count += 1;
             let tactical = mp.last_is_tactical;
             let mut child = pos.clone();
@@ -551,7 +566,35 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let extendable = (ply as i32) < 2 * self.root_depth;
+            let mut extension = i32::from(gives_check && extendable);
+            // Singular extension: the table's move, when every other move falls clearly short of its score in a
+            // search of half the depth, is searched a ply deeper; when even without it the node fails high
+            // (multi-cut), the node is cut.
+            if let Some(h) = hit
+                && self.shared.singular
+                && extension == 0
+                && extendable
+                && excluded.is_none()
+                && Some(m) == tt_move
+                && depth >= SINGULAR_DEPTH
+                && h.depth >= depth - SINGULAR_TT_DEPTH_GAP
+                && h.bound != Bound::Upper
+                && h.score.abs() < MATE_BOUND
+            {
+                let s_beta = h.score - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = Some(m);
+                let v = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, false, false);
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < s_beta {
+                    extension = 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
             let new_depth = depth - 1 + extension;
             self.hashes.push(key);
             let score = if move_count == 1 {
@@ -614,7 +657,14 @@ impl<'a> Worker<'a> {
             }
         }
 
+        if move_count == 0 {
+            // Only the excluded move was legal.
+            return alpha;
+        }
         let best = best.max(tb_floor).min(tb_ceiling);
+        if excluded.is_some() {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if pv_node && best_move.is_some() {
@@ -758,6 +808,7 @@ pub(crate) fn run(
         syzygy,
         tbhits: AtomicU64::new(verdict.as_ref().map_or(0, |v| v.probes)),
         root_tb: verdict.as_ref().map(|v| v.score),
+        singular: options.singular_extensions && level.is_none(),
     };
     let main_result = std::thread::scope(|s| {
         for id in 1..threads {
@@ -972,6 +1023,25 @@ mod tests {
             assert_eq!(r.score.to_string(), format!("mate {n}"), "{fen}");
             assert!(pos.is_legal(r.best.unwrap()));
         }
+    }
+
+    #[test]
+    fn singular_extensions_keep_mates_exact_and_change_the_tree() {
+        let run = |fen: &str, depth: u32, singular: bool| {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut engine = Engine::new(8);
+            engine.options.singular_extensions = singular;
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            engine.search(&pos, &[], &limits, &Control::default(), &Silent, Instant::now())
+        };
+        for (fen, n) in [("8/8/8/8/8/4K3/R7/6k1 w - - 0 1", 3), ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2)] {
+            assert_eq!(run(fen, 11, true).score.to_string(), format!("mate {n}"), "{fen}");
+        }
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let (on, off) = (run(kiwipete, 9, true), run(kiwipete, 9, false));
+        assert_ne!(on.nodes, off.nodes, "the extensions search another tree");
+        assert_eq!(run(kiwipete, 9, true).nodes, on.nodes, "and the same one every time");
+        assert!(on.best.is_some_and(|m| Position::from_fen(kiwipete).unwrap().is_legal(m)));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `guoxiang bench [DEPTH]`: searches a fixed set of positions to a fixed depth (one thread, a fresh table for
 //! each) and prints the total node count — deterministic for a given build of the engine — and the speed.
 //! The last line is exactly `N nodes M nps`. `--eval nnue` (optionally with `--eval-file NET`) benchmarks the
-//! network evaluation, `--eval hce` the hand-written one; without it, the engine's default.
+//! network evaluation, `--eval hce` the hand-written one; without it, the engine's default. `--singular-extensions`
+//! turns on the search's singular extensions (off by default, UCI `SingularExtensions`).
 
 use guoxiang_engine::bench;
 use guoxiang_engine::nnue::Network;
@@ -18,6 +19,9 @@ pub struct Args {
     /// A network file for `--eval nnue` instead of the one compiled in.
     #[arg(long, value_name = "NET")]
     eval_file: Option<std::path::PathBuf>,
+    /// With singular extensions (off by default until an SPRT shows they pay).
+    #[arg(long)]
+    singular_extensions: bool,
 }
 
 pub fn run(a: Args) -> Result<ExitCode, String> {
@@ -34,6 +38,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             _ => {}
         }
     }
+    options.singular_extensions = a.singular_extensions;
     let r = bench::run_with(a.depth, &options);
     for (i, line) in r.lines.iter().enumerate() {
         println!("{:>2}/{} {:>10} nodes  bestmove {:<6} {}", i + 1, r.lines.len(), line.nodes, line.best, line.fen);

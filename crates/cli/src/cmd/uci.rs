@@ -157,6 +157,7 @@ impl Uci {
         send("option name Syzygy50MoveRule type check default true");
         send(&format!("option name Use NNUE type check default {}", self.engine.options.nnue.is_some()));
         send("option name EvalFile type string default <embedded>");
+        send(&format!("option name SingularExtensions type check default {}", self.engine.options.singular_extensions));
         send("uciok");
     }
 
@@ -342,6 +343,11 @@ impl Uci {
             }
             "ponder" => {
                 let _ = check();
+            }
+            "singularextensions" => {
+                if let Some(v) = check() {
+                    self.engine.options.singular_extensions = v;
+                }
             }
             "use nnue" => {
                 if let Some(v) = check() {
