@@ -5,8 +5,8 @@
 //! pruning (never with only king and pawns; verified by a reduced search in zugzwang-prone endings), futility and
 //! late-move pruning of quiet moves, SEE pruning of losing captures, late-move reductions from a logarithmic table.
 //! Checks are extended; with `Options::singular_extensions`, so is a transposition-table move no other move comes
-//! close to (and a node where even without it a search fails high is cut). Repetitions (against the search path and the game before the root) and the 50-move rule
-//! score as draws.
+//! close to (and a node where even without it a search fails high is cut). Repetitions (against the search path
+//! and the game before the root) and the 50-move rule score as draws.
 //!
 //! Lazy SMP: with several threads, all search the same root with the shared transposition table; helpers have
 //! their own histories and search odd-numbered ones a ply deeper. The main thread alone manages time, reports and

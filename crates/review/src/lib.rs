@@ -182,13 +182,16 @@ pub fn review_judged(
     // refutation of a mistake is usually played in the game — so it judges the move played and its alternatives
     // closer to what a deeper search says (docs/review.md, "Agreement": from the last position backwards, more of
     // the moves Stockfish calls mistakes are marked and more of our blunders are confirmed by it, on both sets).
-    let mut judgements = vec![None; positions.len()];
-    engine.clear_hash();
-    for (done, i) in (0..positions.len()).rev().enumerate() {
-        judgements[i] = Some(judge_with(&engine, &positions[i], &histories[i], options.nodes, false));
-        progress(done + 1, positions.len());
-    }
-    let judgements: Vec<Judgement> = judgements.into_iter().map(|j| j.expect("every position judged")).collect();
+    let n = positions.len();
+    let mut judgements: Vec<Judgement> = (0..n)
+        .rev()
+        .map(|i| {
+            let j = judge_with(&engine, &positions[i], &histories[i], options.nodes, false);
+            progress(n - i, n);
+            j
+        })
+        .collect();
+    judgements.reverse();
     let mut out = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         out.push(review_move(&positions[i], m, &judgements[i], &judgements[i + 1], &positions[i + 1], i + 1));
@@ -290,21 +293,6 @@ fn move_loss(m: Move, jb: &Judgement, ja: &Judgement) -> f64 {
     if jb.best() == Some(m) || jb.legal <= 1 { 0.0 } else { (jb.expected - exp_after).max(0.0) }
 }
 
-/// The class of the move `m` and the points it loses, by the judgements of the positions before and after it.
-fn class_and_loss(m: Move, jb: &Judgement, ja: &Judgement) -> (Class, f64) {
-    let (_, exp_after) = after_for_mover(ja);
-    let engine_move = jb.best() == Some(m);
-    let exp_before = jb.expected.max(exp_after);
-    let loss = move_loss(m, jb, ja);
-    let second_loss = if engine_move { jb.second.map(|s| (exp_before - s).max(0.0)) } else { None };
-    let class = if jb.legal <= 1 {
-        Class::Best
-    } else {
-        chances::classify(loss, engine_move, exp_before, exp_after, second_loss)
-    };
-    (class, loss)
-}
-
 /// Reviews one move `m` (the `ply`-th of its game) from `before` to `after`, given what the engine said about both
 /// positions ([`judge`]): its class, loss and, for an error, the sentence.
 pub fn review_move(
@@ -316,7 +304,16 @@ pub fn review_move(
     ply: usize,
 ) -> MoveReview {
     let mover = before.turn();
-    let (class, loss) = class_and_loss(m, jb, ja);
+    let (_, exp_after) = after_for_mover(ja);
+    let engine_move = jb.best() == Some(m);
+    let exp_before = jb.expected.max(exp_after);
+    let loss = move_loss(m, jb, ja);
+    let second_loss = if engine_move { jb.second.map(|s| (exp_before - s).max(0.0)) } else { None };
+    let class = if jb.legal <= 1 {
+        Class::Best
+    } else {
+        chances::classify(loss, engine_move, exp_before, exp_after, second_loss)
+    };
     let white_eval = match mover {
         Color::White => ja.eval.flip(),
         Color::Black => ja.eval,

@@ -1,5 +1,5 @@
-//! `guoxiang review FILE.pgn [--json] [--nodes N] [--lang zh|en] [--syzygy-path DIR]`: every game of a PGN file reviewed move by move
-//! by our engine (docs/review.md). `--json`: one JSON object per game (`moves` with `ply`, `san`, `uci`, `eval`,
+//! `guoxiang review FILE.pgn [--json] [--nodes N] [--lang zh|en] [--syzygy-path DIR]`: every game of a PGN file
+//! reviewed move by move by our engine (docs/review.md); endgame tables judge the positions they cover. `--json`: one JSON object per game (`moves` with `ply`, `san`, `uci`, `eval`,
 //! `best`, `class`, `comment`; `accuracy`; per side `acpl` and class counts). Without it: the games as PGN with
 //! `[%eval]` comments, NAGs, the comments and the better lines as variations. A progress bar on a terminal counts
 //! the positions searched; a game that does not replay is reported on standard error with where, and skipped.
