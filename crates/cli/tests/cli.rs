@@ -494,6 +494,12 @@ fn review_judges_games_and_uses_endgame_tables() {
     assert_eq!(kd5["class"], "missed_win", "with the tables: {kd5}");
     assert_eq!(kd5["eval"], serde_json::json!({"cp": 0}), "a table draw after Kd5: {kd5}");
     assert!(matches!(kd5["best"].as_str(), Some("e6d6" | "e6f6")), "{kd5}");
+    // One judge, either of them: the same verdict from the tables.
+    for judges in ["hand", "network"] {
+        let o = guoxiang(&["review", file, "--json", "--nodes", "20000", "--syzygy-path", tables, "--judges", judges]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(json_lines(&stdout(&o))[0]["moves"][0]["class"], "missed_win", "--judges {judges}");
+    }
 
     // Annotated PGN: the evaluation, the NAG and the better line as a variation.
     let o = guoxiang(&["review", file, "--nodes", "20000", "--syzygy-path", tables, "--lang", "en"]);
@@ -513,6 +519,8 @@ fn review_judges_games_and_uses_endgame_tables() {
     assert!(stderr(&o).contains("no Syzygy tables"), "{}", stderr(&o));
     let o = guoxiang(&["review", file, "--nodes", "0"]);
     assert!(!o.status.success() && stderr(&o).contains("--nodes"), "{}", stderr(&o));
+    let o = guoxiang(&["review", file, "--judges", "stockfish"]);
+    assert!(!o.status.success() && stderr(&o).contains("'stockfish': say both, hand or network"), "{}", stderr(&o));
     let o = guoxiang(&["review", "/nonexistent.pgn"]);
     assert!(!o.status.success() && stderr(&o).contains("/nonexistent.pgn"), "{}", stderr(&o));
 }

@@ -1,9 +1,9 @@
 //! Reviews every game of a PGN file as `guoxiang review FILE.pgn --json` does and prints, per game, one JSON line
-//! with the same `game` and `moves`, plus `positions`: what the engine said about every position (the start and
-//! after each move) — `fen`, `legal`, `eval` (side to move), `best`, `second` `{uci, eval}` — so that the curve and
+//! with the same `game` and `moves`, plus `positions`: what the first judge (the hand-written evaluation, or the
+//! one judge asked for) said about every position (the start and after each move) — `fen`, `legal`, `eval` (side to move), `best`, `second` `{uci, eval}` — so that the curve and
 //! the thresholds can be re-fitted without searching again (tools/review_fit.py, docs/review.md "Calibration").
 //!
-//!     cargo run --release -p guoxiang-review --example review_dump -- FILE.pgn [NODES] > DUMP.jsonl
+//!     cargo run --release -p guoxiang-review --example review_dump -- FILE.pgn [NODES [both|hand|network]] > DUMP.jsonl
 //!
 //! Prints the review time per game on standard error.
 
@@ -12,12 +12,12 @@ use std::time::Instant;
 
 use guoxiang_core::UciMove;
 use guoxiang_pgn::{Reader, Replayer};
-use guoxiang_review::{DEFAULT_NODES, Options, review_judged};
+use guoxiang_review::{DEFAULT_NODES, Judges, Options, review_judged};
 use serde_json::json;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).ok_or("usage: review_dump FILE.pgn [NODES]")?;
+    let path = args.get(1).ok_or("usage: review_dump FILE.pgn [NODES [both|hand|network]]")?;
     let nodes: u64 =
         args.get(2).map(|s| s.parse().map_err(|e| format!("NODES: {e}"))).transpose()?.unwrap_or(DEFAULT_NODES);
     if nodes == 0 {
@@ -26,7 +26,11 @@ fn main() -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let mut reader = Reader::new(BufReader::new(file));
     let mut replayer = Replayer::new();
-    let options = Options { nodes, ..Options::default() };
+    let judges = match args.get(3) {
+        None => Judges::Both,
+        Some(s) => Judges::parse(s).ok_or_else(|| format!("'{s}': say both, hand or network"))?,
+    };
+    let options = Options { nodes, judges, ..Options::default() };
     let mut out = std::io::stdout().lock();
     let t0 = Instant::now();
     let mut n_games = 0;

@@ -33,6 +33,9 @@ pub const INACCURACY_MIN: f64 = 4.0;
 pub const MISTAKE_MIN: f64 = 8.0;
 /// From this loss: blunder (??).
 pub const BLUNDER_MIN: f64 = 30.0;
+/// With two judges (`Judges::Both`), a blunder or missed win one judge finds stands only when the other finds the
+/// move loses at least this much; else it is a mistake (fitted: docs/review.md, "Two judges").
+pub const CONFIRM_MIN: f64 = 25.0;
 /// "Only move": the best move was played and the second best loses at least this much more.
 pub const ONLY_MOVE_GAP: f64 = 20.0;
 /// A position with at least this expected score is won.
@@ -159,6 +162,11 @@ impl Class {
         }
     }
 
+    /// A mistake, blunder or missed win.
+    pub fn is_mistake_or_worse(self) -> bool {
+        matches!(self, Class::Mistake | Class::Blunder | Class::MissedWin)
+    }
+
     /// Whether the move gets a comment: an inaccuracy or worse.
     pub fn is_error(self) -> bool {
         matches!(self, Class::Inaccuracy | Class::Mistake | Class::Blunder | Class::MissedWin)
@@ -189,6 +197,15 @@ pub fn classify(loss: f64, engine_move: bool, before: f64, after: f64, second_lo
     }
 }
 
+/// The class one judge gave a move, given the loss the other judge finds in it: a blunder or missed win the other
+/// judge puts below [`CONFIRM_MIN`] is a mistake.
+pub fn confirmed(class: Class, other_loss: f64) -> Class {
+    match class {
+        Class::Blunder | Class::MissedWin if other_loss < CONFIRM_MIN => Class::Mistake,
+        c => c,
+    }
+}
+
 /// The NAG of a class: 6 (?!), 2 (?), 4 (??) for errors; a missed win is marked by its loss.
 pub fn nag(class: Class, loss: f64) -> Option<u8> {
     match class {
@@ -209,6 +226,17 @@ pub fn move_accuracy(loss: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blunder_one_judge_finds_needs_the_other_to_find_a_large_loss() {
+        assert_eq!(confirmed(Class::Blunder, CONFIRM_MIN), Class::Blunder);
+        assert_eq!(confirmed(Class::Blunder, CONFIRM_MIN - 0.1), Class::Mistake);
+        assert_eq!(confirmed(Class::MissedWin, 3.0), Class::Mistake);
+        assert_eq!(confirmed(Class::MissedWin, 40.0), Class::MissedWin);
+        for c in [Class::Mistake, Class::Inaccuracy, Class::Good, Class::Best, Class::OnlyMove] {
+            assert_eq!(confirmed(c, 0.0), c);
+        }
+    }
 
     #[test]
     fn the_curve_is_symmetric_and_monotone() {

@@ -40,11 +40,47 @@ pub struct Options {
     /// Syzygy endgame tables: positions they cover are judged by them (won, drawn or lost, exactly; the engine's
     /// move is the table's), the others as before.
     pub syzygy: Option<Syzygy>,
+    /// Which evaluations judge the game.
+    pub judges: Judges,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { nodes: DEFAULT_NODES, syzygy: None }
+        Options { nodes: DEFAULT_NODES, syzygy: None, judges: Judges::Both }
+    }
+}
+
+impl Options {
+    /// The searches a review of a game of `moves` moves makes (what its progress counts to): every position, the
+    /// start and after each move, once per judge.
+    pub fn searches(&self, moves: usize) -> usize {
+        let judges = if self.judges == Judges::Both { 2 } else { 1 };
+        (moves + 1) * judges
+    }
+}
+
+/// The evaluations a review searches with. Each judge searches every position of the game at the node budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judges {
+    /// The hand-written evaluation alone.
+    HandWritten,
+    /// The network alone.
+    Network,
+    /// Both, the hand-written evaluation first (its evaluations are the review's): a move is a mistake when either
+    /// judge finds it one — each misses some errors the other sees — and a blunder or missed win only when the
+    /// other judge also finds it loses at least [`chances::CONFIRM_MIN`] (docs/review.md, "Two judges").
+    Both,
+}
+
+impl Judges {
+    /// `hand`, `network` or `both`.
+    pub fn parse(s: &str) -> Option<Judges> {
+        match s {
+            "hand" => Some(Judges::HandWritten),
+            "network" => Some(Judges::Network),
+            "both" => Some(Judges::Both),
+            _ => None,
+        }
     }
 }
 
@@ -144,7 +180,7 @@ pub fn review(
     review_judged(start, moves, options, progress).map(|(r, _)| r)
 }
 
-/// As [`review`], and also what the engine said about every position (the start and after each move): for
+/// As [`review`], and also what the (first) judge said about every position (the start and after each move): for
 /// calibration (crates/review/examples/review_dump.rs).
 pub fn review_judged(
     start: &Position,
@@ -161,12 +197,6 @@ pub fn review_judged(
         }
         positions.push(p.after(m));
     }
-    let mut engine = Engine::new(HASH_MB);
-    engine.options.multipv = 2;
-    // The hand-written evaluation: at this budget it agrees with Stockfish on what a mistake is a little better than
-    // the network, although the network plays stronger (docs/review.md, "Agreement", 2026-12-05).
-    engine.options.nnue = None;
-    engine.options.syzygy = options.syzygy.clone();
     let mut histories = Vec::with_capacity(positions.len());
     let mut history: Vec<u64> = Vec::new();
     for p in &positions {
@@ -177,27 +207,75 @@ pub fn review_judged(
             history.push(p.hash());
         }
     }
-    // The positions are searched from the last to the first, keeping the hash table: the search of a position
-    // then finds what the searches of the positions after it learnt about the game's own continuation — the
-    // refutation of a mistake is usually played in the game — so it judges the move played and its alternatives
-    // closer to what a deeper search says (docs/review.md, "Agreement": from the last position backwards, more of
-    // the moves Stockfish calls mistakes are marked and more of our blunders are confirmed by it, on both sets).
+    let n = positions.len();
+    let (first_network, second) = match options.judges {
+        Judges::HandWritten => (false, false),
+        Judges::Network => (true, false),
+        Judges::Both => (false, true),
+    };
+    let total = options.searches(moves.len());
+    let first = judge_game(&positions, &histories, options, first_network, &mut |done| progress(done, total));
+    let other = if second {
+        Some(judge_game(&positions, &histories, options, true, &mut |done| progress(n + done, total)))
+    } else {
+        None
+    };
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        let (before, after) = (&positions[i], &positions[i + 1]);
+        let (jb, ja) = (&first[i], &first[i + 1]);
+        let (loss, class) = assess(m, jb, ja);
+        let white_eval = white_eval_after(before, after, ja);
+        let Some(other) = &other else {
+            out.push(review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval));
+            continue;
+        };
+        let (ob, oa) = (&other[i], &other[i + 1]);
+        let (other_loss, other_class) = assess(m, ob, oa);
+        // The judge that finds the larger error speaks for the move (its loss, line and sentence); the first
+        // judge's evaluation stays, so that the graph is one evaluation's.
+        let first_errs = class.is_mistake_or_worse();
+        let other_errs = other_class.is_mistake_or_worse();
+        let use_other = other_errs && (!first_errs || other_loss > loss);
+        let (jb, ja, loss, class, confirm) =
+            if use_other { (ob, oa, other_loss, other_class, loss) } else { (jb, ja, loss, class, other_loss) };
+        let class = chances::confirmed(class, confirm);
+        out.push(review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval));
+    }
+    let (white, black) = summarise(&out, &positions);
+    Ok((GameReview { moves: out, white, black, nodes: options.nodes }, first))
+}
+
+/// Every position of the game judged by one evaluation (the network or the hand-written one), from the last to the
+/// first with one hash table: the search of a position then finds what the searches of the positions after it
+/// learnt about the game's own continuation — the refutation of a mistake is usually played in the game — so it
+/// judges the move played and its alternatives closer to what a deeper search says (docs/review.md, "Agreement":
+/// from the last position backwards, more of the moves Stockfish calls mistakes are marked and more of our
+/// blunders are confirmed by it, on both sets). `progress(done)` after each position.
+fn judge_game(
+    positions: &[Position],
+    histories: &[Vec<u64>],
+    options: &Options,
+    network: bool,
+    progress: &mut dyn FnMut(usize),
+) -> Vec<Judgement> {
+    let mut engine = Engine::new(HASH_MB);
+    engine.options.multipv = 2;
+    if !network {
+        engine.options.nnue = None;
+    }
+    engine.options.syzygy = options.syzygy.clone();
     let n = positions.len();
     let mut judgements: Vec<Judgement> = (0..n)
         .rev()
         .map(|i| {
             let j = judge_with(&engine, &positions[i], &histories[i], options.nodes, false);
-            progress(n - i, n);
+            progress(n - i);
             j
         })
         .collect();
     judgements.reverse();
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, &m) in moves.iter().enumerate() {
-        out.push(review_move(&positions[i], m, &judgements[i], &judgements[i + 1], &positions[i + 1], i + 1));
-    }
-    let (white, black) = summarise(&out, &positions);
-    Ok((GameReview { moves: out, white, black, nodes: options.nodes }, judgements))
+    judgements
 }
 
 /// Searches one position (or scores a finished one). `history`: the hashes of the game's positions before `pos`
@@ -303,7 +381,12 @@ pub fn review_move(
     after: &Position,
     ply: usize,
 ) -> MoveReview {
-    let mover = before.turn();
+    let (loss, class) = assess(m, jb, ja);
+    review_move_as(before, m, jb, ja, ply, loss, class, white_eval_after(before, after, ja))
+}
+
+/// The loss and class of the move `m` by the judgements of the positions before (`jb`) and after it (`ja`).
+fn assess(m: Move, jb: &Judgement, ja: &Judgement) -> (f64, Class) {
     let (_, exp_after) = after_for_mover(ja);
     let engine_move = jb.best() == Some(m);
     let exp_before = jb.expected.max(exp_after);
@@ -314,11 +397,34 @@ pub fn review_move(
     } else {
         chances::classify(loss, engine_move, exp_before, exp_after, second_loss)
     };
-    let white_eval = match mover {
+    (loss, class)
+}
+
+/// The evaluation after the move from White's side (`{"mate": 0}` after a mating move) by the judgement `ja` of
+/// the position `after` it.
+fn white_eval_after(before: &Position, after: &Position, ja: &Judgement) -> Eval {
+    if ja.legal == 0 && after.is_check() {
+        return Eval::Mate(0);
+    }
+    match before.turn() {
         Color::White => ja.eval.flip(),
         Color::Black => ja.eval,
-    };
-    let white_eval = if ja.legal == 0 && after.is_check() { Eval::Mate(0) } else { white_eval };
+    }
+}
+
+/// The move's review with its class and loss decided: the best line from `jb`, the sentence (for an error) from
+/// `jb` and `ja`.
+#[allow(clippy::too_many_arguments)]
+fn review_move_as(
+    before: &Position,
+    m: Move,
+    jb: &Judgement,
+    ja: &Judgement,
+    ply: usize,
+    loss: f64,
+    class: Class,
+    white_eval: Eval,
+) -> MoveReview {
     let (comment, motifs, kind) = if class.is_error() {
         let e = explain::explain(before, m, jb, ja, class);
         (Some(e.comment), e.motifs, Some(e.kind))
@@ -442,6 +548,47 @@ mod tests {
     }
 
     #[test]
+    fn two_judges_mark_what_either_finds_and_blunders_both_find() {
+        // The Blackburne Shilling trap: 3…Nd4 4. Nxe5? Qg5 5. Nxf7?? Qxg2 6. Rf1 Qxe4+ 7. Be2?? Nf3#.
+        let sans =
+            ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5", "Qg5", "Nxf7", "Qxg2", "Rf1", "Qxe4+", "Be2", "Nf3#"];
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &sans);
+        let run = |judges| {
+            let options = Options { nodes: 10_000, judges, ..Options::default() };
+            review(&start, &moves, &options, &mut |_, _| {}).expect("review")
+        };
+        let (hand, net, both) = (run(Judges::HandWritten), run(Judges::Network), run(Judges::Both));
+        for ((h, n), b) in hand.moves.iter().zip(&net.moves).zip(&both.moves) {
+            // The graph is the first judge's.
+            assert_eq!(b.eval, h.eval, "{}", b.san);
+            let either = h.class.is_mistake_or_worse() || n.class.is_mistake_or_worse();
+            assert_eq!(b.class.is_mistake_or_worse(), either, "{}: {h:?} {n:?} {b:?}", b.san);
+            if !either {
+                assert_eq!((b.class, b.loss, &b.best), (h.class, h.loss, &h.best), "{}", b.san);
+            } else {
+                // The judge that found the larger error speaks; a blunder stands when the other finds ≥ 25 points.
+                let (spoke, other) =
+                    if n.class.is_mistake_or_worse() && (!h.class.is_mistake_or_worse() || n.loss > h.loss) {
+                        (n, h)
+                    } else {
+                        (h, n)
+                    };
+                assert_eq!((b.loss, &b.best, &b.best_line), (spoke.loss, &spoke.best, &spoke.best_line), "{}", b.san);
+                assert_eq!(b.class, chances::confirmed(spoke.class, other.loss), "{}", b.san);
+                assert!(b.comment.is_some(), "{}", b.san);
+            }
+        }
+        // 5. Nxf7 throws the game away by both judges; at this budget only one of them sees 4. Nxe5 lose.
+        assert!(matches!(both.moves[8].class, Class::Blunder | Class::MissedWin), "{:?}", both.moves[8]);
+        assert!(
+            hand.moves
+                .iter()
+                .zip(&net.moves)
+                .any(|(h, n)| h.class.is_mistake_or_worse() != n.class.is_mistake_or_worse())
+        );
+    }
+
+    #[test]
     fn the_same_game_and_budget_give_the_same_review() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
         let a = review(&start, &moves, &Options { nodes: 5_000, ..Options::default() }, &mut |_, _| {}).expect("a");
@@ -486,6 +633,11 @@ mod tests {
         let mut calls = Vec::new();
         review(&start, &moves, &Options { nodes: 1_000, ..Options::default() }, &mut |d, t| calls.push((d, t)))
             .expect("review");
+        // Two judges: each position twice.
+        assert_eq!(calls, (1..=6).map(|d| (d, 6)).collect::<Vec<_>>());
+        calls.clear();
+        let hand = Options { nodes: 1_000, judges: Judges::HandWritten, ..Options::default() };
+        review(&start, &moves, &hand, &mut |d, t| calls.push((d, t))).expect("review");
         assert_eq!(calls, vec![(1, 3), (2, 3), (3, 3)]);
         let bad = [moves[0], moves[0]];
         let e =

@@ -36,7 +36,7 @@ const OPPOSITION: &str = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
 fn a_drawing_move_in_a_won_ending_is_a_missed_win_with_the_tables() {
     let start = Position::from_fen(OPPOSITION).expect("fen");
     let game = moves(&start, &["e6d5", "e8e7"]);
-    let options = Options { nodes: 20_000, syzygy: Some(tables()) };
+    let options = Options { nodes: 20_000, syzygy: Some(tables()), ..Options::default() };
     let r = review(&start, &game, &options, &mut |_, _| {}).expect("review");
     let kd5 = &r.moves[0];
     assert_eq!(kd5.class, Class::MissedWin, "Kd5 lets the draw in: {kd5:?}");
@@ -52,8 +52,13 @@ fn a_move_that_keeps_the_win_is_no_error_with_the_tables() {
     let start = Position::from_fen(OPPOSITION).expect("fen");
     for first in ["e6d6", "e6f6"] {
         let game = moves(&start, &[first]);
-        let r =
-            review(&start, &game, &Options { nodes: 20_000, syzygy: Some(tables()) }, &mut |_, _| {}).expect("review");
+        let r = review(
+            &start,
+            &game,
+            &Options { nodes: 20_000, syzygy: Some(tables()), ..Options::default() },
+            &mut |_, _| {},
+        )
+        .expect("review");
         let m = &r.moves[0];
         assert!(!m.class.is_error() && m.loss < 1.0, "{first} keeps the win: {m:?}");
         assert!(matches!(m.eval, Eval::Cp(cp) if cp > 10_000), "a table win after {first}: {m:?}");

@@ -212,13 +212,13 @@ impl Worker {
         if let Some(e) = parsed.errors.first() {
             return Err(format!("game {id}: its PGN does not replay: {e}"));
         }
-        let total = parsed.moves.len() + 1;
+        let options = Options { nodes: row.nodes.max(1) as u64, syzygy: self.syzygy.clone(), ..Options::default() };
+        let total = options.searches(parsed.moves.len());
         if !self.store.start_review(id, total as i64).await.map_err(|e| e.to_string())? {
             return Ok(()); // Not queued any more.
         }
         let handle = tokio::runtime::Handle::current();
         let (store, analysis, game_id) = (self.store.clone(), self.analysis.clone(), id.to_owned());
-        let options = Options { nodes: row.nodes.max(1) as u64, syzygy: self.syzygy.clone() };
         let review = tokio::task::spawn_blocking(move || -> Result<(GameReview, Value), String> {
             // A worker of the analysis pool for each position, given back after it (see the module's doc).
             let mut ticket = Some(handle.block_on(admit(&analysis)));

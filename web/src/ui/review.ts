@@ -122,7 +122,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
         const text =
           state.status === 'queued'
             ? pick(`排队中（第 ${state.queue_place ?? 1} 位）`, `Waiting (number ${state.queue_place ?? 1} in line)`)
-            : pick(`复盘中…… ${p?.done ?? 0}/${p?.total ?? 0} 个局面`, `Reviewing… ${p?.done ?? 0}/${p?.total ?? 0} positions`);
+            : pick(`复盘中…… 已搜索 ${p?.done ?? 0}/${p?.total ?? 0}`, `Reviewing… ${p?.done ?? 0}/${p?.total ?? 0} searches`);
         const bar = h('progress', { testid: 'review-progress', max: '100', value: String(Math.round(progressOf(state) * 100)) });
         return [bar, h('p', { class: 'muted', 'aria-live': 'polite' }, text)];
       }

@@ -1,5 +1,7 @@
-//! `guoxiang review FILE.pgn [--json] [--nodes N] [--lang zh|en] [--syzygy-path DIR]`: every game of a PGN file
-//! reviewed move by move by our engine (docs/review.md); endgame tables judge the positions they cover. `--json`: one JSON object per game (`moves` with `ply`, `san`, `uci`, `eval`,
+//! `guoxiang review FILE.pgn [--json] [--nodes N] [--judges both|hand|network] [--lang zh|en] [--syzygy-path DIR]`:
+//! every game of a PGN file reviewed move by move by our engine (docs/review.md), by default with both its
+//! evaluations as judges; endgame tables judge the positions they cover. `--json`: one JSON object per game
+//! (`moves` with `ply`, `san`, `uci`, `eval`,
 //! `best`, `class`, `comment`; `accuracy`; per side `acpl` and class counts). Without it: the games as PGN with
 //! `[%eval]` comments, NAGs, the comments and the better lines as variations. A progress bar on a terminal counts
 //! the positions searched; a game that does not replay is reported on standard error with where, and skipped.
@@ -10,7 +12,7 @@ use std::process::ExitCode;
 
 use guoxiang_core::Lang;
 use guoxiang_pgn::{Reader, Replayer, write_game};
-use guoxiang_review::{Options, review};
+use guoxiang_review::{Judges, Options, review};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -24,6 +26,10 @@ pub struct Args {
     /// Nodes searched per position (the review is the same for the same budget).
     #[arg(long, default_value_t = guoxiang_review::DEFAULT_NODES)]
     nodes: u64,
+    /// Which evaluations judge the moves: `both` (a mistake when either finds one, a blunder when both find a large
+    /// loss; twice the search), `hand` (the hand-written evaluation) or `network`.
+    #[arg(long, default_value = "both", value_parser = parse_judges)]
+    judges: Judges,
     /// The language of the comments in the PGN output.
     #[arg(long, default_value = "zh", value_parser = parse_lang)]
     lang: Lang,
@@ -31,6 +37,10 @@ pub struct Args {
     /// by them.
     #[arg(long, env = "GUOXIANG_SYZYGY_PATH")]
     syzygy_path: Option<String>,
+}
+
+fn parse_judges(s: &str) -> Result<Judges, String> {
+    Judges::parse(s).ok_or_else(|| format!("'{s}': say both, hand or network"))
 }
 
 fn parse_lang(s: &str) -> Result<Lang, String> {
@@ -55,7 +65,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     );
     let mut out = BufWriter::new(io::stdout().lock());
     let syzygy = super::syzygy_tables(a.syzygy_path.as_deref())?.map(|(tb, _)| tb);
-    let options = Options { nodes: a.nodes, syzygy };
+    let options = Options { nodes: a.nodes, syzygy, judges: a.judges };
     let (mut reviewed, mut bad) = (0u64, 0u64);
     loop {
         let g = match reader.read_game(&mut replayer) {
@@ -75,7 +85,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             continue;
         }
         bar.set_message(format!("game {n}"));
-        bar.set_length(g.moves.len() as u64 + 1);
+        bar.set_length(options.searches(g.moves.len()) as u64);
         bar.set_position(0);
         let r = review(&g.start, &g.moves, &options, &mut |done, _| bar.set_position(done as u64))?;
         reviewed += 1;
