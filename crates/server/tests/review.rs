@@ -130,10 +130,18 @@ async fn an_account_that_asks_has_its_games_reviewed_with_the_blunder_explained(
     let try_move = |body: Value| call(&server, reqwest::Method::POST, &try_path, Some(&alice), Some(body));
     let (s, v) = try_move(json!({"ply": 3, "uci": best})).await;
     assert_eq!((s, &v["correct"]), (200, &json!(true)), "{v}");
+    // The game's own move: the review's verdict, said as such.
     let (s, v) = try_move(json!({"ply": 3, "uci": "f1a6"})).await;
+    assert_eq!((s, &v["correct"]), (200, &json!(false)), "{v}");
+    assert_eq!(v["loss"], moves[2]["loss"], "{v}");
+    assert!(v["reason"]["zh"].as_str().unwrap().contains("对局中走的那步"), "{v}");
+    assert!(v["reason"]["en"].as_str().unwrap().contains("the move played in the game"), "{v}");
+    // Another move: searched by both judges (2. Ke2 gives up castling for nothing).
+    let (s, v) = try_move(json!({"ply": 3, "uci": "e1e2"})).await;
     assert_eq!((s, &v["correct"]), (200, &json!(false)), "{v}");
     assert!(v["loss"].as_f64().unwrap() > 7.0, "{v}");
     assert!(v["reason"]["zh"].as_str().unwrap().contains('%'), "{v}");
+    assert!(v["reason"]["en"].as_str().unwrap().contains("think again"), "{v}");
     let (s, v) = try_move(json!({"ply": 3, "uci": "e1e3"})).await;
     assert_eq!(s, 400, "{v}");
     assert!(v["error"].as_str().unwrap().starts_with("uci:"), "{v}");

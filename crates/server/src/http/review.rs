@@ -18,8 +18,8 @@ use guoxiang_core::Position;
 use guoxiang_engine::Engine;
 use guoxiang_pgn::{Reader, ReplayedGame, Replayer};
 use guoxiang_protocol::review::{
-    GameReviewView, ReviewProgress, ReviewSettings, ReviewState, ReviewStatusCode, ReviewText, ReviewTryAnswer,
-    ReviewTryRequest,
+    GameReviewView, ReviewClass, ReviewProgress, ReviewSettings, ReviewState, ReviewStatusCode, ReviewText,
+    ReviewTryAnswer, ReviewTryRequest,
 };
 use guoxiang_store::{ReviewRow, ReviewStatus};
 
@@ -200,10 +200,25 @@ pub async fn try_move(
             format!("{} is not a legal move in this position", req.uci),
         )
     })?;
-    let best = stored.moves.get(ply - 1).and_then(|m| m.best.clone());
+    let played = stored.moves.get(ply - 1);
+    let best = played.and_then(|m| m.best.clone());
     let uci = pos.uci(candidate);
     if best.as_deref() == Some(uci.as_str()) {
         return Ok(Json(ReviewTryAnswer { correct: true, best, loss: 0.0, reason: None }));
+    }
+    // The game's own move, when the review marked it, is not the answer — whatever a fresh search of it says.
+    if let Some(p) = played
+        && p.uci == uci
+        && matches!(p.class, ReviewClass::Mistake | ReviewClass::Blunder | ReviewClass::MissedWin)
+    {
+        let loss = p.loss;
+        let reason = ReviewText {
+            zh: format!("这正是对局中走的那步：复盘认为它损失约 {loss:.0}% 的胜率。再想想。"),
+            en: format!(
+                "That is the move played in the game: the review found it loses about {loss:.0}% of your winning chances. Think again."
+            ),
+        };
+        return Ok(Json(ReviewTryAnswer { correct: false, best, loss, reason: Some(reason) }));
     }
     let ticket = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
         Busy::User | Busy::Queue => ApiError::new(
@@ -214,19 +229,25 @@ pub async fn try_move(
         ),
     })?;
     let nodes = review.nodes.max(1) as u64;
-    let (before, after) = tokio::task::spawn_blocking(move || {
+    // Judged as the review judges (both evaluations): a try is right when neither finds it loses an inaccuracy.
+    let losses = tokio::task::spawn_blocking(move || {
         let _ticket = ticket;
-        let engine = Engine::new(TRY_HASH_MB);
-        let before = guoxiang_review::judge(&engine, &pos, &history, nodes);
-        let mut h = history.clone();
-        h.push(pos.hash());
-        let next: Position = pos.after(candidate);
-        let after = guoxiang_review::judge(&engine, &next, &h, nodes);
-        (before.expected, after.expected)
+        [false, true].map(|network| {
+            let mut engine = Engine::new(TRY_HASH_MB);
+            if !network {
+                engine.options.nnue = None;
+            }
+            let before = guoxiang_review::judge(&engine, &pos, &history, nodes);
+            let mut h = history.clone();
+            h.push(pos.hash());
+            let next: Position = pos.after(candidate);
+            let after = guoxiang_review::judge(&engine, &next, &h, nodes);
+            (before.expected - (100.0 - after.expected)).max(0.0)
+        })
     })
     .await
     .map_err(|e| ApiError::internal("review try", e))?;
-    let loss = (before - (100.0 - after)).max(0.0);
+    let loss = losses[0].max(losses[1]);
     let correct = loss < guoxiang_review::chances::INACCURACY_MIN;
     let reason = if correct {
         ReviewText {
