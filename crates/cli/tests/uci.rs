@@ -240,6 +240,7 @@ fn every_option_is_accepted() {
         "setoption name UCI_ShowWDL value false",
         "setoption name SyzygyPath value <empty>",
         "setoption name SingularExtensions value true",
+        "setoption name ContinuationHistory value true",
     ] {
         e.send(opt);
     }
@@ -390,6 +391,8 @@ fn nnue_options() {
         "option name Use NNUE type check default true",
         "option name EvalFile type string default <embedded>",
         "option name SingularExtensions type check default false",
+        format!("option name ContinuationHistory type check default {}", guoxiang_engine::CONTINUATION_HISTORY_DEFAULT)
+            .as_str(),
     ] {
         assert!(lines.iter().any(|l| l == opt), "{opt} missing: {lines:#?}");
     }

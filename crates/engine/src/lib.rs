@@ -137,7 +137,13 @@ pub struct Options {
     /// Singular extensions (UCI `SingularExtensions`; off by default until an SPRT shows they pay: docs/engine.md,
     /// "Singular extensions"). Full strength only.
     pub singular_extensions: bool,
+    /// Continuation history in move ordering and reductions (UCI `ContinuationHistory`; docs/engine.md,
+    /// "Continuation history"). Full strength only.
+    pub continuation_history: bool,
 }
+
+/// Whether continuation history is on by default (docs/engine.md, "Continuation history").
+pub const CONTINUATION_HISTORY_DEFAULT: bool = false;
 
 impl Default for Options {
     fn default() -> Options {
@@ -150,6 +156,7 @@ impl Default for Options {
             nnue: Some(nnue::Network::embedded()),
             syzygy: None,
             singular_extensions: false,
+            continuation_history: CONTINUATION_HISTORY_DEFAULT,
         }
     }
 }

@@ -11,6 +11,20 @@ use guoxiang_core::{Bitboard, Move, MoveList, Position, Role};
 /// Per-thread history of quiet moves that caused cutoffs, by side, from and to square.
 pub type History = [[[i32; 64]; 64]; 2];
 
+/// The number of (piece, destination) keys: 12 pieces × 64 squares.
+pub const PIECE_TO: usize = 12 * 64;
+
+/// Continuation history: how often a quiet move (piece, destination) caused a cutoff right after a given earlier
+/// move (piece, destination) — one or two plies before — indexed `[earlier][move]`.
+pub type ContHistory = [[i32; PIECE_TO]; PIECE_TO];
+
+/// The (piece, destination) key of a move `m` of the side to move in `pos` (before it is played).
+#[inline]
+pub fn piece_to(pos: &Position, m: Move) -> usize {
+    let role = pos.role_at(m.from()).map_or(0, |r| r.index());
+    (pos.turn().index() * 6 + role) * 64 + m.to().index()
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stage {
     Hash,
@@ -59,6 +73,7 @@ impl MovePicker {
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
         history: &History,
+        cont: [Option<&[i32; PIECE_TO]>; 2],
         captures_only: bool,
     ) -> MovePicker {
         let mut mp = MovePicker {
@@ -98,7 +113,10 @@ impl MovePicker {
                 mp.quiets[mp.n_quiets] = (m, -(1 << 30));
                 mp.n_quiets += 1;
             } else {
-                let h = history[side][m.from().index()][m.to().index()];
+                let key = piece_to(pos, m);
+                let h = history[side][m.from().index()][m.to().index()]
+                    + cont[0].map_or(0, |c| c[key])
+                    + cont[1].map_or(0, |c| c[key]);
                 mp.quiets[mp.n_quiets] = (m, h);
                 mp.n_quiets += 1;
             }
@@ -215,7 +233,7 @@ mod tests {
         let history = Box::new([[[0; 64]; 64]; 2]);
         let hash = pos.parse_uci("h5f7").ok();
         let killer = pos.parse_uci("d2d3").ok();
-        let mut mp = MovePicker::new(&pos, hash, [killer, None], &history, false);
+        let mut mp = MovePicker::new(&pos, hash, [killer, None], &history, [None; 2], false);
         let mut seen = Vec::new();
         while let Some(m) = mp.next(&pos) {
             seen.push(m);
@@ -231,5 +249,30 @@ mod tests {
         let a3 = idx(pos.parse_uci("a2a3").unwrap());
         assert!(idx(pos.parse_uci("h5e5").unwrap()) > a3);
         assert!(idx(killer.unwrap()) < a3);
+    }
+
+    #[test]
+    fn continuation_history_orders_the_quiet_moves() {
+        let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+        let history = Box::new([[[0; 64]; 64]; 2]);
+        let quiets = |cont: [Option<&[i32; PIECE_TO]>; 2]| {
+            let mut mp = MovePicker::new(&pos, None, [None; 2], &history, cont, false);
+            std::iter::from_fn(|| mp.next(&pos)).filter(|&m| !pos.is_capture(m)).collect::<Vec<_>>()
+        };
+        // Without any history a3 is not first; a continuation bonus for (white pawn, a3) puts it first, from
+        // either of the two earlier moves' rows.
+        let a3 = pos.parse_uci("a2a3").unwrap();
+        assert_ne!(quiets([None; 2])[0], a3);
+        let mut row = [0; PIECE_TO];
+        row[piece_to(&pos, a3)] = 1000;
+        assert_eq!(quiets([Some(&row), None])[0], a3);
+        assert_eq!(quiets([None, Some(&row)])[0], a3);
+        // The key is the piece (colour and kind) and the destination.
+        let nc3 = pos.parse_uci("b1c3").unwrap();
+        let black = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4").unwrap();
+        let nb4 = black.parse_uci("c6b4").unwrap();
+        assert_eq!(piece_to(&pos, nc3) % 64, 18);
+        assert_ne!(piece_to(&pos, nc3) / 64, piece_to(&black, nb4) / 64);
+        assert!(piece_to(&pos, nc3) < PIECE_TO && piece_to(&black, nb4) < PIECE_TO);
     }
 }

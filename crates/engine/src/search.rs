@@ -14,7 +14,7 @@
 
 use crate::eval::{evaluate, material_rules, non_pawn_material};
 use crate::levels::Level;
-use crate::movepick::{History, MovePicker};
+use crate::movepick::{ContHistory, History, MovePicker, PIECE_TO, piece_to};
 use crate::nnue::{Accumulators, Network};
 use crate::params::SEE_VALUE;
 use crate::params::search::*;
@@ -34,6 +34,8 @@ const MATE: i32 = Score::MATE;
 const MATE_BOUND: i32 = Score::MATE_BOUND;
 /// Stack size of the search threads: a node's move list lives on the stack, and the search goes `MAX_PLY` deep.
 const SEARCH_STACK: usize = 32 << 20;
+/// No move at this ply (a null move, or before the root) for the continuation history.
+const NO_MOVE: usize = usize::MAX;
 
 fn lmr_table() -> &'static [[i32; 64]; 64] {
     static T: OnceLock<Box<[[i32; 64]; 64]>> = OnceLock::new();
@@ -63,6 +65,9 @@ struct Shared<'a> {
     root_tb: Option<i32>,
     /// Singular extensions on ([`Options::singular_extensions`], full strength).
     singular: bool,
+    /// Continuation history in move ordering and reductions ([`Options::continuation_history`], full strength: the
+    /// weak levels keep the search they were calibrated with).
+    cont_history: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -96,6 +101,11 @@ struct Worker<'a> {
     seldepth: usize,
     stopped: bool,
     history: Box<History>,
+    /// Continuation history ([`ContHistory`]).
+    cont: Box<ContHistory>,
+    /// The (piece, destination) key of the move made at each ply ([`NO_MOVE`] for a null move), for the
+    /// continuation history of the plies after it.
+    moved: [usize; MAX_PLY + 2],
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
     /// The move left out at each ply by a singular-extension search (that search's node is the same position).
     excluded: [Option<Move>; MAX_PLY + 2],
@@ -135,6 +145,8 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             stopped: false,
             history: Box::new([[[0; 64]; 64]; 2]),
+            cont: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice().try_into().expect("PIECE_TO rows"),
+            moved: [NO_MOVE; MAX_PLY + 2],
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             excluded: [None; MAX_PLY + 2],
             hashes,
@@ -234,6 +246,39 @@ impl<'a> Worker<'a> {
     fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
         let h = &mut self.history[side.index()][m.from().index()][m.to().index()];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The keys of the moves one and two plies before the node at `ply` ([`NO_MOVE`] where there is none).
+    fn earlier_moves(&self, ply: usize) -> [usize; 2] {
+        [if ply >= 1 { self.moved[ply - 1] } else { NO_MOVE }, if ply >= 2 { self.moved[ply - 2] } else { NO_MOVE }]
+    }
+
+    /// The continuation-history rows after the earlier moves `earlier`.
+    fn cont_rows(&self, earlier: [usize; 2]) -> [Option<&[i32; PIECE_TO]>; 2] {
+        earlier.map(|e| (self.shared.cont_history && e != NO_MOVE).then(|| &self.cont[e]))
+    }
+
+    /// How much less a late quiet move `m` (key `key`) is reduced for its history: by the butterfly and the
+    /// continuation histories.
+    fn history_reduction(&self, side: Color, m: Move, key: usize, earlier: [usize; 2]) -> i32 {
+        let h = self.history[side.index()][m.from().index()][m.to().index()];
+        if !self.shared.cont_history {
+            return h / 6000;
+        }
+        let c: i32 = earlier.iter().filter(|&&e| e != NO_MOVE).map(|&e| self.cont[e][key]).sum();
+        (h + c) / 8000
+    }
+
+    fn update_cont(&mut self, earlier: [usize; 2], key: usize, bonus: i32) {
+        if !self.shared.cont_history {
+            return;
+        }
+        for e in earlier {
+            if e != NO_MOVE {
+                let h = &mut self.cont[e][key];
+                *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+            }
+        }
     }
 
     // ----- iterative deepening ---------------------------------------------------------------------------------
@@ -350,6 +395,7 @@ impl<'a> Worker<'a> {
         self.pv_len[0] = 0;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].m;
+            self.moved[0] = piece_to(pos, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             self.hashes.push(pos.hash());
@@ -503,6 +549,7 @@ impl<'a> Worker<'a> {
                 let r = NULL_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.play_null();
+                self.moved[ply] = NO_MOVE;
                 self.hashes.push(key);
                 let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
                 self.hashes.pop();
@@ -527,7 +574,8 @@ impl<'a> Worker<'a> {
         }
 
         let killers = self.killers[ply];
-        let mut mp = MovePicker::new(pos, tt_move, killers, &self.history, false);
+        let earlier = self.earlier_moves(ply);
+        let mut mp = MovePicker::new(pos, tt_move, killers, &self.history, self.cont_rows(earlier), false);
         if mp.total == 0 {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -540,7 +588,8 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut move_count = 0usize;
-        let mut quiets = [tt_move.unwrap_or(Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A2)); 64];
+        let mut quiets =
+            [(tt_move.unwrap_or(Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A2)), 0); 64];
         let mut n_quiets = 0;
 
         while let Some(m) = mp.next(pos) {
@@ -549,6 +598,7 @@ impl<'a> Worker<'a> {
             }
             move_count += 1;
             let tactical = mp.last_is_tactical;
+            let move_key = piece_to(pos, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
@@ -596,6 +646,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let new_depth = depth - 1 + extension;
+            self.moved[ply] = move_key;
             self.hashes.push(key);
             let score = if move_count == 1 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node, true)
@@ -609,7 +660,7 @@ impl<'a> Worker<'a> {
                     if mp.is_killer(m) {
                         r -= 1;
                     }
-                    r -= self.history[us.index()][m.from().index()][m.to().index()] / 6000;
+                    r -= self.history_reduction(us, m, move_key, earlier);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
@@ -642,8 +693,10 @@ impl<'a> Worker<'a> {
                             }
                             let bonus = (depth * depth).min(400);
                             self.update_history(us, m, bonus);
-                            for &q in &quiets[..n_quiets] {
+                            self.update_cont(earlier, move_key, bonus);
+                            for &(q, q_key) in &quiets[..n_quiets] {
                                 self.update_history(us, q, -bonus);
+                                self.update_cont(earlier, q_key, -bonus);
                             }
                         }
                         break;
@@ -652,7 +705,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if !tactical && n_quiets < quiets.len() {
-                quiets[n_quiets] = m;
+                quiets[n_quiets] = (m, move_key);
                 n_quiets += 1;
             }
         }
@@ -708,7 +761,7 @@ impl<'a> Worker<'a> {
             }
         }
         let tt_move = hit.and_then(|h| h.mv);
-        let mut mp = MovePicker::new(pos, tt_move, [None; 2], &self.history, !in_check);
+        let mut mp = MovePicker::new(pos, tt_move, [None; 2], &self.history, [None; 2], !in_check);
         if in_check && mp.total == 0 {
             return -MATE + ply as i32;
         }
@@ -809,6 +862,7 @@ pub(crate) fn run(
         tbhits: AtomicU64::new(verdict.as_ref().map_or(0, |v| v.probes)),
         root_tb: verdict.as_ref().map(|v| v.score),
         singular: options.singular_extensions && level.is_none(),
+        cont_history: options.continuation_history && level.is_none(),
     };
     let main_result = std::thread::scope(|s| {
         for id in 1..threads {
@@ -1042,6 +1096,29 @@ mod tests {
         assert_ne!(on.nodes, off.nodes, "the extensions search another tree");
         assert_eq!(run(kiwipete, 9, true).nodes, on.nodes, "and the same one every time");
         assert!(on.best.is_some_and(|m| Position::from_fen(kiwipete).unwrap().is_legal(m)));
+    }
+
+    #[test]
+    fn continuation_history_keeps_mates_exact_and_changes_the_tree_at_full_strength_only() {
+        let run = |fen: &str, depth: u32, cont: bool, level: Option<u8>| {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut engine = Engine::new(8);
+            engine.options.continuation_history = cont;
+            engine.options.level = level.and_then(crate::levels::level).copied();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            engine.search(&pos, &[], &limits, &Control::default(), &Silent, Instant::now())
+        };
+        for (fen, n) in [("8/8/8/8/8/4K3/R7/6k1 w - - 0 1", 3), ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2)] {
+            assert_eq!(run(fen, 11, true, None).score.to_string(), format!("mate {n}"), "{fen}");
+        }
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let (on, off) = (run(kiwipete, 9, true, None), run(kiwipete, 9, false, None));
+        assert_ne!(on.nodes, off.nodes, "the history orders and reduces another tree");
+        assert_eq!(run(kiwipete, 9, true, None).nodes, on.nodes, "and the same one every time");
+        assert!(on.best.is_some_and(|m| Position::from_fen(kiwipete).unwrap().is_legal(m)));
+        // A weak level searches as it was calibrated, with or without the option.
+        let (weak_on, weak_off) = (run(kiwipete, 4, true, Some(5)), run(kiwipete, 4, false, Some(5)));
+        assert_eq!((weak_on.nodes, weak_on.best), (weak_off.nodes, weak_off.best));
     }
 
     #[test]

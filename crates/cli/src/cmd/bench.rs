@@ -2,7 +2,8 @@
 //! each) and prints the total node count — deterministic for a given build of the engine — and the speed.
 //! The last line is exactly `N nodes M nps`. `--eval nnue` (optionally with `--eval-file NET`) benchmarks the
 //! network evaluation, `--eval hce` the hand-written one; without it, the engine's default. `--singular-extensions`
-//! turns on the search's singular extensions (off by default, UCI `SingularExtensions`).
+//! turns on the search's singular extensions (off by default, UCI `SingularExtensions`); `--continuation-history
+//! on|off` sets the continuation history (UCI `ContinuationHistory`).
 
 use guoxiang_engine::bench;
 use guoxiang_engine::nnue::Network;
@@ -22,6 +23,9 @@ pub struct Args {
     /// With singular extensions (off by default until an SPRT shows they pay).
     #[arg(long)]
     singular_extensions: bool,
+    /// Continuation history on or off (the engine's default when not given).
+    #[arg(long, value_parser = ["on", "off"])]
+    continuation_history: Option<String>,
 }
 
 pub fn run(a: Args) -> Result<ExitCode, String> {
@@ -39,6 +43,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
     }
     options.singular_extensions = a.singular_extensions;
+    if let Some(v) = &a.continuation_history {
+        options.continuation_history = v == "on";
+    }
     let r = bench::run_with(a.depth, &options);
     for (i, line) in r.lines.iter().enumerate() {
         println!("{:>2}/{} {:>10} nodes  bestmove {:<6} {}", i + 1, r.lines.len(), line.nodes, line.best, line.fen);

@@ -158,6 +158,10 @@ impl Uci {
         send(&format!("option name Use NNUE type check default {}", self.engine.options.nnue.is_some()));
         send("option name EvalFile type string default <embedded>");
         send(&format!("option name SingularExtensions type check default {}", self.engine.options.singular_extensions));
+        send(&format!(
+            "option name ContinuationHistory type check default {}",
+            self.engine.options.continuation_history
+        ));
         send("uciok");
     }
 
@@ -347,6 +351,11 @@ impl Uci {
             "singularextensions" => {
                 if let Some(v) = check() {
                     self.engine.options.singular_extensions = v;
+                }
+            }
+            "continuationhistory" => {
+                if let Some(v) = check() {
+                    self.engine.options.continuation_history = v;
                 }
             }
             "use nnue" => {
