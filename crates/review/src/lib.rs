@@ -7,9 +7,10 @@
 //! | `explain` | the sentence (zh, en) for a move that lost something: what it allowed or missed, and the better move |
 //! | `pgn` | the review written into the game as PGN: `[%eval]` comments, NAGs, the better line as a variation |
 //!
-//! No I/O: [`review`] takes the start position and the moves, searches every position once at a fixed node budget
-//! (one thread, a fresh hash table per game: the same game and budget always give the same review) and reports its
-//! progress through a callback.
+//! No I/O: [`review`] takes the start position and the moves, searches every position once per judge (by default
+//! two: the engine with its hand-written evaluation and with its network, [`Judges`]) at a fixed node budget (one
+//! thread, a fresh hash table per judge and game: the same game and budget always give the same review) and reports
+//! its progress through a callback.
 
 pub mod chances;
 pub mod explain;
