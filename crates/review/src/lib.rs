@@ -279,6 +279,27 @@ fn judge_game(
     judgements
 }
 
+/// The points the move `m` from `pos` loses by the stricter of the two judges (the hand-written evaluation and the
+/// network, each searching the position before and after it at `nodes`, with a table of `hash_mb` MiB): how a move
+/// tried in "learn from your mistakes" is judged, as the review judged the game's. `history` as for [`judge`].
+pub fn loss_by_both_judges(pos: &Position, history: &[u64], m: Move, nodes: u64, hash_mb: usize) -> f64 {
+    let next = pos.after(m);
+    let mut next_history = history.to_vec();
+    next_history.push(pos.hash());
+    [false, true]
+        .map(|network| {
+            let mut engine = Engine::new(hash_mb);
+            if !network {
+                engine.options.nnue = None;
+            }
+            let before = judge(&engine, pos, history, nodes);
+            let after = judge(&engine, &next, &next_history, nodes);
+            (before.expected - (100.0 - after.expected)).max(0.0)
+        })
+        .into_iter()
+        .fold(0.0, f64::max)
+}
+
 /// Searches one position (or scores a finished one). `history`: the hashes of the game's positions before `pos`
 /// since the last capture or pawn move, oldest first; only those whose return would be a threefold repetition
 /// count (see [`threefold_history`]).

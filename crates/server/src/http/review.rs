@@ -14,8 +14,6 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use guoxiang_core::Position;
-use guoxiang_engine::Engine;
 use guoxiang_pgn::{Reader, ReplayedGame, Replayer};
 use guoxiang_protocol::review::{
     GameReviewView, ReviewClass, ReviewProgress, ReviewSettings, ReviewState, ReviewStatusCode, ReviewText,
@@ -230,24 +228,12 @@ pub async fn try_move(
     })?;
     let nodes = review.nodes.max(1) as u64;
     // Judged as the review judges (both evaluations): a try is right when neither finds it loses an inaccuracy.
-    let losses = tokio::task::spawn_blocking(move || {
+    let loss = tokio::task::spawn_blocking(move || {
         let _ticket = ticket;
-        [false, true].map(|network| {
-            let mut engine = Engine::new(TRY_HASH_MB);
-            if !network {
-                engine.options.nnue = None;
-            }
-            let before = guoxiang_review::judge(&engine, &pos, &history, nodes);
-            let mut h = history.clone();
-            h.push(pos.hash());
-            let next: Position = pos.after(candidate);
-            let after = guoxiang_review::judge(&engine, &next, &h, nodes);
-            (before.expected - (100.0 - after.expected)).max(0.0)
-        })
+        guoxiang_review::loss_by_both_judges(&pos, &history, candidate, nodes, TRY_HASH_MB)
     })
     .await
     .map_err(|e| ApiError::internal("review try", e))?;
-    let loss = losses[0].max(losses[1]);
     let correct = loss < guoxiang_review::chances::INACCURACY_MIN;
     let reason = if correct {
         ReviewText {
