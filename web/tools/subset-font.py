@@ -193,7 +193,7 @@ def main():
         missing = set(used) - committed_cmap()
         if missing:
             where = "; ".join(f"{chr(c)} {used[c]}" for c in sorted(missing)[:5])
-            sys.exit(f"subset-font: {OUT.relative_to(ROOT)} lacks {len(missing)} characters the texts use "
+            sys.exit(f"subset-font: {OUT.relative_to(ROOT)} lacks {len(missing)} character{'s' if len(missing) != 1 else ''} the texts use "
                      f"({fmt(missing)}; first places: {where}): {regenerate}")
     versions = need_tools()
     source = Path(args.source)
@@ -223,7 +223,7 @@ def main():
                    if recorded.get(k) != manifest[k]]
             extra = committed_cmap() - set(used)
             if extra:
-                why.append(f"it has {len(extra)} characters the texts no longer use ({fmt(extra)})")
+                why.append(f"it has {len(extra)} character{'s' if len(extra) != 1 else ''} the texts no longer use ({fmt(extra)})")
             sys.exit(f"subset-font: {OUT.relative_to(ROOT)} is not what the texts build now "
                      f"({'; '.join(why) or 'same inputs, different bytes'}): {regenerate}")
         print(f"subset-font: {OUT.relative_to(ROOT)} is up to date: {len(used)} characters, {glyphs} glyphs, "
