@@ -61,6 +61,7 @@ fn tagged(id: &str, rating: f64, motifs: &[&str]) -> PuzzleRow {
         game_url: String::new(),
         opening_tags: vec![],
         source: "guoxiang".into(),
+        number: 0,
     }
 }
 

@@ -44,8 +44,8 @@ pub use learn::{LearnProgress, LessonProgress};
 pub use leases::LeaseRow;
 pub use migrate::AppliedMigration;
 pub use puzzles::{
-    MotifResults, MotifTag, NEXT_WINDOWS, NewRound, NextQuery, PuzzleGlicko, PuzzleRow, RoundRecord, RoundRow,
-    UpsertCounts, UserPuzzleRating,
+    MotifResults, MotifTag, NEXT_WINDOWS, NewRound, NextQuery, PUZZLE_DIFFICULTIES, PuzzleGlicko, PuzzleRow,
+    RoundRecord, RoundRow, UpsertCounts, UserPuzzleRating,
 };
 pub use reviews::{REVIEW_LEASE_PREFIX, ReviewRow, ReviewStatus, review_lease};
 pub use tournaments::{TournamentGameRow, TournamentRow};

@@ -396,6 +396,31 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             Stmt::Both("CREATE INDEX game_leases_by_expiry ON game_leases (expires_at_ms)"),
         ],
     },
+    // Version 9: puzzles numbered for people (issue 38): `number` is a short sequential number given at import
+    // (1, 2, 3, … in the order the puzzles came in; the id stays the puzzle's name in URLs); puzzles already
+    // stored are numbered here, in insertion order on SQLite (rowid) and by id on PostgreSQL. And what an account
+    // chose for its puzzles: the difficulty (`easiest` … `hardest`, lichess's names).
+    Migration {
+        version: 9,
+        name: "puzzle numbers and preferences",
+        statements: &[
+            Stmt::Both("ALTER TABLE puzzles ADD COLUMN number BIGINT"),
+            Stmt::Split {
+                sqlite: "UPDATE puzzles SET number = r.n FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY rowid) AS n \
+                         FROM puzzles) AS r WHERE r.id = puzzles.id",
+                postgres: "UPDATE puzzles SET number = r.n FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS n \
+                           FROM puzzles) AS r WHERE r.id = puzzles.id",
+            },
+            Stmt::Both("CREATE UNIQUE INDEX puzzles_number ON puzzles (number)"),
+            Stmt::Both(
+                "CREATE TABLE puzzle_prefs (
+                user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                difficulty TEXT NOT NULL,
+                updated_at_ms BIGINT NOT NULL
+            )",
+            ),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

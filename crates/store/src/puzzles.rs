@@ -70,6 +70,10 @@ pub struct PuzzleRow {
     pub opening_tags: Vec<String>,
     /// `lichess` (imported) or `guoxiang` (our generator).
     pub source: String,
+    /// The short number people call the puzzle by (第 1234 题): given at import, 1, 2, 3, … in the order the
+    /// puzzles came in, never changed (read back only; [`Store::upsert_puzzles`] gives it, 0 in a row to import).
+    #[serde(default)]
+    pub number: i64,
 }
 
 /// What a batch import did.
@@ -164,7 +168,10 @@ pub struct MotifResults {
 }
 
 const PUZZLE_COLUMNS: &str = "id, fen, moves, rating, deviation, volatility, plays, rounds, popularity, themes, \
-     motifs, game_url, opening_tags, source";
+     motifs, game_url, opening_tags, source, number";
+
+/// The difficulties an account can choose for its puzzles (lichess's names).
+pub const PUZZLE_DIFFICULTIES: [&str; 5] = ["easiest", "easier", "normal", "harder", "hardest"];
 
 fn words(s: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_owned).collect()
@@ -192,6 +199,7 @@ fn puzzle_from_row(row: &AnyRow) -> Result<PuzzleRow, StoreError> {
         game_url: row.try_get("game_url").map_err(get)?,
         opening_tags: words(&row.try_get::<String, _>("opening_tags").map_err(get)?),
         source: row.try_get("source").map_err(get)?,
+        number: row.try_get::<Option<i64>, _>("number").map_err(get)?.unwrap_or(0),
         id,
     })
 }
@@ -219,14 +227,25 @@ fn merged(old: &PuzzleRow, new: &PuzzleRow) -> PuzzleRow {
         glicko: if old.rounds == 0 { new.glicko } else { old.glicko },
         plays: new.plays + old.rounds,
         rounds: old.rounds,
+        number: old.number,
         ..new.clone()
     }
 }
 
 type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
+/// Inserts new puzzles, numbering them after the highest number stored (the caller holds the write lock: SQLite's
+/// `BEGIN IMMEDIATE`, or on PostgreSQL the lock [`Store::upsert_puzzles`] takes on `puzzles`).
 async fn insert_puzzles(tx: &mut Tx, rows: &[&PuzzleRow]) -> Result<(), StoreError> {
-    const COLS: usize = 14;
+    const COLS: usize = 15;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut number: i64 = sqlx::query("SELECT COALESCE(MAX(number), 0) AS n FROM puzzles")
+        .fetch_one(&mut **tx)
+        .await
+        .and_then(|r| r.try_get::<i64, _>("n"))
+        .map_err(db_err("upsert_puzzles: numbers"))?;
     for chunk in rows.chunks(INSERT_CHUNK) {
         let mut sql = format!("INSERT INTO puzzles ({PUZZLE_COLUMNS}) VALUES ");
         for i in 0..chunk.len() {
@@ -252,6 +271,8 @@ async fn insert_puzzles(tx: &mut Tx, rows: &[&PuzzleRow]) -> Result<(), StoreErr
                 .bind(p.game_url.clone())
                 .bind(p.opening_tags.join(" "))
                 .bind(p.source.clone());
+            number += 1;
+            q = q.bind(number);
         }
         q.execute(&mut **tx).await.map_err(db_err("upsert_puzzles: insert"))?;
     }
@@ -373,6 +394,13 @@ impl Store {
             }
         }
         let refs: Vec<&PuzzleRow> = new_rows.iter().collect();
+        if !refs.is_empty() && self.dialect == Dialect::Postgres {
+            // Two imports at once: the second waits here, so each numbers after the other's puzzles.
+            sqlx::query("LOCK TABLE puzzles IN SHARE ROW EXCLUSIVE MODE")
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err("upsert_puzzles: lock"))?;
+        }
         insert_puzzles(&mut tx, &refs).await?;
         for p in &updates {
             update_puzzle(&mut tx, p).await?;
@@ -684,6 +712,49 @@ impl Store {
             })
             .collect::<Result<_, sqlx::Error>>()
             .map_err(db_err(&context))
+    }
+
+    /// The difficulty an account chose for its puzzles (one of [`PUZZLE_DIFFICULTIES`]), `None` before it chose.
+    pub async fn puzzle_difficulty(&self, user_id: &str) -> Result<Option<String>, StoreError> {
+        let context = format!("puzzle_difficulty {user_id}");
+        let row = sqlx::query("SELECT difficulty FROM puzzle_prefs WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db_err(&context))?;
+        let d: Option<String> = row.map(|r| r.try_get("difficulty")).transpose().map_err(db_err(&context))?;
+        Ok(d.filter(|d| PUZZLE_DIFFICULTIES.contains(&d.as_str())))
+    }
+
+    /// Keeps the difficulty an account chose for its puzzles. A name that is not one of [`PUZZLE_DIFFICULTIES`] is
+    /// refused with [`StoreError::Corrupt`] (the caller checks it first); [`StoreError::NotFound`] for an unknown
+    /// user.
+    pub async fn set_puzzle_difficulty(&self, user_id: &str, difficulty: &str, now_ms: i64) -> Result<(), StoreError> {
+        let context = format!("set_puzzle_difficulty {user_id}");
+        if !PUZZLE_DIFFICULTIES.contains(&difficulty) {
+            return Err(StoreError::Corrupt(format!("{context}: {difficulty:?} is not a difficulty")));
+        }
+        let mut tx = begin_write(&self.pool, self.dialect).await.map_err(db_err(&context))?;
+        if sqlx::query("SELECT id FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err(&context))?
+            .is_none()
+        {
+            return Err(StoreError::NotFound(format!("user {user_id} ({context})")));
+        }
+        sqlx::query(
+            "INSERT INTO puzzle_prefs (user_id, difficulty, updated_at_ms) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id) DO UPDATE SET difficulty = $2, updated_at_ms = $3",
+        )
+        .bind(user_id)
+        .bind(difficulty)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(db_err(&context))?;
+        tx.commit().await.map_err(db_err(&context))
     }
 
     /// The daily puzzle of `day` (`YYYY-MM-DD`, UTC), if chosen.

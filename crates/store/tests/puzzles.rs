@@ -85,6 +85,7 @@ both!(
     next_finds_puzzles_near_a_rating,
     rounds_are_recorded_once,
     daily_is_kept,
+    difficulty_is_kept_per_account,
 );
 
 fn g(rating: f64) -> PuzzleGlicko {
@@ -113,6 +114,7 @@ fn puzzle(id: &str, rating: f64, motifs: &[&str]) -> PuzzleRow {
         game_url: "https://lichess.org/787zsVup/black#48".into(),
         opening_tags: vec![],
         source: "lichess".into(),
+        number: 0,
     }
 }
 
@@ -121,13 +123,13 @@ async fn dump(store: &Store) -> String {
     let mut out = String::new();
     let rows = sqlx::query(
         "SELECT id, fen, moves, rating, deviation, volatility, plays, rounds, popularity, themes, motifs, game_url, \
-         opening_tags, source FROM puzzles ORDER BY id",
+         opening_tags, source, number FROM puzzles ORDER BY id",
     )
     .fetch_all(store.pool())
     .await
     .unwrap();
     for r in rows {
-        for i in 0..14 {
+        for i in 0..15 {
             let v = r.try_get::<String, _>(i).or_else(|_| r.try_get::<i64, _>(i).map(|x| x.to_string()));
             let v = v.or_else(|_| r.try_get::<f64, _>(i).map(|x| x.to_string())).unwrap();
             out.push_str(&v);
@@ -161,7 +163,7 @@ async fn upsert_is_idempotent_and_keeps_our_ratings(db: &TestDb) {
     assert_eq!(c, UpsertCounts { inserted: 0, updated: 0, unchanged: 3 });
     assert_eq!(dump(&store).await, first, "importing again changes nothing");
     assert_eq!(store.puzzle_count().await.unwrap(), 3);
-    assert_eq!(store.puzzle("b").await.unwrap().unwrap(), batch[1]);
+    assert_eq!(store.puzzle("b").await.unwrap().unwrap(), PuzzleRow { number: 2, ..batch[1].clone() });
     assert_eq!(store.puzzle("zz").await.unwrap(), None);
     let mut counts = store.motif_counts().await.unwrap();
     counts.sort();
@@ -194,6 +196,12 @@ async fn upsert_is_idempotent_and_keeps_our_ratings(db: &TestDb) {
     // A repeated id in one batch is one puzzle.
     let c = store.upsert_puzzles(&[puzzle("d", 1000.0, &[]), puzzle("d", 1000.0, &[])]).await.unwrap();
     assert_eq!(c, UpsertCounts { inserted: 1, updated: 0, unchanged: 1 });
+    // Numbers for people: 1, 2, 3 in the order of import, the next batch after them; a re-import keeps them.
+    let mut numbers = Vec::new();
+    for id in ["a", "b", "c", "d"] {
+        numbers.push(store.puzzle(id).await.unwrap().unwrap().number);
+    }
+    assert_eq!(numbers, vec![1, 2, 3, 4]);
     store.close().await;
 }
 
@@ -295,5 +303,22 @@ async fn daily_is_kept(db: &TestDb) {
     let q = NextQuery { rating: 1800.0, start: 0.0, not_daily: true, ..NextQuery::default() };
     assert_eq!(store.next_puzzle(&q).await.unwrap().unwrap().id, "b", "a daily puzzle is not chosen again");
     assert_eq!(store.daily_puzzle("2026-12-01").await.unwrap().as_deref(), Some("a"));
+    store.close().await;
+}
+
+async fn difficulty_is_kept_per_account(db: &TestDb) {
+    let store = db.open().await;
+    user(&store, "alice").await;
+    user(&store, "bob").await;
+    let (alice, bob) = ("alice", "bob");
+    assert_eq!(store.puzzle_difficulty(alice).await.unwrap(), None, "nothing chosen yet");
+    store.set_puzzle_difficulty(alice, "easier", 1).await.unwrap();
+    store.set_puzzle_difficulty(bob, "hardest", 1).await.unwrap();
+    store.set_puzzle_difficulty(alice, "easiest", 2).await.unwrap();
+    assert_eq!(store.puzzle_difficulty(alice).await.unwrap().as_deref(), Some("easiest"));
+    assert_eq!(store.puzzle_difficulty(bob).await.unwrap().as_deref(), Some("hardest"));
+    assert!(store.set_puzzle_difficulty(alice, "impossible", 3).await.is_err());
+    assert!(matches!(store.set_puzzle_difficulty("nobody", "easier", 3).await, Err(StoreError::NotFound(_))));
+    assert_eq!(store.puzzle_difficulty(alice).await.unwrap().as_deref(), Some("easiest"));
     store.close().await;
 }

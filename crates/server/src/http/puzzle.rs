@@ -89,6 +89,7 @@ pub fn row_of(p: &Puzzle, source: &str) -> PuzzleRow {
         game_url: p.game_url.clone(),
         opening_tags: p.opening_tags.clone(),
         source: source.to_owned(),
+        number: 0,
     }
 }
 
