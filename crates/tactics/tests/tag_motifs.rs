@@ -195,6 +195,39 @@ fn a_hanging_knight() {
     assert_eq!(t.text.en, "The black knight on a5 is left hanging and the white rook on a1 takes it.");
 }
 
+/// Tags a line that follows the opponent's `setup` move, as in a lichess puzzle (`fen` is before the setup).
+fn tags_after(fen: &str, setup: &str, uci: &str) -> Vec<Tag> {
+    let before = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let s = before.parse_uci(setup).unwrap_or_else(|e| panic!("{setup} in {fen}: {e}"));
+    let mut pos = before.after(s);
+    let mut line: Vec<Move> = Vec::new();
+    for u in uci.split_whitespace() {
+        let m = pos.parse_uci(u).unwrap_or_else(|e| panic!("{u} in {fen}: {e}"));
+        pos = pos.after(m);
+        line.push(m);
+    }
+    tag_line(&before, Some(s), &line)
+}
+
+#[test]
+fn a_defended_knight_is_not_hanging() {
+    // The pawn on b6 takes back on a5.
+    let found = tags("4k3/8/1p6/n7/8/8/8/R3K3 w - - 0 1", "a1a5 b6a5");
+    assert!(!has(&found, Motif::HangingPiece), "{found:?}");
+}
+
+#[test]
+fn a_queen_that_took_a_knight_is_hanging_but_a_bishop_that_did_is_a_trade() {
+    // …Qxc3+ bxc3: the queen took a knight and is lost for it.
+    let found = tags_after("4k3/8/8/q7/8/2N5/1P6/4K3 b - - 0 1", "a5c3", "b2c3");
+    let t = find(&found, Motif::HangingPiece);
+    assert_eq!(t.text.en, "The black queen on c3 is left hanging and the white pawn on b2 takes it.");
+    assert_eq!(t.text.zh, "黑后 c3没有保护，白兵 b2白吃它。");
+    // …Bxc3+ bxc3: a bishop for a knight, an even trade, nothing was left hanging.
+    let found = tags_after("4k3/8/8/b7/8/2N5/1P6/4K3 b - - 0 1", "a5c3", "b2c3");
+    assert!(!has(&found, Motif::HangingPiece), "{found:?}");
+}
+
 #[test]
 fn promotion_under_promotion_en_passant_and_castling() {
     let found = tags("8/5P1k/8/8/8/8/8/K7 w - - 0 1", "f7f8n");

@@ -35,7 +35,7 @@ pub(crate) fn all(l: &Line, f: &Facts, out: &mut Vec<Tag>) {
         quiet(l, out);
         zugzwang(l, out);
     }
-    hanging(l, f, out);
+    hanging(l, out);
     king_walk(l, out);
     defensive(l, f, out);
 }
@@ -670,27 +670,28 @@ fn demolition(l: &Line, out: &mut Vec<Tag>) {
     }
 }
 
-/// The solver's first move takes an unguarded (or underguarded) enemy piece that the setup did not offer in a trade.
-fn hanging(l: &Line, f: &Facts, out: &mut Vec<Tag>) {
+/// The solver's first move takes an enemy piece (not a pawn) that no enemy piece can take back, and that is not
+/// simply the second half of a trade: when the opponent's last move captured on that square, the piece now taken
+/// is worth more than what it took.
+fn hanging(l: &Line, out: &mut Vec<Tag>) {
     let (pos, m) = (l.before(0), l.moves[0]);
     let v = taken(l, 0);
-    if v < 3 {
+    if v < 3 || l.after(0).is_attacked(m.to(), !l.pov) {
         return;
     }
     if let Some((p, s)) = l.prev(0)
-        && (p.is_capture(s) || pos.is_check())
+        && s.to() == m.to()
+        && p.is_capture(s)
+        && v <= value_at(p, s.to()).max(1)
     {
         return;
     }
-    let undefended = !pos.is_attacked(m.to(), !l.pov) || see_units(pos, m) >= 2;
-    if undefended && l.moves.len() <= 3 && f.gain >= 2 {
-        push(
-            out,
-            Motif::HangingPiece,
-            format!("{}没有保护，{}白吃它。", zh(pos, m.to()), zh(pos, m.from())),
-            format!("{} is left hanging and {} takes it.", en(pos, m.to()), en(pos, m.from())),
-        );
-    }
+    push(
+        out,
+        Motif::HangingPiece,
+        format!("{}没有保护，{}白吃它。", zh(pos, m.to()), zh(pos, m.from())),
+        format!("{} is left hanging and {} takes it.", en(pos, m.to()), en(pos, m.from())),
+    );
 }
 
 /// The solver's king makes two or more moves that are not answers to check.
