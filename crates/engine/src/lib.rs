@@ -17,10 +17,12 @@
 //! | `time` | time management |
 //! | `search` | iterative deepening, PVS, quiescence, pruning, Lazy SMP |
 //! | `levels` | strength levels for people |
+//! | `book` | the low levels' opening book and their preference for developing moves |
 //! | `tb` | Syzygy endgame tablebases at the root and in the tree |
 //! | `bench` | the fixed benchmark positions |
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod levels;
 pub mod movepick;

@@ -827,6 +827,13 @@ pub(crate) fn run(
         let score = if pos.is_check() { Score::mated_in(0) } else { Score::DRAW };
         return SearchResult { best: None, ponder: None, score, depth: 0, nodes: 0 };
     }
+    // The low levels open from their book (see `book`), each game its own way by the seed.
+    if let Some(m) = level
+        .filter(|_| limits.searchmoves.is_empty() && !limits.infinite && !limits.ponder)
+        .and_then(|l| crate::book::book_move(pos, l.number, options.seed ^ pos.hash()))
+    {
+        return SearchResult { best: Some(m), ponder: None, score: Score::DRAW, depth: 1, nodes: 0 };
+    }
     tt.new_search();
 
     let budget = if limits.infinite {
@@ -1004,7 +1011,7 @@ fn choose_weak<'r>(
     if best == -INF || best.abs() >= MATE_BOUND && best > 0 {
         return lines[0]; // always take a found mate
     }
-    let candidates: Vec<&RootMove> = lines
+    let mut candidates: Vec<&RootMove> = lines
         .iter()
         .copied()
         .filter(|rm| {
@@ -1015,6 +1022,13 @@ fn choose_weak<'r>(
                 && (std::ptr::eq(*rm, lines[0]) || !king_walk(pos, rm.m))
         })
         .collect();
+    // In the opening the low levels develop rather than push a rook's pawn (see `book`), when they can.
+    if candidates.iter().any(|rm| !crate::book::off_in_opening(pos, rm.m, level.number)) {
+        candidates.retain(|rm| !crate::book::off_in_opening(pos, rm.m, level.number));
+        if candidates.len() == 1 {
+            return candidates[0];
+        }
+    }
     if candidates.len() <= 1 {
         return lines[0];
     }
@@ -1260,5 +1274,43 @@ mod tests {
             let r = engine.search(&pos, &[], &limits, &Control::default(), &Silent, Instant::now());
             assert_eq!(pos.uci(r.best.unwrap()), "d1d8");
         }
+    }
+
+    /// Level 1's moves in `fen` over 40 games (a seed each, as the server gives them).
+    fn level1_replies(fen: &str) -> std::collections::BTreeMap<String, u32> {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut seen = std::collections::BTreeMap::new();
+        for game in 0..40u64 {
+            let mut engine = Engine::new(8);
+            engine.options.level = crate::levels::level(1).copied();
+            engine.options.seed = game.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 3;
+            let limits = Limits { movetime: Some(std::time::Duration::from_millis(500)), ..Limits::default() };
+            let r = engine.search(&pos, &[], &limits, &Control::default(), &Silent, Instant::now());
+            *seen.entry(pos.uci(r.best.unwrap())).or_insert(0) += 1;
+        }
+        seen
+    }
+
+    #[test]
+    fn level_one_opens_in_varied_sensible_ways() {
+        // 1.e4: the book's replies, several of them over 40 games, never a rook's pawn (1…a6 was every game's).
+        let after_e4 = level1_replies("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        assert!(after_e4.len() >= 4, "{after_e4:?}");
+        let main = ["e7e5", "c7c5", "e7e6", "c7c6", "d7d5", "b8c6", "d7d6", "g8f6"];
+        assert!(after_e4.keys().all(|m| main.contains(&m.as_str())), "{after_e4:?}");
+        assert!(after_e4.get("e7e5").is_some_and(|&n| n >= 8), "1…e5 is the usual reply: {after_e4:?}");
+        // Out of the book (1.a3): the search's choice, varied, with no quiet rook's pawn, rook or king move.
+        let after_a3 = level1_replies("rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(after_a3.len() >= 3, "{after_a3:?}");
+        assert!(
+            after_a3.keys().all(|m| !m.starts_with('a') && !m.starts_with('h') && !m.starts_with("e8")),
+            "{after_a3:?}"
+        );
+        // White's first move, too.
+        let first = level1_replies("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(
+            first.len() >= 3 && first.keys().all(|m| ["e2e4", "d2d4", "g1f3", "c2c4"].contains(&m.as_str())),
+            "{first:?}"
+        );
     }
 }
