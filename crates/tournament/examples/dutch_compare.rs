@@ -2,12 +2,14 @@
 //! Compares our Dutch pairings with another engine's (bbpPairings) on random tournaments: a development tool,
 //! not part of the product (the other engine is never a dependency).
 //!
-//! `cargo run --release -p guoxiang-tournament --example dutch_compare -- BBP_BINARY SEED COUNT [DIR]`
+//! `cargo run --release -p guoxiang-tournament --example dutch_compare -- BBP_BINARY SEED COUNT [DIR [DOUBLE]]`
 //!
 //! Each tournament has 8–200 players and 5–11 rounds; ratings, results with draws, forfeits, requested half- and
 //! zero-point byes, withdrawals and late entries are drawn from SEED. Every round is paired by both programs
 //! from the same TRF; a difference is recorded with its round and the TRF is kept in DIR (default
-//! `target/dutch-compare`), and the tournament goes on with the other engine's pairing. Progress goes to
+//! `target/dutch-compare`), and the tournament goes on with the other engine's pairing. DOUBLE (default 0) is the
+//! chance per board of a double forfeit (`-` against `-`); with 0 the tournaments of a seed are those of before.
+//! With `DUTCH_COMPARE_KEEP` set, the TRF and bbpPairings' output of every round are kept, not only differences. Progress goes to
 //! standard error, the summary to standard output.
 
 use std::path::{Path, PathBuf};
@@ -60,13 +62,15 @@ fn ours(t: &Tournament) -> Pairs {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
-        eprintln!("usage: dutch_compare BBP_BINARY SEED COUNT [DIR]");
+        eprintln!("usage: dutch_compare BBP_BINARY SEED COUNT [DIR [DOUBLE]]");
         std::process::exit(2);
     }
     let bbp = PathBuf::from(&args[1]);
     let seed: u64 = args[2].parse().expect("SEED is a number");
     let count: u64 = args[3].parse().expect("COUNT is a number");
     let dir = PathBuf::from(args.get(4).cloned().unwrap_or_else(|| "target/dutch-compare".into()));
+    let double: f64 = args.get(5).map(|x| x.parse().expect("DOUBLE is a number like 0.05")).unwrap_or(0.0);
+    let mix = Mix { double_forfeits: double, ..Mix::DUTCH };
     std::fs::create_dir_all(&dir).expect("create the output folder");
     let (mut rounds_total, mut diffs, mut ours_time, mut slowest) = (0u64, 0u64, Duration::ZERO, Duration::ZERO);
     let mut slowest_at = String::new();
@@ -76,9 +80,9 @@ fn main() {
         let n = 8 + rng.below(193) as usize;
         let rounds = 5 + rng.below(7) as usize;
         let name = format!("dutch_compare seed {seed} tournament {k}");
-        let (mut t, entries) = common::new_tournament(&mut rng, n, rounds, Mix::DUTCH, name);
+        let (mut t, entries) = common::new_tournament(&mut rng, n, rounds, mix, name);
         for r in 0..rounds {
-            common::declare_absences(&mut rng, &mut t, &entries, r, Mix::DUTCH);
+            common::declare_absences(&mut rng, &mut t, &entries, r, mix);
             let path = dir.join(format!("s{seed}-t{k}-r{}.trf", r + 1));
             std::fs::write(&path, guoxiang_tournament::trf::write(&t)).expect("write TRF");
             let start = Instant::now();
@@ -102,12 +106,12 @@ fn main() {
                 diffs += 1;
                 println!("difference: seed {seed} tournament {k} round {} ({} players): {}", r + 1, n, path.display());
                 std::fs::write(path.with_extension("ours.txt"), format!("{mine:?}\n")).ok();
-            } else {
+            } else if std::env::var_os("DUTCH_COMPARE_KEEP").is_none() {
                 std::fs::remove_file(&path).ok();
                 std::fs::remove_file(path.with_extension("bbp.txt")).ok();
             }
             let Some((boards, bye)) = theirs else { break };
-            common::play(&mut rng, &mut t, &entries, &boards, bye);
+            common::play(&mut rng, &mut t, &entries, &boards, bye, mix);
         }
         eprintln!(
             "tournament {}/{count}: {n} players, {rounds} rounds; so far {rounds_total} rounds, {diffs} differences",

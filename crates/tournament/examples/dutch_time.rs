@@ -32,7 +32,7 @@ fn main() {
             rounds.push(t.clone());
             let Ok(p) = dutch::input_from_trf(&t).and_then(|i| dutch::pair(&i)) else { break };
             let boards: Vec<(u16, u16)> = p.boards.iter().map(|b| (b.white, b.black)).collect();
-            common::play(&mut rng, &mut t, &entries, &boards, p.bye);
+            common::play(&mut rng, &mut t, &entries, &boards, p.bye, Mix::DUTCH);
         }
     }
     let mut best = f64::MAX;

@@ -37,7 +37,7 @@ const COMPARED: [TieBreak; 10] = [
     TieBreak::Aro,
 ];
 
-const MIX: Mix = Mix { unrated: 0.1, full_byes: 0.01 };
+const MIX: Mix = Mix { unrated: 0.1, full_byes: 0.01, double_forfeits: 0.0 };
 
 /// Ours for one file.
 struct Values {
@@ -228,7 +228,7 @@ fn main() {
             }
             let Ok(pairing) = dutch::input_from_trf(&t).and_then(|i| dutch::pair(&i)) else { break };
             let boards: Vec<(u16, u16)> = pairing.boards.iter().map(|b| (b.white, b.black)).collect();
-            common::play(&mut rng, &mut t, &entries, &boards, pairing.bye);
+            common::play(&mut rng, &mut t, &entries, &boards, pairing.bye, MIX);
         }
         snapshot(&t, "end", &mut batch);
         flush(&mut batch, k + 1 == count);

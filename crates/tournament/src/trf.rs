@@ -22,7 +22,7 @@
 //! | 92–95, 97, 99 | round 1: opponent's starting rank (`0000` or blanks: none), colour (`w`, `b`, `-` or blank), result |
 //! | 102–105, 107, 109 | round 2, and so on every 10 columns |
 //!
-//! Results: `1 = 0` a game, `+ -` a forfeit won or lost, `W D L` a game that lasted less than one move (not
+//! Results: `1 = 0` a game, `+ -` a forfeit won or lost (`-` against `-`: a double forfeit, both absent), `W D L` a game that lasted less than one move (not
 //! rated), `H` a half-point bye, `F` a full-point bye, `U` a pairing-allocated bye, `Z` or blank a zero-point bye
 //! (a known absence). Letter codes may be in either case.
 //!
@@ -539,7 +539,9 @@ fn check_pairings(t: &Tournament, lines_of: &[usize]) -> Result<(), TrfError> {
                     format!("round {}: players {} and {o} do not have opposite colours", r + 1, p.start_number),
                 ));
             }
-            if e.code.mirror() != Some(theirs.code) {
+            // A double forfeit (both absent) is `-` against `-`: neither scores, no game was played.
+            let double_forfeit = e.code == Code::ForfeitLoss && theirs.code == Code::ForfeitLoss;
+            if e.code.mirror() != Some(theirs.code) && !double_forfeit {
                 return Err(err(
                     at,
                     at_col + 7,

@@ -256,3 +256,37 @@ fn equal_preferences_alternate_from_the_last_round_they_differed() {
     let p = dutch::pair(&input).unwrap();
     assert_eq!(boards(&p), [(1, 2)]);
 }
+
+/// A Swiss of 24 players with 19 double forfeits (`-` against `-`) in its first 8 rounds: every round is paired as
+/// bbpPairings paired it (its outputs are kept as data in `tests/double_forfeit`, see the README there).
+#[test]
+fn double_forfeits_pair_as_bbppairings_does() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/double_forfeit");
+    let mut doubles = 0;
+    for round in 1..=10 {
+        let text = std::fs::read_to_string(dir.join(format!("r{round}.trf"))).unwrap();
+        let t = guoxiang_tournament::trf::parse(&text).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert_eq!(guoxiang_tournament::trf::write(&t), text, "round {round}: written back byte for byte");
+        doubles = t
+            .players
+            .iter()
+            .flat_map(|p| p.rounds.iter())
+            .filter(|e| e.opponent.is_some() && e.code == guoxiang_tournament::trf::Code::ForfeitLoss)
+            .count();
+        let expected = std::fs::read_to_string(dir.join(format!("r{round}.bbp.txt"))).unwrap();
+        let mut expected_boards = Vec::new();
+        let mut bye = None;
+        for line in expected.lines().skip(1) {
+            let v: Vec<u16> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            match v.as_slice() {
+                [p, 0] => bye = Some(*p),
+                [w, b] => expected_boards.push((*w, *b)),
+                _ => panic!("round {round}: bbpPairings' line {line:?}"),
+            }
+        }
+        let p = pair_trf(&text).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert_eq!((boards(&p), p.bye), (expected_boards, bye), "round {round}");
+    }
+    // Round 10's file: 19 double forfeits (38 entries `-` with an opponent) and 2 single ones.
+    assert_eq!(doubles, 40, "the files have the double forfeits they were drawn with");
+}

@@ -139,3 +139,30 @@ fn never_panics_on_truncated_or_odd_lines() {
         }
     }
 }
+
+/// Both players of a board absent: `-` against `-` (TRF-16's double forfeit).
+#[test]
+fn a_double_forfeit_is_read_and_written() {
+    let text = SMALL.replace("0003 b =  0005 w 1", "0003 b =  0005 w -").replace("0004 b 0", "0004 b -");
+    let t = trf::parse(&text).unwrap_or_else(|e| panic!("a double forfeit is refused: {e}"));
+    let (four, five) = (t.player(4).unwrap(), t.player(5).unwrap());
+    assert_eq!((four.rounds[1].opponent, four.rounds[1].code), (Some(5), Code::ForfeitLoss));
+    assert_eq!((five.rounds[1].opponent, five.rounds[1].code), (Some(4), Code::ForfeitLoss));
+    let written = trf::write(&t);
+    assert!(written.contains("0005 w -"), "{written}");
+    assert!(written.contains("0004 b -"), "{written}");
+    assert_eq!(trf::parse(&written).unwrap(), t, "read, written and read again");
+    // Neither scores.
+    let s = guoxiang_tournament::standings::compute(&t, &[]);
+    let points = |n: u16| s.iter().find(|r| r.start_number == n).unwrap().score;
+    assert_eq!((points(4), points(5)), (0.5, 1.5));
+}
+
+#[test]
+fn a_forfeit_still_needs_a_matching_result() {
+    // `-` against `1` is not a double forfeit: the results do not match.
+    let text = SMALL.replace("0003 b =  0005 w 1", "0003 b =  0005 w -");
+    let (line, _, m) = error_at(&text);
+    assert_eq!(line, 12);
+    assert!(m.contains("do not match"), "{m}");
+}

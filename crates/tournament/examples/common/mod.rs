@@ -34,11 +34,13 @@ pub struct Mix {
     pub unrated: f64,
     /// The chance per player and round of a requested full-point bye (`F`).
     pub full_byes: f64,
+    /// The chance per board of a double forfeit (both absent: `-` against `-`), drawn before the 2% of forfeits.
+    pub double_forfeits: f64,
 }
 
 impl Mix {
     #[allow(dead_code)] // dutch_compare's only
-    pub const DUTCH: Mix = Mix { unrated: 0.0, full_byes: 0.0 };
+    pub const DUTCH: Mix = Mix { unrated: 0.0, full_byes: 0.0, double_forfeits: 0.0 };
 }
 
 pub struct Entry {
@@ -108,12 +110,15 @@ fn points_of(code: Code) -> f64 {
 }
 
 /// Plays a round's boards (white, black) and gives the pairing-allocated bye: the higher rating wins more often,
-/// about a third of games are drawn, 2% are forfeits. Then the points column is brought up to date.
-pub fn play(rng: &mut Rng, t: &mut Tournament, entries: &[Entry], boards: &[(u16, u16)], bye: Option<u16>) {
+/// about a third of games are drawn, 2% are forfeits (and `mix.double_forfeits` double forfeits). Then the points
+/// column is brought up to date.
+pub fn play(rng: &mut Rng, t: &mut Tournament, entries: &[Entry], boards: &[(u16, u16)], bye: Option<u16>, mix: Mix) {
     for &(w, b) in boards {
         let (rw, rb) = (entries[w as usize - 1].rating as f64, entries[b as usize - 1].rating as f64);
         let expected = 1.0 / (1.0 + 10f64.powf((rb - rw) / 400.0));
-        let (cw, cb) = if rng.chance(0.02) {
+        let (cw, cb) = if mix.double_forfeits > 0.0 && rng.chance(mix.double_forfeits) {
+            (Code::ForfeitLoss, Code::ForfeitLoss)
+        } else if rng.chance(0.02) {
             if rng.chance(0.5) { (Code::ForfeitWin, Code::ForfeitLoss) } else { (Code::ForfeitLoss, Code::ForfeitWin) }
         } else {
             let x = rng.unit();
