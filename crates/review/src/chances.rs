@@ -206,6 +206,65 @@ pub fn confirmed(class: Class, other_loss: f64) -> Class {
     }
 }
 
+/// The slope of the *people's* curve: a plain logistic `100 / (1 + e^(−K·cp))` fitted on the results of lichess
+/// games (the `calibrate` example, K = 0.0047): how often people actually win from an evaluation. Far flatter than
+/// the engine curve [`K`], which describes engine play — a swing of a quarter of a pawn near equality is 9 points to
+/// the engine curve and 3 to people's.
+pub const PEOPLE_K: f64 = 0.0047;
+/// A mistake or inaccuracy is marked only when some judge finds the move loses at least this many points on the
+/// people's curve (about 43 cp near equality): smaller swings are ones a beginner cannot feel (docs/review.md,
+/// "Marks for people").
+pub const PEOPLE_MIN: f64 = 5.0;
+/// Material of at least this many pawns given away (a minor piece), or a mate allowed, makes a mistake a blunder …
+pub const BLUNDER_MATERIAL: i32 = 3;
+/// … from a position the mover was not already losing: expected score before the move at least this much.
+pub const NOT_LOST: f64 = 25.0;
+
+/// The people's expected score (0–100) of the side an evaluation is for ([`PEOPLE_K`]).
+pub fn people_expected(e: Eval) -> f64 {
+    match e {
+        Eval::Mate(m) if m > 0 => 100.0,
+        Eval::Mate(_) => 0.0,
+        Eval::Cp(c) => 100.0 / (1.0 + (-PEOPLE_K * f64::from(c.clamp(-4000, 4000))).exp()),
+    }
+}
+
+/// What one judge's two lines say a move did, beyond its loss: the facts the marks for people use.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Facts {
+    /// Points lost on the people's curve ([`people_expected`]), from the evaluations before and after the move.
+    pub people_loss: f64,
+    /// Material (pawns) the opponent's best line after the move wins against the engine's line before it.
+    pub material_lost: i32,
+    /// The move allows a mate that was not there before.
+    pub allows_mate: bool,
+    /// The mover's expected score (engine curve) before the move.
+    pub before: f64,
+}
+
+/// The mark a person gets for a move the judges classed `class` (after [`confirmed`]): `speaker` is what the
+/// judge that speaks for the move found, `other_loss` and `other_people` the other judge's loss (engine curve) and
+/// people's loss (with one judge: the speaker's own).
+///
+/// - An inaccuracy or mistake whose swing no judge finds at least [`PEOPLE_MIN`] on the people's curve is no
+///   error at all (class good): no mark, no comment — unless it gives material away or allows a mate.
+/// - A mistake that gives away a minor piece or more ([`BLUNDER_MATERIAL`]) or allows a mate, from a position that
+///   was not already lost ([`NOT_LOST`]), is a blunder when the other judge finds at least a mistake's loss.
+pub fn for_people(class: Class, speaker: Facts, other_loss: f64, other_people: f64) -> Class {
+    let gives_away = speaker.material_lost >= BLUNDER_MATERIAL || speaker.allows_mate;
+    match class {
+        Class::Inaccuracy | Class::Mistake
+            if speaker.people_loss.max(other_people) < PEOPLE_MIN
+                && speaker.material_lost < 1
+                && !speaker.allows_mate =>
+        {
+            Class::Good
+        }
+        Class::Mistake if gives_away && speaker.before >= NOT_LOST && other_loss >= MISTAKE_MIN => Class::Blunder,
+        c => c,
+    }
+}
+
 /// The NAG of a class: 6 (?!), 2 (?), 4 (??) for errors; a missed win is marked by its loss.
 pub fn nag(class: Class, loss: f64) -> Option<u8> {
     match class {

@@ -11,11 +11,11 @@
 //! 5. the engine's line had a tactical motif: "missed a fork";
 //! 6. otherwise how the evaluation changed (from White's side, as the graph shows it), with the better line.
 
-use guoxiang_core::{Move, Position, Role};
+use guoxiang_core::{Color, Move, Position, Role, Square};
 use guoxiang_tactics::Motif;
 use guoxiang_tactics::tag::{Tag, tag_line};
 
-use crate::chances::{Class, Eval};
+use crate::chances::{Class, Eval, Facts, people_expected};
 use crate::{Comment, Judgement, san_line, san_line_zh};
 
 /// Motifs worth naming, most telling first.
@@ -54,19 +54,28 @@ pub enum Kind {
     LosesMaterial,
     /// 5. The better line was a tactic.
     MissesTactic,
-    /// 6. Only the evaluation fell (position, endgame, tempo).
+    /// 6. The better move took material for free.
+    MissesCapture,
+    /// 7. The opponent's passed pawn let through.
+    PassedPawn,
+    /// 8. A pawn pushed in front of the king: its shelter loosened.
+    OpensKing,
+    /// 9. Only the position got worse (position, endgame, tempo).
     Positional,
 }
 
 impl Kind {
     /// All kinds, in the order of the rules.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 10] = [
         Kind::AllowsMate,
         Kind::MissesMate,
         Kind::AllowsTactic,
         Kind::HangsPiece,
         Kind::LosesMaterial,
         Kind::MissesTactic,
+        Kind::MissesCapture,
+        Kind::PassedPawn,
+        Kind::OpensKing,
         Kind::Positional,
     ];
 
@@ -79,6 +88,9 @@ impl Kind {
             Kind::HangsPiece => "hangs a piece",
             Kind::LosesMaterial => "loses material",
             Kind::MissesTactic => "misses a tactic",
+            Kind::MissesCapture => "misses a capture",
+            Kind::PassedPawn => "lets a passed pawn through",
+            Kind::OpensKing => "opens the king",
             Kind::Positional => "positional",
         }
     }
@@ -90,16 +102,6 @@ pub struct Explained {
     pub comment: Comment,
     pub motifs: Vec<Motif>,
     pub kind: Kind,
-}
-
-fn glyph(class: Class) -> &'static str {
-    match class {
-        Class::Inaccuracy => "?!",
-        Class::Mistake => "?",
-        Class::Blunder => "??",
-        Class::MissedWin => "?",
-        _ => "",
-    }
 }
 
 fn zh_count(n: i32) -> String {
@@ -151,38 +153,301 @@ fn pick(tags: Vec<Tag>) -> Option<Tag> {
 
 /// The piece of the mover's side that the opponent's first capture in `line` (from `pos`, the position after the
 /// move) takes, if the opponent's first move is a capture.
-fn first_capture(pos: &Position, line: &[Move]) -> Option<(Role, String)> {
+fn first_capture(pos: &Position, line: &[Move]) -> Option<(Role, Square)> {
     let m = *line.first()?;
     if !pos.is_legal(m) || !pos.is_capture(m) {
         return None;
     }
     let to = m.to();
     let role = pos.role_at(to).unwrap_or(Role::Pawn);
-    Some((role, to.name()))
+    Some((role, to))
 }
 
-/// Explains move `m` played in `before`; `jb` judged `before`, `ja` the position after `m`.
-pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Class) -> Explained {
+/// What one judge's lines say the move `m` from `before` did (`jb` judged `before`, `ja` the position after `m`):
+/// the facts the marks for people use ([`crate::chances::for_people`]).
+pub fn facts(before: &Position, m: Move, jb: &Judgement, ja: &Judgement) -> Facts {
+    if jb.best() == Some(m) || jb.legal <= 1 {
+        return Facts { before: jb.expected, ..Facts::default() };
+    }
     let after = before.after(m);
     let mover = before.turn();
-    // The Chinese sentence writes moves with Chinese piece letters (马f3), as the move list does in Chinese.
-    let san_en = format!("{}{}", before.san(m), glyph(class));
-    let san_zh = format!("{}{}", before.san_zh(m), glyph(class));
+    let people_loss = (people_expected(jb.eval) - people_expected(ja.eval.flip())).max(0.0);
+    let kept = balance_after(before, &jb.line, 4, mover);
+    let left = balance_after(&after, &ja.line, 3, mover);
+    Facts { people_loss, material_lost: kept - left, allows_mate: allows_mate(jb, ja), before: jb.expected }
+}
+
+/// The position after the move is mate for the opponent (`ja`), and the one before was not lost to a mate (`jb`).
+fn allows_mate(jb: &Judgement, ja: &Judgement) -> bool {
+    matches!(ja.eval, Eval::Mate(n) if n > 0) && !matches!(jb.eval, Eval::Mate(k) if k < 0)
+}
+
+/// Mate counts in English words ("mate in two"): digits in a sentence would read like an evaluation.
+fn en_count(n: i32) -> String {
+    const WORDS: [&str; 10] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    if (0..10).contains(&n) { WORDS[n as usize].to_string() } else { n.to_string() }
+}
+
+/// "a" or "an" before an English word.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) { "an" } else { "a" }
+}
+
+/// A move written with Chinese piece letters (马f3) or with SAN's Latin ones (Nf3).
+fn mv(pos: &Position, m: Move, chinese: bool) -> String {
+    if chinese { pos.san_zh(m) } else { pos.san(m) }
+}
+
+/// The first moves (at most `max`) of a line from `pos`, in the chosen letters.
+fn line_text(pos: &Position, line: &[Move], max: usize, chinese: bool) -> String {
+    let line = &line[..line.len().min(max)];
+    if chinese { san_line_zh(pos, line) } else { san_line(pos, line) }.join(" ")
+}
+
+/// "c4 的象" / "the bishop on c4".
+fn piece_on_zh(role: Role, sq: Square) -> String {
+    format!("{} 的{}", sq.name(), role.zh_char())
+}
+
+fn piece_on_en(role: Role, sq: Square) -> String {
+    format!("the {} on {}", role.name(), sq.name())
+}
+
+/// Pieces by kind: "车" · "马和兵" · "两个兵" / "a rook" · "a knight and a pawn" · "two pawns".
+fn roles_zh(roles: &[Role]) -> String {
+    let mut parts = Vec::new();
+    for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+        let n = roles.iter().filter(|&&x| x == r).count() as i32;
+        match n {
+            0 => {}
+            1 => parts.push(r.zh_char().to_string()),
+            n => parts.push(format!("{}个{}", zh_count(n), r.zh_char())),
+        }
+    }
+    parts.join("和")
+}
+
+fn roles_en(roles: &[Role]) -> String {
+    let mut parts = Vec::new();
+    for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+        let n = roles.iter().filter(|&&x| x == r).count() as i32;
+        match n {
+            0 => {}
+            1 => parts.push(format!("{} {}", article(r.name()), r.name())),
+            n => parts.push(format!("{} {}s", en_count(n), r.name())),
+        }
+    }
+    match parts.len() {
+        0 => String::new(),
+        1 => parts.remove(0),
+        _ => {
+            let last = parts.pop().unwrap_or_default();
+            format!("{} and {last}", parts.join(", "))
+        }
+    }
+}
+
+/// A piece taken, and the square it was taken on.
+type Taken = (Role, Square);
+
+/// The pieces each side loses along `line` from `pos` (at most `plies` moves, and past them only while captures go
+/// on): `(lost by pov, lost by the other side)`, each with the square it was taken on.
+fn captures(pos: &Position, line: &[Move], plies: usize, pov: Color) -> (Vec<Taken>, Vec<Taken>) {
+    let mut p = pos.clone();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) {
+            break;
+        }
+        let capture = p.is_capture(m) && !m.is_castle();
+        if i >= plies && !capture {
+            break;
+        }
+        if capture {
+            let role = if m.is_en_passant() { Role::Pawn } else { p.role_at(m.to()).unwrap_or(Role::Pawn) };
+            if p.turn() == pov { theirs.push((role, m.to())) } else { ours.push((role, m.to())) }
+        }
+        p.play_unchecked(m);
+    }
+    (ours, theirs)
+}
+
+/// A piece (knight or more, not the king) of `color` on `sq` that the other side can take with profit: attacked and
+/// not defended, or attacked by a piece worth less.
+fn en_prise(pos: &Position, sq: Square, color: Color) -> bool {
+    let Some(role) = pos.role_at(sq) else { return false };
+    if pos.color_at(sq) != Some(color) || matches!(role, Role::King | Role::Pawn) {
+        return false;
+    }
+    let occ = pos.occupied();
+    let attackers = pos.attackers_to(sq, !color, occ);
+    if attackers.is_empty() {
+        return false;
+    }
+    let defended = pos.attackers_to(sq, color, occ).any();
+    let cheapest = attackers.filter_map(|a| pos.role_at(a)).map(value).min().unwrap_or(0);
+    !defended || cheapest < value(role)
+}
+
+/// A pawn of `color` on `sq` with no enemy pawn in front of it on its own or a neighbouring file.
+fn is_passed(pos: &Position, sq: Square, color: Color) -> bool {
+    let (f, r) = (sq.file().index() as i32, sq.rank().index() as i32);
+    !Iterator::any(&mut pos.pieces(!color, Role::Pawn), |e: Square| {
+        let (ef, er) = (e.file().index() as i32, e.rank().index() as i32);
+        (ef - f).abs() <= 1 && if color == Color::White { er > r } else { er < r }
+    })
+}
+
+/// What the better move `b` from `pos` does, in words, when it is one of the things a beginner is taught: castles,
+/// promotes, takes something, saves or defends an attacked piece, develops a piece, takes the centre, pushes a
+/// passed pawn. `(zh, en)`.
+fn purpose(pos: &Position, b: Move) -> Option<(String, String)> {
+    let us = pos.turn();
+    if b.is_castle() {
+        return Some(("王车易位，把王放到安全的地方".into(), "castling the king to safety".into()));
+    }
+    let role = pos.role_at(b.from())?;
+    if b.is_promotion() {
+        return Some(("兵升变".into(), "promoting the pawn".into()));
+    }
+    if pos.is_capture(b) {
+        let taken = if b.is_en_passant() { Role::Pawn } else { pos.role_at(b.to()).unwrap_or(Role::Pawn) };
+        let sq = b.to();
+        return Some((format!("吃掉 {}", piece_on_zh(taken, sq)), format!("taking {}", piece_on_en(taken, sq))));
+    }
+    let after = pos.after(b);
+    if en_prise(pos, b.from(), us) && !en_prise(&after, b.to(), us) {
+        return Some((
+            format!("把受到攻击的{}撤到安全的地方", role.zh_char()),
+            format!("moving the attacked {} to safety", role.name()),
+        ));
+    }
+    for sq in pos.by_color(us) {
+        if sq != b.from() && en_prise(pos, sq, us) && !en_prise(&after, sq, us) {
+            let r = pos.role_at(sq)?;
+            return Some((format!("保护 {}", piece_on_zh(r, sq)), format!("defending {}", piece_on_en(r, sq))));
+        }
+    }
+    let back = if us == Color::White { guoxiang_core::Rank::First } else { guoxiang_core::Rank::Eighth };
+    if matches!(role, Role::Knight | Role::Bishop) && b.from().rank() == back && pos.fullmoves() <= 15 {
+        return Some((format!("出动{}", role.zh_char()), format!("developing the {}", role.name())));
+    }
+    let centre = ["d4", "e4", "d5", "e5"];
+    if role == Role::Pawn && centre.contains(&b.to().name().as_str()) {
+        return Some(("占据中心".into(), "taking the centre".into()));
+    }
+    if role == Role::Pawn && is_passed(pos, b.from(), us) {
+        return Some(("推进通路兵".into(), "pushing the passed pawn".into()));
+    }
+    None
+}
+
+/// The better move and what it does: "更好的是 象b3，把受到攻击的象撤到安全的地方。" / " Better was Bb3, moving the
+/// attacked bishop to safety." (empty without a better move).
+fn better(pos: &Position, best: Option<Move>, chinese: bool) -> (String, String) {
+    let Some(b) = best else { return (String::new(), String::new()) };
+    let text = mv(pos, b, chinese);
+    match purpose(pos, b) {
+        Some((zh, en)) => (format!("更好的是 {text}，{zh}。"), format!(" Better was {text}, {en}.")),
+        None => (format!("更好的是 {text}。"), format!(" Better was {text}.")),
+    }
+}
+
+/// The opponent's passed pawn that the line after the move (`line` from `after`) pushes to its sixth rank or
+/// further, or promotes, within its first moves: the square it reaches.
+fn passed_pawn_run(after: &Position, line: &[Move], mover: Color) -> Option<Square> {
+    let mut p = after.clone();
+    for &m in line.iter().take(5) {
+        if !p.is_legal(m) {
+            break;
+        }
+        if p.turn() != mover
+            && p.role_at(m.from()) == Some(Role::Pawn)
+            && is_passed(&p, m.from(), !mover)
+            && (m.is_promotion() || m.to().rank().relative(!mover).index() >= 5)
+        {
+            return Some(m.to());
+        }
+        p.play_unchecked(m);
+    }
+    None
+}
+
+/// The move is a pawn move in front of the mover's king, still on its back rank on a wing (where it has castled
+/// or will): the king's pawn shelter is loosened.
+fn opens_king(pos: &Position, m: Move) -> bool {
+    let us = pos.turn();
+    if pos.role_at(m.from()) != Some(Role::Pawn) {
+        return false;
+    }
+    let king = pos.king(us);
+    let kf = king.file().index() as i32;
+    let wing = !(3..=4).contains(&kf);
+    let home = king.rank().relative(us).index() == 0;
+    let near = (m.from().file().index() as i32 - kf).abs() <= 1;
+    let shelter = m.from().rank().relative(us).index() <= 2;
+    wing && home && near && shelter
+}
+
+/// Explains move `m` played in `before`; `jb` judged `before`, `ja` the position after `m`. The sentences never
+/// start with the move itself (the page writes it before them) and carry no evaluation: only what happened and
+/// what was better, in words. The comment comes in both languages, each with Chinese and with Latin piece letters.
+pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Class) -> Explained {
+    let chinese = words(before, m, jb, ja, class, true);
+    let latin = words(before, m, jb, ja, class, false);
+    Explained {
+        comment: Comment { zh: chinese.zh, zh_latin: latin.zh, en: latin.en, en_chinese: chinese.en },
+        motifs: latin.motifs,
+        kind: latin.kind,
+    }
+}
+
+/// One rendering of the sentence.
+struct Words {
+    zh: String,
+    en: String,
+    motifs: Vec<Motif>,
+    kind: Kind,
+}
+
+/// The sentence with moves in Chinese letters (`chinese`) or Latin ones.
+fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Class, chinese: bool) -> Words {
+    let after = before.after(m);
+    let mover = before.turn();
     let best = jb.best().filter(|&b| b != m);
-    let better_zh = best.map(|b| format!("更好的是 {}。", before.san_zh(b))).unwrap_or_default();
-    let better_en = best.map(|b| format!(" Better was {}.", before.san(b))).unwrap_or_default();
-    let line_en = |pos: &Position, line: &[Move]| san_line(pos, &line[..line.len().min(6)]).join(" ");
-    let line_zh = |pos: &Position, line: &[Move]| san_line_zh(pos, &line[..line.len().min(6)]).join(" ");
-    let done = |kind: Kind, zh: String, en: String, motifs: Vec<Motif>| Explained {
-        comment: Comment { zh, en },
-        motifs,
-        kind,
+    let (better_zh, better_en) = better(before, best, chinese);
+    let line = |pos: &Position, l: &[Move], max: usize| line_text(pos, l, max, chinese);
+    let done = |kind: Kind, zh: String, en: String, motifs: Vec<Motif>| Words { zh, en, motifs, kind };
+
+    // What the opponent's best line after the move takes, counting the move itself: pieces lost and won.
+    let played: Vec<Move> = std::iter::once(m).chain(ja.line.iter().copied()).collect();
+    let (lost_pieces, won_pieces) = captures(before, &played, 4, mover);
+    let kept = balance_after(before, &jb.line, 4, mover);
+    let left = balance_after(&after, &ja.line, 3, mover);
+    let lost = kept - left;
+    // "拿车换了对方的马" / "gives a rook for a knight", or "丢掉了 c4 的象" / "loses the bishop on c4".
+    let exchange = || -> Option<(String, String)> {
+        let (l, w): (Vec<Role>, Vec<Role>) =
+            (lost_pieces.iter().map(|x| x.0).collect(), won_pieces.iter().map(|x| x.0).collect());
+        let net = l.iter().map(|&r| value(r)).sum::<i32>() - w.iter().map(|&r| value(r)).sum::<i32>();
+        if l.is_empty() || net < 1 {
+            return None;
+        }
+        if w.is_empty() {
+            let zh: Vec<String> = lost_pieces.iter().map(|&(r, s)| piece_on_zh(r, s)).collect();
+            let en: Vec<String> = lost_pieces.iter().map(|&(r, s)| piece_on_en(r, s)).collect();
+            return Some((format!("丢掉了{}", zh.join("和")), format!("loses {}", en.join(" and "))));
+        }
+        Some((
+            format!("等于拿{}换了对方的{}", roles_zh(&l), roles_zh(&w)),
+            format!("gives {} for {}", roles_en(&l), roles_en(&w)),
+        ))
     };
 
     // 1. It allowed a mate that was not there before.
     if let Eval::Mate(n) = ja.eval
         && n > 0
-        && !matches!(jb.eval, Eval::Mate(k) if k < 0)
+        && allows_mate(jb, ja)
     {
         let tags = tag_line(before, Some(m), &ja.line);
         let mate_motif =
@@ -192,11 +457,13 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
             Some(Motif::BackRankMate) => ("底线杀", "a back-rank mate"),
             _ => ("", ""),
         };
-        let what_en = if kind_en.is_empty() { format!("mate in {n}") } else { format!("{kind_en} in {n}") };
+        let n_en = en_count(n);
+        let what_en = if kind_en.is_empty() { format!("mate in {n_en}") } else { format!("{kind_en} in {n_en}") };
+        let zh_what = if n == 1 { format!("一步杀{kind_zh}") } else { format!("{}步杀{kind_zh}", zh_count(n)) };
         return done(
             Kind::AllowsMate,
-            format!("{san_zh} 让对方{}步杀{kind_zh}：{}。{better_zh}", zh_count(n), line_zh(&after, &ja.line)),
-            format!("{san_en} allows {what_en}: {}.{better_en}", line_en(&after, &ja.line)),
+            format!("让对方有{zh_what}：{}。{better_zh}", line(&after, &ja.line, 6)),
+            format!("allows {what_en}: {}.{better_en}", line(&after, &ja.line, 6)),
             [Motif::Mate].into_iter().chain(mate_motif).collect(),
         );
     }
@@ -207,82 +474,119 @@ pub fn explain(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class
     {
         return done(
             Kind::MissesMate,
-            format!("{san_zh} 错过了{}步杀：{}。", zh_count(n), line_zh(before, &jb.line)),
-            format!("{san_en} misses mate in {n}: {}.", line_en(before, &jb.line)),
+            format!("错过了{}步杀：{}。", zh_count(n), line(before, &jb.line, 6)),
+            format!("misses mate in {}: {}.", en_count(n), line(before, &jb.line, 6)),
             vec![Motif::Mate],
         );
     }
-    // 3. The opponent's answer is a tactic.
-    if let Some(t) = pick(tag_line(before, Some(m), &ja.line)) {
+    let reply = line(&after, &ja.line, 3);
+    let hung = first_capture(&after, &ja.line).filter(|&(role, _)| lost >= 1 && (value(role) - lost).abs() <= 1);
+    // 3. The opponent's answer is a tactic (a hanging piece is said as in 4, naming the piece).
+    if let Some(t) = pick(tag_line(before, Some(m), &ja.line))
+        && !(t.motif == Motif::HangingPiece && hung.is_some())
+    {
+        let info = t.motif.info();
+        let (then_zh, then_en) = match exchange() {
+            Some((zh, en)) if lost >= 2 => (format!("结果{zh}。"), format!(" In the end it {en}.")),
+            _ => (String::new(), String::new()),
+        };
+        let name_en = info.en.to_lowercase();
         return done(
             Kind::AllowsTactic,
-            format!("{san_zh} 之后，{}{better_zh}", t.text.zh),
-            format!("After {san_en}: {}{better_en}", t.text.en),
+            format!("让对方有{}：{reply}。{}{then_zh}{better_zh}", info.zh, t.text.zh),
+            format!("allows {} {name_en}: {reply}. {}{then_en}{better_en}", article(&name_en), t.text.en),
             vec![t.motif],
         );
     }
-    // 4. Material given away: the piece the opponent takes first when that is about the whole loss, else the loss.
-    let kept = balance_after(before, &jb.line, 4, mover);
-    let left = balance_after(&after, &ja.line, 3, mover);
-    let lost = kept - left;
-    if lost >= 2 {
-        let refutation_zh = line_zh(&after, &ja.line[..ja.line.len().min(3)]);
-        let refutation = line_en(&after, &ja.line[..ja.line.len().min(3)]);
-        if let Some((role, sq)) = first_capture(&after, &ja.line)
-            && (value(role) - lost).abs() <= 1
-        {
-            return done(
-                Kind::HangsPiece,
-                format!("{san_zh} 白白丢掉了 {sq} 的{}（{refutation_zh}）。{better_zh}", role.zh_char()),
-                format!("{san_en} hangs the {} on {sq} ({refutation}).{better_en}", role.name()),
-                vec![Motif::HangingPiece],
-            );
-        }
+    // 4. Material given away: the piece the opponent takes first when that is about the whole loss, else what the
+    //    exchanges cost.
+    if let Some((role, sq)) = hung {
         return done(
-            Kind::LosesMaterial,
-            format!("{san_zh} 丢子，约损失 {lost} 个兵的子力：{refutation_zh}。{better_zh}"),
-            format!("{san_en} loses material, about {lost} pawns' worth: {refutation}.{better_en}"),
+            Kind::HangsPiece,
+            format!("白白丢掉了 {} 的{}（对方 {reply}）。{better_zh}", sq.name(), role.zh_char()),
+            format!("leaves {} to be taken ({reply}).{better_en}", piece_on_en(role, sq)),
+            vec![Motif::HangingPiece],
+        );
+    }
+    if lost >= 2 {
+        let (zh, en) = match exchange() {
+            Some((zh, en)) => (format!("{zh}（{reply}）。"), format!("{en} ({reply}).")),
+            None => (format!("让对方赢得子力：{reply}。"), format!("lets the opponent win material: {reply}.")),
+        };
+        return done(Kind::LosesMaterial, format!("{zh}{better_zh}"), format!("{en}{better_en}"), Vec::new());
+    }
+    // 5. The better line had a tactic.
+    if let Some(t) = pick(tag_line(before, None, &jb.line))
+        && let Some(b) = best
+    {
+        let info = t.motif.info();
+        let name_en = info.en.to_lowercase();
+        let first = mv(before, b, chinese);
+        return done(
+            Kind::MissesTactic,
+            format!("错过了{}：{first}。{}", info.zh, t.text.zh),
+            format!("misses {} {name_en}: {first}. {}", article(&name_en), t.text.en),
+            vec![t.motif],
+        );
+    }
+    // 6. The better move took something for free.
+    if let Some(b) = best
+        && before.is_capture(b)
+        && !b.is_castle()
+        && kept - balance(before, mover) >= 1
+    {
+        let taken = if b.is_en_passant() { Role::Pawn } else { before.role_at(b.to()).unwrap_or(Role::Pawn) };
+        let first = mv(before, b, chinese);
+        return done(
+            Kind::MissesCapture,
+            format!("错过了吃子：{first} 可以吃掉 {}。", piece_on_zh(taken, b.to())),
+            format!("misses a capture: {first} wins {}.", piece_on_en(taken, b.to())),
             Vec::new(),
         );
     }
-    // 5. The better line had a tactic.
-    if let Some(t) = pick(tag_line(before, None, &jb.line)) {
-        let info = t.motif.info();
-        let first = best.map(|b| before.san(b)).unwrap_or_default();
-        let first_zh = best.map(|b| before.san_zh(b)).unwrap_or_default();
+    // 7. A passed pawn let through.
+    if let Some(sq) = passed_pawn_run(&after, &ja.line, mover) {
         return done(
-            Kind::MissesTactic,
-            format!("{san_zh} 错过了{}：{first_zh}。{}", info.zh, t.text.zh),
-            format!("{san_en} misses a {}: {first}. {}", info.en.to_lowercase(), t.text.en),
-            vec![t.motif],
+            Kind::PassedPawn,
+            format!("放对方的通路兵冲了上来，冲到 {}（{reply}）。{better_zh}", sq.name()),
+            format!("lets the passed pawn run, to {} ({reply}).{better_en}", sq.name()),
+            Vec::new(),
         );
     }
-    // 6. The evaluation fell.
-    let from = jb.eval;
-    let to = ja.eval.flip();
-    let (from, to) = match mover {
-        guoxiang_core::Color::White => (from, to),
-        guoxiang_core::Color::Black => (from.flip(), to.flip()),
-    };
-    let (line, better_line_zh) = if jb.line.is_empty() {
-        (String::new(), String::new())
+    // 8. The king's pawn shelter loosened.
+    if opens_king(before, m) && best.is_none_or(|b| !opens_king(before, b)) {
+        return done(
+            Kind::OpensKing,
+            format!("挺起了王前的兵，削弱了王的掩护。{better_zh}"),
+            format!("pushes a pawn in front of the king and loosens its shelter.{better_en}"),
+            Vec::new(),
+        );
+    }
+    // 9. Otherwise the position got worse: said in words from the mover's chances, never as numbers.
+    let before_e = jb.expected;
+    let after_e = 100.0 - ja.expected;
+    let (what_zh, what_en) = if class == Class::MissedWin {
+        ("放走了胜势", "lets the win slip away")
+    } else if before_e >= 30.0 && after_e < 30.0 {
+        ("让对方占得上风", "hands the opponent the upper hand")
+    } else if before_e >= 70.0 && after_e < 70.0 {
+        ("丢掉了优势", "gives away the advantage")
+    } else if after_e >= 70.0 {
+        ("让优势缩小了", "gives away part of the advantage")
+    } else if before_e < 30.0 {
+        ("让局面更难守了", "makes the position harder to hold")
     } else {
-        (line_en(before, &jb.line), line_zh(before, &jb.line))
+        ("让局面变差了", "makes the position worse")
     };
-    done(
-        Kind::Positional,
-        format!(
-            "{san_zh} 使评估（白方视角）从 {} 变为 {}。{}",
-            from.human(),
-            to.human(),
-            if better_line_zh.is_empty() { String::new() } else { format!("更好的是 {better_line_zh}。") }
-        ),
-        format!(
-            "{san_en} takes the evaluation (White's view) from {} to {}.{}",
-            from.human(),
-            to.human(),
-            if line.is_empty() { String::new() } else { format!(" Better was {line}.") }
-        ),
-        Vec::new(),
-    )
+    let (better_zh, better_en) = match best {
+        Some(b) => {
+            let text = mv(before, b, chinese);
+            match purpose(before, b) {
+                Some((zh, en)) => (format!("；更好的是 {text}，{zh}。"), format!("; better was {text}, {en}.")),
+                None => (format!("；更好的是 {text}。"), format!("; better was {text}.")),
+            }
+        }
+        None => ("。".to_string(), ".".to_string()),
+    };
+    done(Kind::Positional, format!("这步{what_zh}{better_zh}"), format!("{what_en}{better_en}"), Vec::new())
 }
