@@ -13,6 +13,7 @@
 //! its progress through a callback.
 
 pub mod chances;
+pub mod exercise;
 pub mod explain;
 pub mod pgn;
 
