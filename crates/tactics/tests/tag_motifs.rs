@@ -229,6 +229,26 @@ fn a_queen_that_took_a_knight_is_hanging_but_a_bishop_that_did_is_a_trade() {
 }
 
 #[test]
+fn a_check_deflects_the_king_from_the_bishop_it_guarded() {
+    // Qa5+ drives the king from d8, the only guard of the bishop on c8, and the rook takes it.
+    let found = tags("2bk4/8/8/8/Q7/8/8/K1R5 w - - 0 1", "a4a5 d8e8 c1c8");
+    let t = find(&found, Motif::Deflection);
+    assert_eq!(t.text.zh, "黑王 d8被引离，不再保护 c8。");
+    assert_eq!(t.text.en, "The black king on d8 is drawn away and no longer guards c8.");
+    // Stepping to d7 the king still guards c8: nothing was deflected.
+    let found = tags("2bk4/8/8/8/Q7/8/8/K1R5 w - - 0 1", "a4a5 d8d7 c1c8");
+    assert!(!has(&found, Motif::Deflection), "{found:?}");
+}
+
+#[test]
+fn a_check_that_also_hits_the_queen_is_a_fork_not_a_deflection() {
+    // Nf6+ checks the king on e8, which guarded the queen on d7 — but the knight attacked the queen itself.
+    let found = tags("4k3/3q4/8/8/6N1/8/8/4K3 w - - 0 1", "g4f6 e8f8 f6d7");
+    assert!(has(&found, Motif::Fork), "{found:?}");
+    assert!(!has(&found, Motif::Deflection), "{found:?}");
+}
+
+#[test]
 fn promotion_under_promotion_en_passant_and_castling() {
     let found = tags("8/5P1k/8/8/8/8/8/K7 w - - 0 1", "f7f8n");
     let t = find(&found, Motif::Promotion);

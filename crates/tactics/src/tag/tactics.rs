@@ -377,27 +377,25 @@ fn material(l: &Line, f: &Facts, out: &mut Vec<Tag>) {
     }
 }
 
-/// An enemy piece that guarded a square is drawn away (it captures or answers a check), and the solver then
-/// takes on that square or mates there.
+/// A check drives an enemy piece (the king too) off a square from which it guarded another, and the solver's
+/// next move captures on the square it no longer guards — with another piece than the checker, or with the checker
+/// when what it takes is less than a queen (a check that also hits the queen is a fork).
 fn deflection(l: &Line, out: &mut Vec<Tag>) {
-    for k in (1..l.moves.len()).step_by(2) {
-        if k + 1 >= l.moves.len() {
-            break;
-        }
-        let (pos, m, next) = (l.before(k), l.moves[k], l.moves[k + 1]);
-        let forced = pos.is_check() || taken(l, k) > 0;
-        if !forced || pos.role_at(m.from()) == Some(Role::King) {
+    for j in l.solver_plies().skip(1) {
+        let (reply, m) = (l.moves[j - 1], l.moves[j]);
+        let (pos, now) = (l.before(j - 1), l.before(j));
+        let (from, t) = (reply.from(), m.to());
+        if !pos.is_check() || t == reply.to() || taken(l, j) == 0 {
             continue;
         }
-        let t = next.to();
-        let guarded = attacks_of(pos, m.from()).contains(t) && !attacks_of(l.after(k), m.to()).contains(t);
-        let profit = taken(l, k + 1) >= 3 || l.after(k + 1).is_checkmate();
-        if guarded && profit && m.to() != t && l.moves[k - 1].to() == m.to() {
+        let guarded = attacks_of(pos, from).contains(t) && !attacks_of(now, reply.to()).contains(t);
+        let checker_again = dest(l.moves[j - 2]) == m.from();
+        if guarded && !(checker_again && value_at(now, t) >= 9) {
             push(
                 out,
                 Motif::Deflection,
-                format!("{}被引离，不再保护 {}。", zh(pos, m.from()), t.name()),
-                format!("{} is drawn away and no longer guards {}.", en(pos, m.from()), t.name()),
+                format!("{}被引离，不再保护 {}。", zh(pos, from), t.name()),
+                format!("{} is drawn away and no longer guards {}.", en(pos, from), t.name()),
             );
             return;
         }
