@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The web UI's Chinese font: a subset of Noto Sans CJK SC Regular with only the CJK characters our texts use.
+"""The web UI's Chinese font: subsets of Noto Sans CJK SC Regular and Bold with only the CJK characters our texts use.
 
-    python3 web/tools/subset-font.py            # writes web/fonts/GuoxiangCJK.woff2 and web/fonts/GuoxiangCJK.json
-    python3 web/tools/subset-font.py --check    # fails if the committed font lacks a character or is not what
+    python3 web/tools/subset-font.py            # writes web/fonts/GuoxiangCJK-{Regular,Bold}.woff2 and
+                                                # web/fonts/GuoxiangCJK.json (what they were made from and of)
+    python3 web/tools/subset-font.py --check    # fails if a committed font lacks a character or is not what
                                                 # this script builds now (CI runs this before the web build)
 
 The texts: every file with a text extension under web/src, web/index.html, course/ and crates/*/src/ (the review
@@ -27,9 +28,10 @@ from pathlib import Path
 
 FONTTOOLS_VERSION = "4.69.1"
 BROTLI_VERSION = "1.2.1"
-SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
-SOURCE_FAMILY = "Noto Sans CJK SC"  # the face of the collection we take
+SOURCE_DIR = "/usr/share/fonts/opentype/noto"
+SOURCE_FAMILY = "Noto Sans CJK SC"  # the face of each collection we take
 FAMILY = "GuoxiangCJK"
+WEIGHTS = ["Regular", "Bold"]  # NotoSansCJK-{weight}.ttc → web/fonts/GuoxiangCJK-{weight}.woff2
 INSTALL = (
     f"apt-get install -y fonts-noto-cjk && python3 -m pip install fonttools=={FONTTOOLS_VERSION} brotli=={BROTLI_VERSION}"
 )
@@ -52,7 +54,7 @@ UNICODE_RANGE = [
 TEXT_EXTENSIONS = {".rs", ".ts", ".tsx", ".css", ".html", ".toml", ".tsv", ".csv", ".txt", ".json"}
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "web" / "fonts" / f"{FAMILY}.woff2"
+FONTS = ROOT / "web" / "fonts"
 MANIFEST = ROOT / "web" / "fonts" / f"{FAMILY}.json"
 
 
@@ -116,7 +118,7 @@ def face_index(path):
     sys.exit(f"subset-font: {path} has no face '{SOURCE_FAMILY}' (it has {', '.join(names)})")
 
 
-def build(source, codepoints):
+def build(source, weight, codepoints):
     """The subset font's WOFF2 bytes and its glyph count."""
     from fontTools import subset
 
@@ -135,13 +137,13 @@ def build(source, codepoints):
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(codepoints))
     subsetter.subset(font)
-    rename(font)
+    rename(font, weight)
     buf = io.BytesIO()
     subset.save_font(font, buf, options)
     return buf.getvalue(), font["maxp"].numGlyphs
 
 
-def rename(font):
+def rename(font, weight):
     """A modified version of the font may not go by the original's names (SIL OFL 1.1, condition 3): ours is
     GuoxiangCJK. The copyright notice, license description and license URL are kept (condition 2)."""
     name = font["name"]
@@ -151,25 +153,25 @@ def rename(font):
             name.removeNames(nameID=rec.nameID)
     for nid, value in [
         (1, FAMILY),
-        (2, "Regular"),
-        (3, f"{FAMILY}-Regular;{version}"),
-        (4, f"{FAMILY} Regular"),
-        (6, f"{FAMILY}-Regular"),
-        (10, f"A subset of {SOURCE_FAMILY} Regular ({version}) with the characters of guoxiang's texts, "
+        (2, weight),
+        (3, f"{FAMILY}-{weight};{version}"),
+        (4, f"{FAMILY} {weight}"),
+        (6, f"{FAMILY}-{weight}"),
+        (10, f"A subset of {SOURCE_FAMILY} {weight} ({version}) with the characters of guoxiang's texts, "
              "made by guoxiang's web/tools/subset-font.py; SIL Open Font License 1.1."),
     ]:
         name.setName(value, nid, 3, 1, 0x409)
     cff = font["CFF "].cff
     top = cff[cff.fontNames[0]]
-    cff.fontNames[0] = f"{FAMILY}-Regular"
-    top.FullName = f"{FAMILY} Regular"
+    cff.fontNames[0] = f"{FAMILY}-{weight}"
+    top.FullName = f"{FAMILY} {weight}"
     top.FamilyName = FAMILY
 
 
-def committed_cmap():
+def cmap_of(path):
     from fontTools.ttLib import TTFont
 
-    return set(TTFont(str(OUT))["cmap"].getBestCmap())
+    return set(TTFont(str(path))["cmap"].getBestCmap())
 
 
 def fmt(cps):
@@ -177,62 +179,76 @@ def fmt(cps):
     return s if len(s) <= 60 else s[:60] + f"… ({len(s)} in all)"
 
 
+def plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="check the committed font instead of writing it")
-    ap.add_argument("--source", default=SOURCE, help=f"the Noto Sans CJK collection (default {SOURCE})")
+    ap.add_argument("--check", action="store_true", help="check the committed fonts instead of writing them")
+    ap.add_argument("--source-dir", default=SOURCE_DIR,
+                    help=f"where NotoSansCJK-Regular.ttc and NotoSansCJK-Bold.ttc are (default {SOURCE_DIR})")
     args = ap.parse_args()
     regenerate = f"run 'python3 web/tools/subset-font.py' (needs: {INSTALL}), then 'cd web && npm run build', " \
                  "and commit web/fonts and web/dist"
+    outs = {w: FONTS / f"{FAMILY}-{w}.woff2" for w in WEIGHTS}
+    rel = lambda p: p.relative_to(ROOT)  # noqa: E731
 
     used = used_characters()
     if args.check:
-        if not OUT.is_file():
-            sys.exit(f"subset-font: {OUT.relative_to(ROOT)} is missing: {regenerate}")
+        for out in outs.values():
+            if not out.is_file():
+                sys.exit(f"subset-font: {rel(out)} is missing: {regenerate}")
         need_tools()
-        missing = set(used) - committed_cmap()
-        if missing:
-            where = "; ".join(f"{chr(c)} {used[c]}" for c in sorted(missing)[:5])
-            sys.exit(f"subset-font: {OUT.relative_to(ROOT)} lacks {len(missing)} character{'s' if len(missing) != 1 else ''} the texts use "
-                     f"({fmt(missing)}; first places: {where}): {regenerate}")
+        for out in outs.values():
+            missing = set(used) - cmap_of(out)
+            if missing:
+                where = "; ".join(f"{chr(c)} {used[c]}" for c in sorted(missing)[:5])
+                sys.exit(f"subset-font: {rel(out)} lacks {plural(len(missing), 'character')} the texts use "
+                         f"({fmt(missing)}; first places: {where}): {regenerate}")
     versions = need_tools()
-    source = Path(args.source)
-    if not source.is_file():
-        sys.exit(f"subset-font: no source font at {source}; install: {INSTALL}")
-    source_sha = hashlib.sha256(source.read_bytes()).hexdigest()
-    data, glyphs = build(source, used)
-    manifest = {
-        "font": f"web/fonts/{FAMILY}.woff2",
-        "bytes": len(data),
-        "sha256": hashlib.sha256(data).hexdigest(),
-        "characters": len(used),
-        "glyphs": glyphs,
-        "source": f"{source.name} face '{SOURCE_FAMILY}' (Debian fonts-noto-cjk)",
-        "source_sha256": source_sha,
-        "fonttools": versions["fonttools"],
-        "brotli": versions["brotli"],
-    }
+    manifest = {"characters": len(used), "fonttools": versions["fonttools"], "brotli": versions["brotli"], "fonts": []}
+    built = {}
+    for w in WEIGHTS:
+        source = Path(args.source_dir) / f"NotoSansCJK-{w}.ttc"
+        if not source.is_file():
+            sys.exit(f"subset-font: no source font at {source}; install: {INSTALL}")
+        data, glyphs = build(source, w, used)
+        built[w] = data
+        manifest["fonts"].append({
+            "font": str(rel(outs[w])),
+            "bytes": len(data),
+            "glyphs": glyphs,
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "source": f"{source.name}, face '{SOURCE_FAMILY}' (Debian fonts-noto-cjk)",
+            "source_sha256": hashlib.sha256(source.read_bytes()).hexdigest(),
+        })
+    summary = ", ".join(f"{f['font']}: {f['glyphs']} glyphs, {f['bytes']} bytes" for f in manifest["fonts"])
     if args.check:
-        old = OUT.read_bytes()
-        if old != data:
-            try:
-                recorded = json.loads(MANIFEST.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                recorded = {}
-            why = [f"{k} was {recorded.get(k)}, is {manifest[k]}" for k in ("source_sha256", "fonttools", "brotli")
+        try:
+            recorded = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            recorded = {}
+        for w, entry in zip(WEIGHTS, manifest["fonts"]):
+            if outs[w].read_bytes() == built[w]:
+                continue
+            old = next((f for f in recorded.get("fonts", []) if f.get("font") == entry["font"]), {})
+            why = [f"{k} was {recorded.get(k)}, is {manifest[k]}" for k in ("fonttools", "brotli")
                    if recorded.get(k) != manifest[k]]
-            extra = committed_cmap() - set(used)
+            if old.get("source_sha256") != entry["source_sha256"]:
+                why.append(f"the source's sha256 was {old.get('source_sha256')}, is {entry['source_sha256']}")
+            extra = cmap_of(outs[w]) - set(used)
             if extra:
-                why.append(f"it has {len(extra)} character{'s' if len(extra) != 1 else ''} the texts no longer use ({fmt(extra)})")
-            sys.exit(f"subset-font: {OUT.relative_to(ROOT)} is not what the texts build now "
+                why.append(f"it has {plural(len(extra), 'character')} the texts no longer use ({fmt(extra)})")
+            sys.exit(f"subset-font: {rel(outs[w])} is not what the texts build now "
                      f"({'; '.join(why) or 'same inputs, different bytes'}): {regenerate}")
-        print(f"subset-font: {OUT.relative_to(ROOT)} is up to date: {len(used)} characters, {glyphs} glyphs, "
-              f"{len(data)} bytes")
+        print(f"subset-font: up to date, {plural(len(used), 'character')}: {summary}")
         return
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(data)
+    FONTS.mkdir(parents=True, exist_ok=True)
+    for w in WEIGHTS:
+        outs[w].write_bytes(built[w])
     MANIFEST.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"subset-font: wrote {OUT.relative_to(ROOT)}: {len(used)} characters, {glyphs} glyphs, {len(data)} bytes")
+    print(f"subset-font: wrote {plural(len(used), 'character')}: {summary}")
 
 
 if __name__ == "__main__":
