@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The web UI's build: one HTML page, one script and one stylesheet with content hashes, into web/dist (which the
 // server embeds). No timestamps, no source maps: the same sources give byte-identical output.
-// The Chinese font web/fonts/GuoxiangCJK.woff2 (made by web/tools/subset-font.py, committed) comes in through
-// style.css's @font-face; its license (SIL OFL 1.1) is emitted beside it, as the license asks.
+// The Chinese font web/fonts/GuoxiangCJK-{Regular,Bold}.woff2 (made by web/tools/subset-font.py, committed) comes in
+// through style.css's @font-face rules; its license (SIL OFL 1.1) is emitted beside it, as the license asks.
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 

@@ -10,11 +10,11 @@
 The texts: every file with a text extension under web/src, web/index.html, course/ and crates/*/src/ (the review
 and tactics sentences, rules explanations, server messages, opening names). The characters: CJK ideographs, CJK
 symbols and punctuation (、。「」…), full-width forms (，：（）！？) and the other CJK blocks of UNICODE_RANGE below,
-which style.css's @font-face repeats as its unicode-range: Latin text never uses this font.
+which style.css's @font-face rules repeat as their unicode-range: Latin text never uses this font.
 
 Needs: Debian's fonts-noto-cjk (apt-get install -y fonts-noto-cjk; SIL Open Font License 1.1) and, from PyPI,
 fonttools and brotli at the versions pinned below (python3 -m pip install fonttools==4.69.1 brotli==1.2.1). The
-output is deterministic: the same source font and the same fonttools and brotli give the same bytes (the code
+output is deterministic: the same source fonts and the same fonttools and brotli give the same bytes (the code
 points are sorted, the source's timestamps are kept, WOFF2 has none of its own).
 """
 
