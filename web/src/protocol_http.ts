@@ -1022,7 +1022,19 @@ minutes?: number,
 /**
  * Online: when the server starts it by itself (Unix ms); the organiser may start it earlier.
  */
-starts_at_ms?: number, };
+starts_at_ms?: number, 
+/**
+ * Online (not an arena): how long a player has to make the first move of a tournament game before losing it
+ * by forfeit, seconds (1 to 3600; default 300, long enough for a class to find its boards).
+ */
+first_move_grace_s?: number, 
+/**
+ * Online Swiss and round-robin: a presence check before each round (default true). Present: on the
+ * tournament page, or still connected after playing the last round. A Swiss pairs only the present players
+ * (the absent sit the round out: no game, no point, no forfeit); a round-robin's next round waits until all
+ * are present (the organiser may pair it anyway).
+ */
+presence_check?: boolean, };
 
 /**
  * `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
@@ -1076,7 +1088,12 @@ user: string | null, rating: number | null,
 /**
  * Withdrawn (not paired any more).
  */
-withdrawn: boolean, score: number, };
+withdrawn: boolean, score: number, 
+/**
+ * Online with the presence check: whether the player is here now (on the tournament page, or connected
+ * after playing the last round); `null` when the tournament does not check.
+ */
+present: boolean | null, };
 
 /**
  * A board of a round.
@@ -1184,7 +1201,15 @@ forbidden: Array<ForbiddenPair>,
 /**
  * A Swiss's players who asked for a half-point bye in the next round.
  */
-next_round_byes: Array<number>, };
+next_round_byes: Array<number>, 
+/**
+ * Online (not an arena): the first-move grace of its games, seconds; 0 over the board.
+ */
+first_move_grace_s: number, 
+/**
+ * Online: players are paired only when present ([`TournamentPlayer::present`]).
+ */
+presence_check: boolean, };
 
 /**
  * A tournament in a list.

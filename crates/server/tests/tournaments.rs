@@ -116,7 +116,8 @@ async fn an_online_swiss_plays_its_rounds_and_ranks_the_players() {
         &server,
         &org,
         "/api/tournaments",
-        Some(json!({"name": "Club Swiss", "system": "swiss", "mode": "online", "time_control": "600+5",
+        Some(json!({"name": "Club Swiss", "system": "swiss", "mode": "online", "presence_check": false,
+                    "time_control": "600+5",
                     "rated": true, "rounds": 3, "round_gap_s": 0})),
     )
     .await;
@@ -300,12 +301,17 @@ async fn a_player_who_does_not_make_the_first_move_loses_by_forfeit() {
         &org,
         "/api/tournaments",
         Some(json!({"name": "Blitz", "system": "swiss", "mode": "online", "time_control": "180+2",
-                    "rated": false, "rounds": 1})),
+                    "rated": false, "rounds": 1, "first_move_grace_s": 1})),
     )
     .await;
     let id = v["id"].as_str().unwrap().to_owned();
+    // The organiser's grace, not the server's first-move time, decides (here short, for the test).
+    assert_eq!(v["first_move_grace_s"], 1, "{v}");
     for (_, s) in &players[..2] {
         ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+        // Both are at the tournament page: the presence check pairs them; White then never moves.
+        let (status, _) = call(&server, s, "GET", &format!("/api/tournament/{id}"), None).await;
+        assert_eq!(status, 200);
     }
     ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
     let v = until(&server, &id, "the absent player forfeited", |v| v["status"] == "finished").await;
@@ -327,7 +333,8 @@ async fn a_running_tournament_goes_on_after_a_crash() {
         &server,
         &org,
         "/api/tournaments",
-        Some(json!({"name": "Crash cup", "system": "round_robin", "mode": "online", "time_control": "600+5",
+        Some(json!({"name": "Crash cup", "system": "round_robin", "mode": "online", "presence_check": false,
+                    "time_control": "600+5",
                     "rated": false, "round_gap_s": 0})),
     )
     .await;
@@ -358,7 +365,8 @@ async fn the_tournaments_arbiter_arbitrates_its_games_and_nobody_else_does() {
         &server,
         &org,
         "/api/tournaments",
-        Some(json!({"name": "Judged", "system": "round_robin", "mode": "online", "time_control": "600+5",
+        Some(json!({"name": "Judged", "system": "round_robin", "mode": "online", "presence_check": false,
+                    "time_control": "600+5",
                     "rated": false})),
     )
     .await;
@@ -524,7 +532,8 @@ async fn a_tournament_starts_by_itself_at_its_time() {
         &org,
         "POST",
         "/api/tournaments",
-        Some(json!({"name": "Past", "system": "swiss", "mode": "online", "time_control": "300+3", "rated": false,
+        Some(json!({"name": "Past", "system": "swiss", "mode": "online", "presence_check": false,
+                    "time_control": "300+3", "rated": false,
                     "rounds": 3, "starts_at_ms": now - 1000})),
     )
     .await;
@@ -534,7 +543,8 @@ async fn a_tournament_starts_by_itself_at_its_time() {
         &server,
         &org,
         "/api/tournaments",
-        Some(json!({"name": "Evening Swiss", "system": "swiss", "mode": "online", "time_control": "300+3",
+        Some(json!({"name": "Evening Swiss", "system": "swiss", "mode": "online", "presence_check": false,
+                    "time_control": "300+3",
                     "rated": false, "rounds": 3, "starts_at_ms": now + 1500})),
     )
     .await;
@@ -563,4 +573,145 @@ async fn an_organiser_has_at_most_ten_tournaments_running() {
     let (_, guest) = server.guest().await;
     let (s, _) = call(&server, &guest, "POST", "/api/tournaments", Some(body)).await;
     assert_eq!(s, 401);
+}
+
+/// A player shows the tournament page (what the page's refresh does): present for the presence check.
+async fn look(server: &TestServer, session: &str, id: &str) -> Value {
+    let (s, v) = call(server, session, "GET", &format!("/api/tournament/{id}"), None).await;
+    assert_eq!(s, 200, "{v}");
+    v
+}
+
+/// The class of issue 38: four of six students are at the page, two are not. Nobody absent is paired into a
+/// forfeit: the absent sit the round out (no game, no point), and come back into the pairing when they open the
+/// page.
+#[tokio::test]
+async fn an_online_swiss_pairs_only_the_players_present() {
+    let server = TestServer::start(&temp_db("tour_presence")).await;
+    let (org, players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Class Swiss", "system": "swiss", "mode": "online", "time_control": "600+5",
+                    "rated": false, "rounds": 3, "round_gap_s": 0})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    // Defaults for a class: the presence check on, five minutes to make the first move.
+    assert_eq!((v["presence_check"].as_bool(), v["first_move_grace_s"].as_u64()), (Some(true), Some(300)), "{v}");
+    for (_, s) in &players {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    // Anna and Bo are at the page; Chen and Dora are not.
+    look(&server, &players[0].1, &id).await;
+    let v = look(&server, &players[1].1, &id).await;
+    let present = |v: &Value, name: &str| {
+        v["players"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()["present"].as_bool()
+    };
+    assert_eq!(
+        ["Anna", "Bo", "Chen", "Dora"].map(|n| present(&v, n)),
+        [Some(true), Some(true), Some(false), Some(false)],
+        "the organiser sees who is here: {v}"
+    );
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    let r1 = &v["round_list"][0];
+    assert_eq!(r1["boards"].as_array().unwrap().len(), 1, "only the two present are paired: {v}");
+    let byes = r1["byes"].as_array().unwrap();
+    assert_eq!(byes.len(), 2, "{v}");
+    assert!(byes.iter().all(|b| b["kind"] == "zero" && b["points"] == 0.0), "absent: no game, no point: {v}");
+    let no_of = |v: &Value, name: &str| {
+        v["players"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()["no"].as_u64().unwrap()
+    };
+    let mut absent: Vec<u64> = byes.iter().map(|b| b["no"].as_u64().unwrap()).collect();
+    absent.sort();
+    let mut expected = vec![no_of(&v, "Chen"), no_of(&v, "Dora")];
+    expected.sort();
+    assert_eq!(absent, expected);
+    // Chen arrives during round 1; Dora does not.
+    look(&server, &players[2].1, &id).await;
+    play_round(&server, &v, 1, &players, true).await;
+    let v = until(&server, &id, "round 2 paired", |v| v["round_list"].as_array().unwrap().len() == 2).await;
+    let r2 = &v["round_list"][1];
+    assert_eq!(r2["boards"].as_array().unwrap().len(), 1, "{v}");
+    let kinds: Vec<(u64, String)> =
+        r2["byes"].as_array().unwrap().iter().map(|b| (b["no"].as_u64().unwrap(), b["kind"].to_string())).collect();
+    assert!(kinds.contains(&(no_of(&v, "Dora"), "\"zero\"".into())), "Dora, still away, sits out: {kinds:?}");
+    assert!(kinds.iter().any(|(_, k)| k == "\"pairing\""), "three present: one gets the pairing bye: {kinds:?}");
+    // Nobody lost by forfeit.
+    for r in v["round_list"].as_array().unwrap() {
+        for b in r["boards"].as_array().unwrap() {
+            assert!(!["+-", "-+", "--"].contains(&b["result"].as_str().unwrap_or("")), "{v}");
+        }
+    }
+    // The TRF has the absences as zero-point byes, not forfeits.
+    let trf =
+        client().get(server.url(&format!("/api/tournament/{id}/trf"))).send().await.unwrap().text().await.unwrap();
+    let dora = trf.lines().find(|l| l.starts_with("001") && l.contains("Dora")).unwrap();
+    assert!(dora.contains("0000 - Z"), "{trf}");
+}
+
+/// A round-robin's table is fixed: its round waits until everyone is at the page, then starts by itself.
+#[tokio::test]
+async fn an_online_round_robin_waits_for_every_player() {
+    let server = TestServer::start(&temp_db("tour_presence_rr")).await;
+    let (org, players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Class RR", "system": "round_robin", "mode": "online", "time_control": "600+5",
+                    "rated": false, "round_gap_s": 0, "first_move_grace_s": 600})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    assert_eq!(v["first_move_grace_s"], 600);
+    for (_, s) in &players[..3] {
+        ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
+    }
+    look(&server, &players[0].1, &id).await;
+    look(&server, &players[1].1, &id).await;
+    let v = ok(&server, &org, &format!("/api/tournament/{id}/start"), None).await;
+    assert_eq!(v["status"], "running");
+    assert_eq!(v["round_list"].as_array().unwrap().len(), 0, "Chen is not here: round 1 waits: {v}");
+    assert!(v["next_round_at_ms"].is_i64(), "it looks again soon: {v}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(get(&server, &id).await["round_list"].as_array().unwrap().len(), 0);
+    look(&server, &players[2].1, &id).await;
+    let v = until(&server, &id, "round 1 paired once all are here", |v| {
+        // Keep the three present while waiting (the page refreshes itself).
+        v["round_list"].as_array().unwrap().len() == 1
+    })
+    .await;
+    assert_eq!(v["round_list"][0]["boards"].as_array().unwrap().len(), 1);
+    assert!(v["round_list"][0]["boards"][0]["game_id"].is_string());
+}
+
+#[tokio::test]
+async fn a_first_move_grace_out_of_range_is_refused_with_its_field() {
+    let server = TestServer::start(&temp_db("tour_grace")).await;
+    let (org, _) = people(&server).await;
+    for grace in [0, 3601] {
+        let (s, e) = call(
+            &server,
+            &org,
+            "POST",
+            "/api/tournaments",
+            Some(json!({"name": "G", "system": "swiss", "mode": "online", "time_control": "600+5",
+                        "rated": false, "rounds": 3, "first_move_grace_s": grace})),
+        )
+        .await;
+        assert_eq!((s, e["code"].as_str()), (400, Some("bad_request")), "{e}");
+        assert!(e["error"].as_str().unwrap().starts_with("first_move_grace_s"), "{e}");
+    }
+    // Over the board there is no online rule and no grace.
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "OTB", "system": "swiss", "mode": "otb", "time_control": "5400+30",
+                    "rated": false, "rounds": 5})),
+    )
+    .await;
+    assert_eq!((v["first_move_grace_s"].as_u64(), v["presence_check"].as_bool()), (Some(0), Some(false)), "{v}");
 }

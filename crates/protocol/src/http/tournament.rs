@@ -112,6 +112,16 @@ pub struct NewTournament {
     /// Online: when the server starts it by itself (Unix ms); the organiser may start it earlier.
     #[ts(optional)]
     pub starts_at_ms: Option<i64>,
+    /// Online (not an arena): how long a player has to make the first move of a tournament game before losing it
+    /// by forfeit, seconds (1 to 3600; default 300, long enough for a class to find its boards).
+    #[ts(optional)]
+    pub first_move_grace_s: Option<u32>,
+    /// Online Swiss and round-robin: a presence check before each round (default true). Present: on the
+    /// tournament page, or still connected after playing the last round. A Swiss pairs only the present players
+    /// (the absent sit the round out: no game, no point, no forfeit); a round-robin's next round waits until all
+    /// are present (the organiser may pair it anyway).
+    #[ts(optional)]
+    pub presence_check: Option<bool>,
 }
 
 /// `POST /api/tournament/{id}/forbid`: two players who must not be paired (a Swiss: players of one family or club;
@@ -173,6 +183,10 @@ pub struct TournamentPlayer {
     /// Withdrawn (not paired any more).
     pub withdrawn: bool,
     pub score: f64,
+    /// Online with the presence check: whether the player is here now (on the tournament page, or connected
+    /// after playing the last round); `null` when the tournament does not check.
+    #[serde(default)]
+    pub present: Option<bool>,
 }
 
 /// A board of a round.
@@ -280,6 +294,12 @@ pub struct TournamentView {
     pub forbidden: Vec<ForbiddenPair>,
     /// A Swiss's players who asked for a half-point bye in the next round.
     pub next_round_byes: Vec<u32>,
+    /// Online (not an arena): the first-move grace of its games, seconds; 0 over the board.
+    #[serde(default)]
+    pub first_move_grace_s: u32,
+    /// Online: players are paired only when present ([`TournamentPlayer::present`]).
+    #[serde(default)]
+    pub presence_check: bool,
 }
 
 /// How an arena game scored for a player.

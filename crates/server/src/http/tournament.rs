@@ -49,6 +49,10 @@ pub async fn get(
     Path(id): Path<String>,
 ) -> ApiResult<Json<TournamentView>> {
     let (_, doc) = state.tournaments.get(&id).await?;
+    if let Some(a) = &auth {
+        // A player looking at the page is present for the next round (the presence check).
+        state.tournaments.mark_present(&id, &doc, &a.user);
+    }
     Ok(Json(state.tournaments.view(&id, &doc, auth.as_ref().map(|a| &*a.user))))
 }
 

@@ -531,6 +531,17 @@ impl Live {
     /// [`Live::create_game`] with the game's id given: a game from an accepted challenge takes the challenge's id,
     /// as on Lichess (lichess-bot counts a game under its challenge's id and frees it under the game's).
     pub async fn create_game_as(&self, id: String, game: NewGame) -> Result<String, GameError> {
+        self.create_game_with_first_move(id, game, None).await
+    }
+
+    /// [`Live::create_game_as`] with the time to make the first move given (a tournament's first-move grace);
+    /// `None`: the server's.
+    pub async fn create_game_with_first_move(
+        &self,
+        id: String,
+        game: NewGame,
+        first_move_ms: Option<u64>,
+    ) -> Result<String, GameError> {
         let NewGame { white, black, rated, time_control, variant, source, rules } = game;
         for p in [&white, &black].into_iter().filter(|p| !p.is_engine) {
             // On this node; with a broker, on every node (from the database).
@@ -564,7 +575,7 @@ impl Live {
         // A reconnecting client that missed more than this many events resyncs from a snapshot; every kept event is
         // memory of a live game.
         config.event_log_len = EVENT_LOG_LEN;
-        if let Some(ms) = self.inner.timeouts.first_move_ms
+        if let Some(ms) = first_move_ms.or(self.inner.timeouts.first_move_ms)
             && !matches!(time_control, TimeControl::Correspondence(_) | TimeControl::Unlimited)
         {
             config.first_move_timeout_ms = ms;

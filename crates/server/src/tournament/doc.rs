@@ -104,7 +104,22 @@ pub struct Doc {
     /// Half-point byes asked for: (round, starting rank).
     #[serde(default)]
     pub byes_requested: Vec<(u32, u32)>,
+    /// Online: seconds to make the first move of a game ([`DEFAULT_FIRST_MOVE_GRACE_S`] when absent).
+    #[serde(default)]
+    pub first_move_grace_s: Option<u32>,
+    /// Online Swiss and round-robin: pair only players present (stored tournaments of before: off).
+    #[serde(default)]
+    pub presence_check: bool,
+    /// A Swiss's players who sat a round out for not being present: (round, starting rank).
+    #[serde(default)]
+    pub absent: Vec<(u32, u32)>,
 }
+
+/// The first-move grace of an online tournament's games when the organiser does not set one: five minutes, long
+/// enough for a class to sit down and find its boards.
+pub const DEFAULT_FIRST_MOVE_GRACE_S: u32 = 300;
+/// The longest first-move grace, seconds.
+pub const MAX_FIRST_MOVE_GRACE_S: u32 = 3600;
 
 /// An arena as stored: its length and what happened, in order. The state (scores, streaks, who is playing) is
 /// `guoxiang-tournament`'s [`arena::Arena`], rebuilt by replaying the events — so it is always what the rules make
@@ -621,7 +636,39 @@ impl Doc {
     }
 
     fn active_in(&self, p: &Entry, round: u32) -> bool {
-        round >= p.first_round && p.withdrawn_from.is_none_or(|w| round < w) && !self.bye_requested(p.no, round)
+        round >= p.first_round
+            && p.withdrawn_from.is_none_or(|w| round < w)
+            && !self.bye_requested(p.no, round)
+            && !self.absent.contains(&(round, p.no))
+    }
+
+    /// Whether the presence check applies: online, a Swiss or a round-robin, and the organiser kept it on.
+    pub fn checks_presence(&self) -> bool {
+        self.presence_check && self.mode == TournamentMode::Online && self.system != TournamentSystem::Arena
+    }
+
+    /// The first-move grace of the games, seconds.
+    pub fn first_move_grace_s(&self) -> u32 {
+        self.first_move_grace_s.unwrap_or(DEFAULT_FIRST_MOVE_GRACE_S)
+    }
+
+    /// The players the next round would pair (not withdrawn, entered, no bye requested).
+    pub fn expected_next(&self) -> Vec<&Entry> {
+        let round = self.round_list.len() as u32 + 1;
+        self.players.iter().filter(|p| self.active_in(p, round)).collect()
+    }
+
+    /// Whether a player played the last round's game over the board (a result that is not a forfeit).
+    pub fn played_last_round(&self, no: u32) -> bool {
+        self.round_list.last().is_some_and(|r| {
+            r.boards.iter().any(|b| {
+                (b.white == no || b.black == no)
+                    && matches!(
+                        b.result,
+                        Some(TournamentResult::WhiteWins | TournamentResult::Draw | TournamentResult::BlackWins)
+                    )
+            })
+        })
     }
 
     fn bye_requested(&self, no: u32, round: u32) -> bool {
@@ -681,9 +728,27 @@ impl Doc {
     /// Pairs the next round (without creating games): Berger's table for a round-robin (a withdrawn player's games
     /// are forfeited to the opponent), the Dutch system for a Swiss (withdrawn players and late entries' missed
     /// rounds are absences).
-    pub fn pair_next(&mut self, now_ms: i64) -> Result<&Round, Refused> {
+    ///
+    /// `absent` (a Swiss with the presence check): players not present, who sit this round out (no game, no
+    /// point: TRF `Z`, not a forfeit). A round-robin ignores it (its table is fixed; its round waits instead).
+    pub fn pair_next(&mut self, now_ms: i64, absent: &[u32]) -> Result<&Round, Refused> {
         self.can_pair()?;
         let number = self.round_list.len() as u32 + 1;
+        if self.system == TournamentSystem::Swiss && !absent.is_empty() {
+            let present = self.expected_next().iter().filter(|p| !absent.contains(&p.no)).count();
+            if present < 2 {
+                return Err(refused(
+                    "too_few_present",
+                    format!("第 {number} 轮：在场的棋手不足两人，无法编排"),
+                    format!("round {number}: fewer than two players are present to pair"),
+                ));
+            }
+            for &no in absent {
+                if self.player(no).is_some_and(|p| self.active_in(p, number)) {
+                    self.absent.push((number, no));
+                }
+            }
+        }
         let mut round = Round { boards: Vec::new(), byes: Vec::new(), started_at_ms: now_ms };
         if self.round_robin() {
             let n = self.players.len() as u32;
@@ -948,6 +1013,7 @@ impl Doc {
                 rating: p.rating,
                 withdrawn: p.withdrawn_from.is_some(),
                 score: cross.iter().find(|c| c.no == p.no).map_or(0.0, |c| c.score),
+                present: None,
             })
             .collect();
         out.sort_by_key(|p| p.no);
@@ -1094,6 +1160,9 @@ impl Doc {
                 })
                 .collect(),
             byes_requested: Vec::new(),
+            first_move_grace_s: None,
+            presence_check: false,
+            absent: Vec::new(),
         };
         doc.after_round();
         Ok(doc)
@@ -1131,6 +1200,9 @@ mod tests {
             starts_at_ms: None,
             forbidden: Vec::new(),
             byes_requested: Vec::new(),
+            first_move_grace_s: None,
+            presence_check: false,
+            absent: Vec::new(),
         };
         for i in 0..n {
             d.join(Some(format!("u{i}")), format!("P{i}"), Some(2000 - 10 * i as u32)).unwrap();
@@ -1143,7 +1215,7 @@ mod tests {
         let mut d = doc(TournamentSystem::RoundRobin, 4);
         d.start(0).unwrap();
         assert_eq!(d.rounds, 3);
-        let r1 = d.pair_next(1).unwrap().clone();
+        let r1 = d.pair_next(1, &[]).unwrap().clone();
         // FIDE's table for 4 players, round 1: 1-4, 2-3.
         assert_eq!(r1.boards.iter().map(|b| (b.white, b.black)).collect::<Vec<_>>(), vec![(1, 4), (2, 3)]);
         assert_eq!(d.can_pair().unwrap_err().code, "round_not_finished");
@@ -1151,7 +1223,7 @@ mod tests {
         assert!(d.set_result(1, 2, TournamentResult::Draw).unwrap());
         d.after_round();
         for round in 2..=3 {
-            d.pair_next(round).unwrap();
+            d.pair_next(round, &[]).unwrap();
             for b in 1..=2 {
                 d.set_result(round as u32, b, TournamentResult::Draw).unwrap();
             }
@@ -1162,14 +1234,14 @@ mod tests {
         assert_eq!(s[0].no, 1);
         assert_eq!(s[0].score, 2.0);
         assert_eq!(s.iter().map(|r| r.score).sum::<f64>(), 6.0);
-        assert_eq!(d.pair_next(9).unwrap_err().code, "not_running");
+        assert_eq!(d.pair_next(9, &[]).unwrap_err().code, "not_running");
     }
 
     #[test]
     fn a_swiss_pairs_by_the_dutch_system_with_a_bye_and_a_withdrawal() {
         let mut d = doc(TournamentSystem::Swiss, 5);
         d.start(0).unwrap();
-        let r1 = d.pair_next(1).unwrap().clone();
+        let r1 = d.pair_next(1, &[]).unwrap().clone();
         assert_eq!(r1.boards.len(), 2);
         assert_eq!(r1.byes, vec![Bye { no: 5, kind: ByeKind::Pairing }]);
         // The top half meets the bottom half: 1-3 and 4-2 by the Dutch system's colour rule.
@@ -1181,7 +1253,7 @@ mod tests {
         d.set_result(1, 2, TournamentResult::BlackWins).unwrap();
         d.after_round();
         d.withdraw(3).unwrap();
-        let r2 = d.pair_next(2).unwrap().clone();
+        let r2 = d.pair_next(2, &[]).unwrap().clone();
         assert!(r2.byes.contains(&Bye { no: 3, kind: ByeKind::Zero }), "{r2:?}");
         assert!(r2.boards.iter().all(|b| b.white != 3 && b.black != 3));
         assert!(r2.byes.iter().all(|b| b.no != 5 || b.kind != ByeKind::Pairing), "no second pairing bye for 5");
@@ -1195,7 +1267,7 @@ mod tests {
         d.forbid(1, 4).unwrap();
         d.start(0).unwrap();
         assert_eq!(d.request_bye(6).unwrap(), 1);
-        let r1 = d.pair_next(1).unwrap().clone();
+        let r1 = d.pair_next(1, &[]).unwrap().clone();
         assert!(r1.byes.contains(&Bye { no: 6, kind: ByeKind::Half }), "{r1:?}");
         // Without the forbidden pair the Dutch system would pair 1 with 4 (top half against bottom half of five).
         assert!(r1.boards.iter().all(|b| (b.white.min(b.black), b.white.max(b.black)) != (1, 4)), "{r1:?}");
@@ -1220,7 +1292,7 @@ mod tests {
     fn the_trf_round_trip_keeps_players_and_results() {
         let mut d = doc(TournamentSystem::Swiss, 6);
         d.start(0).unwrap();
-        d.pair_next(1).unwrap();
+        d.pair_next(1, &[]).unwrap();
         for b in 1..=3 {
             d.set_result(
                 1,

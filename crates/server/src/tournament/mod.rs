@@ -52,7 +52,15 @@ struct Inner {
     /// Tournaments whose next round is due now (sent by the pause's timers, handled by [`Tournaments::run`]'s task).
     due: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
     due_rx: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<(String, i64)>>>,
+    /// When each player last showed the tournament page: (tournament id, user id) → Unix ms. On this node only.
+    seen: std::sync::Mutex<std::collections::HashMap<(String, String), i64>>,
 }
+
+/// A player counts as on the tournament page for this long after the page last asked for it (the page asks every
+/// 3 s while shown; a browser may slow the timers of a hidden tab).
+pub const PRESENCE_WINDOW_MS: i64 = 60_000;
+/// While the presence check holds a round back, it is looked at again this often.
+const PRESENCE_RETRY_MS: i64 = 5_000;
 
 /// The tournaments listed.
 const LIST_LEN: i64 = 100;
@@ -101,6 +109,7 @@ impl Tournaments {
             lock: tokio::sync::Mutex::new(()),
             due,
             due_rx: std::sync::Mutex::new(Some(due_rx)),
+            seen: std::sync::Mutex::new(std::collections::HashMap::new()),
         }))
     }
 
@@ -206,6 +215,36 @@ impl Tournaments {
         Ok((doc, out))
     }
 
+    /// A player of the tournament shows its page now (the page's `GET`): they count as present.
+    pub fn mark_present(&self, id: &str, doc: &Doc, user: &User) {
+        if doc.checks_presence() && doc.status != TournamentStatus::Finished && doc.player_of(&user.id).is_some() {
+            let now = crate::time::now_ms() as i64;
+            let mut seen = self.0.seen.lock().unwrap_or_else(|e| e.into_inner());
+            seen.insert((id.to_owned(), user.id.clone()), now);
+        }
+    }
+
+    /// Whether a player is present: on the tournament page within [`PRESENCE_WINDOW_MS`], or connected to the site
+    /// after playing the last round's game over the board (still on its game page). Players without an account
+    /// cannot be seen and count as present.
+    pub fn is_present(&self, id: &str, doc: &Doc, entry: &doc::Entry, now_ms: i64) -> bool {
+        let Some(user_id) = &entry.user_id else { return true };
+        let seen =
+            self.0.seen.lock().unwrap_or_else(|e| e.into_inner()).get(&(id.to_owned(), user_id.clone())).copied();
+        if seen.is_some_and(|at| now_ms - at <= PRESENCE_WINDOW_MS) {
+            return true;
+        }
+        doc.played_last_round(entry.no) && self.0.live.hub().is_online(user_id)
+    }
+
+    /// The players the next round would pair who are not present (empty without the presence check).
+    fn absent_now(&self, id: &str, doc: &Doc, now_ms: i64) -> Vec<u32> {
+        if !doc.checks_presence() {
+            return Vec::new();
+        }
+        doc.expected_next().into_iter().filter(|p| !self.is_present(id, doc, p, now_ms)).map(|p| p.no).collect()
+    }
+
     /// `POST /api/tournaments`.
     pub async fn create(&self, by: &User, req: &NewTournament) -> Result<String, ApiError> {
         if by.is_guest {
@@ -261,6 +300,14 @@ impl Tournaments {
             Some(list) if !list.is_empty() => doc::parse_tie_breaks(list)?,
             _ => doc::default_tie_breaks(req.system),
         };
+        let grace = req.first_move_grace_s.unwrap_or(doc::DEFAULT_FIRST_MOVE_GRACE_S);
+        if !(1..=doc::MAX_FIRST_MOVE_GRACE_S).contains(&grace) {
+            return Err(bad(
+                "first_move_grace_s",
+                format!("第一步的等待时间须在 1 到 {} 秒之间", doc::MAX_FIRST_MOVE_GRACE_S),
+                format!("the first-move grace must be 1 to {} seconds", doc::MAX_FIRST_MOVE_GRACE_S),
+            ));
+        }
         let gap_s = req.round_gap_s.unwrap_or(30);
         if gap_s > 7 * 86_400 {
             return Err(bad(
@@ -317,6 +364,9 @@ impl Tournaments {
             starts_at_ms,
             forbidden: Vec::new(),
             byes_requested: Vec::new(),
+            first_move_grace_s: online.then_some(grace),
+            presence_check: online && req.presence_check.unwrap_or(true),
+            absent: Vec::new(),
         };
         self.insert(doc).await
     }
@@ -408,7 +458,16 @@ impl Tournaments {
             rounds: doc.rounds,
             organiser: doc.organiser.clone(),
             arbiters: doc.arbiters.iter().map(|(_, n)| n.clone()).collect(),
-            players: doc.player_views(),
+            players: {
+                let mut players = doc.player_views();
+                if doc.checks_presence() && doc.status != TournamentStatus::Finished {
+                    let now = crate::time::now_ms() as i64;
+                    for v in &mut players {
+                        v.present = doc.player(v.no).map(|e| self.is_present(id, doc, e, now));
+                    }
+                }
+                players
+            },
             round_list: doc.round_views(),
             tie_breaks: doc.tie_breaks.clone(),
             standings: doc.standings(),
@@ -426,6 +485,8 @@ impl Tournaments {
                 let next = doc.round_list.len() as u32 + 1;
                 doc.byes_requested.iter().filter(|(r, _)| *r == next).map(|(_, no)| *no).collect()
             },
+            first_move_grace_s: if doc.mode == TournamentMode::Online { doc.first_move_grace_s() } else { 0 },
+            presence_check: doc.checks_presence(),
         }
     }
 
@@ -675,8 +736,24 @@ impl Tournaments {
 
     /// `POST /api/tournament/{id}/pair`, and the timer's: pairs the next round and, online, creates its games.
     /// `by` is `None` for the server itself.
+    ///
+    /// With the presence check, the server's own pairing (`by` `None`) waits while a round-robin has an absent
+    /// player or a Swiss fewer than two present, looking again every few seconds; a Swiss pairs its present
+    /// players and the absent sit the round out. The organiser's pairing does not wait.
     pub async fn pair_next(&self, id: &str, by: Option<&User>) -> Result<Doc, ApiError> {
         let now = crate::time::now_ms() as i64;
+        let (_, current) = self.get(id).await?;
+        let absent = self.absent_now(id, &current, now);
+        if by.is_none() && current.checks_presence() && current.can_pair().is_ok() {
+            let present = current.expected_next().len() - absent.len();
+            let wait = match current.system {
+                TournamentSystem::Swiss => present < 2,
+                _ => !absent.is_empty(),
+            };
+            if wait {
+                return self.wait_for_presence(id, now).await;
+            }
+        }
         let (doc, ()) = self
             .act(id, |d| {
                 if let Some(u) = by
@@ -687,7 +764,7 @@ impl Tournaments {
                         "only the organiser or an arbiter can pair a round",
                     ));
                 }
-                d.pair_next(now)?;
+                d.pair_next(now, &absent)?;
                 let number = d.round_list.len() as u32;
                 let mut games = Vec::new();
                 if d.mode == TournamentMode::Online {
@@ -717,6 +794,31 @@ impl Tournaments {
             }
         }
         Ok(doc)
+    }
+
+    /// The presence check holds the next round back: it is looked at again in a few seconds.
+    async fn wait_for_presence(&self, id: &str, now: i64) -> Result<Doc, ApiError> {
+        let at = now + PRESENCE_RETRY_MS;
+        let (doc, ()) = self
+            .act(id, |d| {
+                d.next_round_at_ms = Some(at);
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        self.due_at(id, at);
+        Ok(doc)
+    }
+
+    /// Sends the tournament to [`Tournaments::next_round_due`] at `due`.
+    fn due_at(&self, id: &str, due: i64) {
+        let tx = self.0.due.clone();
+        let id = id.to_owned();
+        tokio::spawn(async move {
+            let wait = (due - crate::time::now_ms() as i64).max(0) as u64;
+            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+            // The server stopping has nobody to pair for.
+            let _ = tx.send((id, due));
+        });
     }
 
     /// Creates the games of the current round that are not in the store yet.
@@ -769,7 +871,9 @@ impl Tournaments {
                 source: Source::Tournament,
                 rules,
             };
-            if let Err(e) = self.0.live.create_game_as(game_id.clone(), game).await {
+            // Arenas keep the server's first-move time (lichess's); the other systems have the organiser's grace.
+            let grace = (doc.system != TournamentSystem::Arena).then(|| u64::from(doc.first_move_grace_s()) * 1000);
+            if let Err(e) = self.0.live.create_game_with_first_move(game_id.clone(), game, grace).await {
                 // Left for the organiser or an arbiter to decide (a result can be entered for any board).
                 tracing::warn!("tournament {id}: game {game_id} cannot be created: {e}");
             }
@@ -916,14 +1020,7 @@ impl Tournaments {
                 at
             }
         };
-        let tx = self.0.due.clone();
-        let id = id.to_owned();
-        tokio::spawn(async move {
-            let wait = (due - crate::time::now_ms() as i64).max(0) as u64;
-            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
-            // The server stopping has nobody to pair for.
-            let _ = tx.send((id, due));
-        });
+        self.due_at(id, due);
     }
 
     /// A pause's timer rang: the next round is paired, unless another timer or the organiser has paired it.
