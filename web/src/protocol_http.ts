@@ -757,12 +757,26 @@ game_url: string,
 /**
  * `lichess` (imported) or `guoxiang` (our generator).
  */
-source: string, };
+source: string, 
+/**
+ * The short number people call it by (第 1234 题), given at import; the id stays its name in URLs.
+ */
+number: number, };
 
 /**
  * `GET /api/puzzle/next?format=guoxiang&theme=&rating=&exclude=` and `GET /api/puzzle/{id}?format=guoxiang`.
  */
-export type PuzzleAnswer = { puzzle: PuzzleView, };
+export type PuzzleAnswer = { puzzle: PuzzleView, 
+/**
+ * The difficulty the puzzle was chosen with (`easiest` … `hardest`): the one asked for, else an account's
+ * remembered choice, else `normal`.
+ */
+difficulty?: string, 
+/**
+ * When no rating was given and the player has no puzzle rating yet: the rating a new player starts from (low,
+ * or what the 学棋 course done implies), which the puzzle was chosen near. A guest's browser keeps it.
+ */
+newcomer?: GlickoRating, };
 
 /**
  * One of the seeds' eighteen tactics, with its motifs and how many puzzles have one of them.
@@ -940,7 +954,11 @@ solution: Array<string>, themes: Array<string>,
 /**
  * The position before the setup move.
  */
-fen: string, motifs: Array<string>, };
+fen: string, motifs: Array<string>, 
+/**
+ * Our short number for the puzzle (第 1234 题).
+ */
+number?: number, };
 
 /**
  * `GET /api/puzzle/daily` and `GET /api/puzzle/{id}`: a puzzle in lichess's JSON shape.

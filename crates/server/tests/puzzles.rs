@@ -142,13 +142,26 @@ async fn next_by_rating_and_theme() {
     let (status, body) = get(&server, "/api/puzzle/next?format=guoxiang&theme=skewer", None).await;
     assert_eq!((status, body["code"].as_str()), (404, Some("no_puzzle")), "{body}");
 
+    // Themes: only those with puzzles (借力 (0) is not listed); with all=1 every one.
     let (status, body) = get(&server, "/api/puzzle/themes", None).await;
     assert_eq!(status, 200);
     let fork = body["motifs"].as_array().unwrap().iter().find(|m| m["id"] == "fork").unwrap();
     assert_eq!(fork["count"], 2, "{fork}");
-    assert_eq!(body["seeds"][3]["zh"], "双重打击");
-    assert_eq!(body["seeds"][13]["count"], 1);
-    assert_eq!(body["seeds"].as_array().unwrap().len(), 18);
+    let seeds: Vec<(u64, i64)> = body["seeds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["number"].as_u64().unwrap(), s["count"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(seeds, vec![(4, 2), (14, 1)], "双重打击 (two forks) and 吸引和引离 (a deflection) only: {body}");
+    assert!(body["motifs"].as_array().unwrap().iter().all(|m| m["count"].as_i64() > Some(0)), "{body}");
+    assert!(!body["motifs"].as_array().unwrap().iter().any(|m| m["id"] == "skewer"));
+    let (_, all) = get(&server, "/api/puzzle/themes?all=1", None).await;
+    assert_eq!(all["seeds"].as_array().unwrap().len(), 18);
+    assert_eq!(all["seeds"][3]["zh"], "双重打击");
+    assert!(all["motifs"].as_array().unwrap().iter().any(|m| m["id"] == "skewer" && m["count"] == 0));
+    let (s, b) = get(&server, "/api/puzzle/themes?all=maybe", None).await;
+    names_field(s, &b, "all");
 
     let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&theme=nope", None).await;
     names_field(s, &b, "theme");
@@ -226,12 +239,18 @@ async fn rounds_for_guests_and_accounts() {
     let (s, b) = get(&server, "/api/puzzle/dashboard", Some(&guest)).await;
     assert_eq!((s, b["code"].as_str()), (401, Some("login_required")));
 
-    // An account: stored once, moves the puzzle.
+    // A guest who sends no rating is a new player: 1000 / 250.
+    let (_, b) = post(&server, "/api/puzzle/00008/round", Some(&guest), json!({"win": true})).await;
+    assert_eq!(b["rating"]["before"], 1000, "{b}");
+    let new_after = b["rating"]["after"].as_i64().unwrap();
+
+    // An account: stored once, moves the puzzle; a new account starts as a new guest does.
     let (_, alice) = server.register("alice").await;
     let (s, b) = post(&server, "/api/puzzle/00008/round", Some(&alice), json!({"win": true})).await;
     assert_eq!(s, 200, "{b}");
-    assert_eq!(b["rating"]["before"], 1500);
-    assert_eq!(b["rating"]["after"].as_i64().unwrap(), after, "the same Glicko-2 arithmetic as for the guest");
+    assert_eq!(b["rating"]["before"], 1000);
+    assert_eq!(b["rating"]["after"].as_i64().unwrap(), new_after, "the same Glicko-2 arithmetic as for the guest");
+    let after = new_after;
     assert_eq!(b["rating"]["replay"], false);
     let moved = b["puzzle"]["rating"].as_i64().unwrap();
     assert!(moved < puzzle_rating, "{b}");
@@ -328,4 +347,171 @@ async fn daily_and_by_id_in_lichess_shape() {
     names_field(s, &b, "format");
     let (s, b) = get(&server, "/api/puzzle/00008?fmt=guoxiang", None).await;
     names_field(s, &b, "fmt");
+}
+
+/// A puzzle with these motifs, each with its own sentence.
+fn with_motifs(id: &str, rating: f64, motifs: &[(&str, &str, &str)]) -> PuzzleRow {
+    let mut row = tagged(id, rating, &[]);
+    row.motifs =
+        motifs.iter().map(|(m, zh, en)| MotifTag { id: (*m).into(), zh: (*zh).into(), en: (*en).into() }).collect();
+    row
+}
+
+/// A server holding only puzzles at 950, 1050, 1250, 1300, 1550 and 1600 (no default set).
+async fn banded_server(name: &str) -> TestServer {
+    let db = temp_db(name);
+    let store = guoxiang_store::Store::connect(&db).await.unwrap();
+    let rows: Vec<PuzzleRow> = [
+        ("e950", 950.0),
+        ("e1050", 1050.0),
+        ("c1250", 1250.0),
+        ("h1300", 1300.0),
+        ("m1550", 1550.0),
+        ("m1600", 1600.0),
+    ]
+    .iter()
+    .map(|(id, r)| tagged(id, *r, &["fork"]))
+    .collect();
+    store.upsert_puzzles(&rows).await.unwrap();
+    drop(store);
+    TestServer::start(&db).await
+}
+
+async fn rating_of(server: &TestServer, query: &str, session: Option<&str>) -> (i64, Value) {
+    let (s, b) = get(server, &format!("/api/puzzle/next?format=guoxiang{query}"), session).await;
+    assert_eq!(s, 200, "{query}: {b}");
+    (b["puzzle"]["rating"].as_i64().unwrap(), b)
+}
+
+#[tokio::test]
+async fn a_new_player_starts_in_the_easiest_band_or_where_the_course_left_them() {
+    let server = banded_server("pz_newcomer").await;
+    // A fresh guest (no rating sent): puzzles from the easiest band, and the rating assumed.
+    for _ in 0..10 {
+        let (r, b) = rating_of(&server, "", None).await;
+        assert!(r <= 1100, "a new player's first puzzle is at most 1100: {b}");
+        assert_eq!(b["newcomer"], json!({"rating": 1000.0, "deviation": 250.0, "volatility": 0.06}), "{b}");
+        assert_eq!(b["difficulty"], "normal");
+    }
+    // A guest whose browser has done the whole 学棋 course starts at 1250.
+    let lessons: Vec<String> = guoxiang_learn::Course::embedded().course.lessons().map(|(_, l)| l.id.clone()).collect();
+    assert!(lessons.len() >= 4, "the embedded course has lessons");
+    for _ in 0..5 {
+        let (r, b) = rating_of(&server, &format!("&course={}", lessons.len()), None).await;
+        assert_eq!(b["newcomer"]["rating"], 1250.0, "{b}");
+        assert!((1150..=1350).contains(&r), "{b}");
+    }
+    let (_, b) = rating_of(&server, &format!("&course={}", lessons.len() / 2), None).await;
+    let half = b["newcomer"]["rating"].as_f64().unwrap();
+    assert!(half > 1000.0 && half < 1250.0, "half the course, part of the way: {half}");
+    // A rating sent is a player with rounds: no newcomer.
+    let (r, b) = rating_of(&server, "&rating=1575", None).await;
+    assert!(r >= 1550 && b.get("newcomer").is_none(), "{b}");
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&course=many", None).await;
+    names_field(s, &b, "course");
+
+    // A new account: the easiest band, then after the course (its progress on the server) 1250.
+    let (alice_id, alice) = server.register("alice").await;
+    let (r, b) = rating_of(&server, "", Some(&alice)).await;
+    assert!(r <= 1100, "{b}");
+    assert_eq!(b["newcomer"]["rating"], 1000.0);
+    let (_, d) = get(&server, "/api/puzzle/dashboard", Some(&alice)).await;
+    assert_eq!((d["rating"]["rating"].as_i64(), d["rating"]["provisional"].as_bool()), (Some(1000), Some(true)), "{d}");
+    let done: guoxiang_store::LearnProgress = lessons
+        .iter()
+        .map(|id| (id.clone(), guoxiang_store::LessonProgress { steps: vec![0], stars: 3, done: true }))
+        .collect();
+    server.state.store.merge_learn_progress(&alice_id, &done, 1).await.unwrap();
+    let (r, b) = rating_of(&server, "", Some(&alice)).await;
+    assert_eq!(b["newcomer"]["rating"], 1250.0, "{b}");
+    assert!((1150..=1350).contains(&r), "{b}");
+    // Her first round starts from 1250; a miss on a puzzle of her rating costs about a hundred, not 147 or 175.
+    let (_, b) = post(&server, "/api/puzzle/c1250/round", Some(&alice), json!({"win": false})).await;
+    assert_eq!(b["rating"]["before"], 1250, "{b}");
+    let loss = 1250 - b["rating"]["after"].as_i64().unwrap();
+    assert!((80..=120).contains(&loss), "a first miss costs {loss}: {b}");
+    assert_eq!(b["rating"]["provisional"], true);
+    // With a rating, no newcomer any more.
+    let (_, b) = rating_of(&server, "", Some(&alice)).await;
+    assert!(b.get("newcomer").is_none(), "{b}");
+}
+
+#[tokio::test]
+async fn the_difficulty_moves_the_puzzles_and_an_account_keeps_it() {
+    let server = banded_server("pz_difficulty").await;
+    // A guest says it each time: easiest is 600 below, hardest 600 above.
+    for _ in 0..5 {
+        let (r, b) = rating_of(&server, "&rating=1600&difficulty=easiest", None).await;
+        assert!(r <= 1100, "1600 − 600: {b}");
+        assert_eq!(b["difficulty"], "easiest");
+        let (r, _) = rating_of(&server, "&rating=1000&difficulty=hardest", None).await;
+        assert!(r >= 1550, "1000 + 600: {r}");
+        let (r, _) = rating_of(&server, "&rating=1300&difficulty=easier", None).await;
+        assert!(r <= 1100, "1300 − 300: {r}");
+    }
+    let (r, _) = rating_of(&server, "", None).await;
+    assert!(r <= 1100, "a guest's choice is not kept on the server");
+    // An account's choice is remembered and applied when the request gives none.
+    let (_, bob) = server.register("bob").await;
+    let (r, b) = rating_of(&server, "&difficulty=harder", Some(&bob)).await;
+    assert!((1200..=1400).contains(&r), "1000 + 300: {b}");
+    for _ in 0..5 {
+        let (r, b) = rating_of(&server, "", Some(&bob)).await;
+        assert_eq!(b["difficulty"], "harder", "{b}");
+        assert!((1200..=1400).contains(&r), "{b}");
+    }
+    assert_eq!(server.state.store.puzzle_difficulty("bob").await.unwrap().as_deref(), Some("harder"));
+    let (_, b) = rating_of(&server, "&difficulty=normal", Some(&bob)).await;
+    assert_eq!(b["difficulty"], "normal");
+    let (r, b) = rating_of(&server, "", Some(&bob)).await;
+    assert!(r <= 1100 && b["difficulty"] == "normal", "{b}");
+    let (s, b) = get(&server, "/api/puzzle/next?format=guoxiang&difficulty=hard", Some(&bob)).await;
+    names_field(s, &b, "difficulty");
+    assert_eq!(
+        server.state.store.puzzle_difficulty("bob").await.unwrap().as_deref(),
+        Some("normal"),
+        "a bad one is not kept"
+    );
+}
+
+#[tokio::test]
+async fn sentences_once_with_the_learners_letters_and_puzzles_numbered() {
+    let server = own_server("pz_sentences").await;
+    // Two motifs saying the same sentence (牵制 and 绝对牵制): said once, the second right after the first.
+    let pin = ("pin", "黑车被牵制在王前。", "The black rook is pinned to the king.");
+    let fork = ("fork", "马同时攻击王和后。", "The knight attacks king and queen.");
+    let abs = ("absolute_pin", pin.1, pin.2);
+    server.state.store.upsert_puzzles(&[with_motifs("dup", 1500.0, &[pin, fork, abs])]).await.unwrap();
+    let (_, o) = get(&server, "/api/puzzle/dup?format=guoxiang", None).await;
+    let motifs: Vec<(&str, &str)> = o["puzzle"]["motifs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["id"].as_str().unwrap(), m["text"]["zh"].as_str().unwrap()))
+        .collect();
+    assert_eq!(motifs, vec![("pin", pin.1), ("absolute_pin", ""), ("fork", fork.1)], "{o}");
+
+    // A wrong move's sentence in the learner's letters: Chinese when asked, English otherwise.
+    let wrong = json!({"moves": ["d1d2"]});
+    let (_, v) = post(&server, "/api/puzzle/gx1/try?letters=zh", None, wrong.clone()).await;
+    assert_eq!(v["reason"], json!({"zh": "对方走 …车xd2，吃掉你的车。", "en": "…车xd2 takes your rook."}), "{v}");
+    let (_, v) = post(&server, "/api/puzzle/gx1/try", None, wrong.clone()).await;
+    assert_eq!(v["reason"]["zh"], "对方走 …Rxd2，吃掉你的车。", "{v}");
+    let (_, v) = post(&server, "/api/puzzle/gx1/try?letters=en", None, wrong.clone()).await;
+    assert_eq!(v["reason"]["en"], "…Rxd2 takes your rook.", "{v}");
+    let (s, b) = post(&server, "/api/puzzle/gx1/try?letters=fr", None, wrong).await;
+    names_field(s, &b, "letters");
+
+    // Numbered for people in the order of import (00008 first, then gx1, gx2, gx3, then dup); the id stays.
+    let mut numbers = Vec::new();
+    for id in ["00008", "gx1", "gx2", "gx3", "dup"] {
+        let (_, o) = get(&server, &format!("/api/puzzle/{id}?format=guoxiang"), None).await;
+        assert_eq!(o["puzzle"]["id"], id);
+        numbers.push(o["puzzle"]["number"].as_i64().unwrap());
+        let (_, l) = get(&server, &format!("/api/puzzle/{id}"), None).await;
+        assert_eq!(l["puzzle"]["number"], o["puzzle"]["number"], "the lichess shape carries it too");
+    }
+    assert_eq!(numbers, vec![1, 2, 3, 4, 5]);
+    let (_, n) = get(&server, "/api/puzzle/next?format=guoxiang&rating=1750", None).await;
+    assert_eq!((n["puzzle"]["id"].as_str(), n["puzzle"]["number"].as_i64()), (Some("00008"), Some(1)));
 }

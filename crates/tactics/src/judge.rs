@@ -63,8 +63,14 @@ impl std::fmt::Display for JudgeError {
 impl std::error::Error for JudgeError {}
 
 /// Judges `moves` (UCI, after the setup move; the last is the solver's try) on puzzle `p`, explaining a wrong move
-/// with a search of `nodes` nodes.
+/// with a search of `nodes` nodes. Moves in the sentences are written with English letters (`…Rxd2`).
 pub fn judge(p: &Puzzle, moves: &[String], nodes: u64) -> Result<Verdict, JudgeError> {
+    judge_in(p, moves, nodes, false)
+}
+
+/// [`judge`], with the moves in the sentences written with Chinese piece letters (`…车xd2`) when `chinese_letters`
+/// (the learner's choice), in both languages' sentences.
+pub fn judge_in(p: &Puzzle, moves: &[String], nodes: u64, chinese_letters: bool) -> Result<Verdict, JudgeError> {
     let solution = p.solution();
     let Some(last) = moves.len().checked_sub(1) else {
         return Err(JudgeError {
@@ -125,7 +131,7 @@ pub fn judge(p: &Puzzle, moves: &[String], nodes: u64) -> Result<Verdict, JudgeE
         return Ok(Verdict::Solved { reply: None });
     }
     if m != solution[last] {
-        return Ok(wrong(&after, nodes));
+        return Ok(wrong(&after, nodes, chinese_letters));
     }
     let reply = after.uci(solution[last + 1]);
     if last + 2 == solution.len() { Ok(Verdict::Solved { reply: Some(reply) }) } else { Ok(Verdict::Correct { reply }) }
@@ -151,7 +157,7 @@ fn material(pos: &Position, side: Color) -> i32 {
 }
 
 /// The verdict on a wrong but legal move; `after` is the position after it (the opponent to move).
-fn wrong(after: &Position, nodes: u64) -> Verdict {
+fn wrong(after: &Position, nodes: u64, chinese_letters: bool) -> Verdict {
     if after.legal_moves().is_empty() {
         return Verdict::Wrong {
             reason: Text {
@@ -171,7 +177,8 @@ fn wrong(after: &Position, nodes: u64) -> Verdict {
         };
     };
     let them = after.turn();
-    let san = format!("{}{}", if them == Color::Black { "…" } else { "" }, after.san(best));
+    let written = if chinese_letters { after.san_zh(best) } else { after.san(best) };
+    let san = format!("{}{}", if them == Color::Black { "…" } else { "" }, written);
     let reason = explain_refutation(after, best, &san, result.score);
     Verdict::Wrong { reason, refutation: Some(after.uci(best)) }
 }
@@ -286,6 +293,25 @@ mod tests {
                 assert_eq!(reason.zh, "对方走 …Rxd2，吃掉你的车。");
                 assert_eq!(reason.en, "…Rxd2 takes your rook.");
             }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn chinese_letters_when_chosen() {
+        let p = Puzzle::new("r", "6k1/3r1ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", "d7d8 d1d8").expect("puzzle");
+        let moves = vec!["d1d2".to_owned()];
+        match judge_in(&p, &moves, JUDGE_NODES, true) {
+            Ok(Verdict::Wrong { reason, refutation }) => {
+                assert_eq!(refutation.as_deref(), Some("d8d2"));
+                assert_eq!(reason.zh, "对方走 …车xd2，吃掉你的车。");
+                assert_eq!(reason.en, "…车xd2 takes your rook.");
+            }
+            other => panic!("{other:?}"),
+        }
+        let p = Puzzle::new("b", "6k1/3r1ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", "d7d8 h2h3").expect("puzzle");
+        match judge_in(&p, &["a1a2".to_owned()], JUDGE_NODES, true) {
+            Ok(Verdict::Wrong { reason, .. }) => assert_eq!(reason.zh, "对方走 …车d1#，将死。"),
             other => panic!("{other:?}"),
         }
     }

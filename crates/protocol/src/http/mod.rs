@@ -331,6 +331,7 @@ mod tests {
             themes: vec![],
             fen: String::new(),
             motifs: vec![],
+            number: None,
         };
         assert_eq!(serde_json::to_value(&lp).unwrap()["initialPly"], 10);
     }

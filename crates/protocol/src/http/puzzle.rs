@@ -52,12 +52,24 @@ pub struct PuzzleView {
     pub game_url: String,
     /// `lichess` (imported) or `guoxiang` (our generator).
     pub source: String,
+    /// The short number people call it by (第 1234 题), given at import; the id stays its name in URLs.
+    pub number: i64,
 }
 
 /// `GET /api/puzzle/next?format=guoxiang&theme=&rating=&exclude=` and `GET /api/puzzle/{id}?format=guoxiang`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct PuzzleAnswer {
     pub puzzle: PuzzleView,
+    /// The difficulty the puzzle was chosen with (`easiest` … `hardest`): the one asked for, else an account's
+    /// remembered choice, else `normal`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub difficulty: Option<String>,
+    /// When no rating was given and the player has no puzzle rating yet: the rating a new player starts from (low,
+    /// or what the 学棋 course done implies), which the puzzle was chosen near. A guest's browser keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub newcomer: Option<GlickoRating>,
 }
 
 /// One of the seeds' eighteen tactics, with its motifs and how many puzzles have one of them.
@@ -260,6 +272,10 @@ pub struct LichessPuzzleData {
     /// The position before the setup move.
     pub fen: String,
     pub motifs: Vec<String>,
+    /// Our short number for the puzzle (第 1234 题).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub number: Option<i64>,
 }
 
 /// `GET /api/puzzle/daily` and `GET /api/puzzle/{id}`: a puzzle in lichess's JSON shape.

@@ -20,14 +20,14 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use guoxiang_core::Text;
 use guoxiang_protocol::Color;
 use guoxiang_protocol::http::{
-    Bilingual, DashboardRating, DashboardRound, DashboardTheme, LichessPerf, LichessPuzzle, LichessPuzzleData,
-    LichessPuzzleGame, LichessPuzzlePlayer, MotifTheme, PuzzleAnswer, PuzzleDashboard, PuzzleMotif, PuzzleThemes,
-    PuzzleVerdict, PuzzleView, RoundAnswer, RoundPuzzle, RoundRating, SeedTheme,
+    Bilingual, DashboardRating, DashboardRound, DashboardTheme, GlickoRating, LichessPerf, LichessPuzzle,
+    LichessPuzzleData, LichessPuzzleGame, LichessPuzzlePlayer, MotifTheme, PuzzleAnswer, PuzzleDashboard, PuzzleMotif,
+    PuzzleThemes, PuzzleVerdict, PuzzleView, RoundAnswer, RoundPuzzle, RoundRating, SeedTheme,
 };
 use guoxiang_ratings::Glicko;
 use guoxiang_ratings::puzzle::{puzzle_start, rate_round};
 use guoxiang_store::{MotifTag, NextQuery, PuzzleGlicko, PuzzleRow, Store, UpsertCounts};
-use guoxiang_tactics::judge::{JUDGE_NODES, Verdict, judge};
+use guoxiang_tactics::judge::{JUDGE_NODES, Verdict, judge_in};
 use guoxiang_tactics::{Motif, Puzzle, Reader, SEED_TACTICS, lichess_themes};
 use serde_json::{Map, Value};
 use tokio::sync::Semaphore;
@@ -161,6 +161,30 @@ fn motif(tag: &MotifTag) -> PuzzleMotif {
     }
 }
 
+/// The motifs of a puzzle, each sentence said once: a motif whose sentence is the same as an earlier motif's (牵制
+/// and 绝对牵制 name one pin) comes right after that motif, with an empty text.
+fn motifs_once(tags: &[MotifTag]) -> Vec<PuzzleMotif> {
+    let mut groups: Vec<Vec<&MotifTag>> = Vec::new();
+    for t in tags {
+        match groups.iter_mut().find(|g| g[0].zh == t.zh && g[0].en == t.en && !t.zh.is_empty()) {
+            Some(g) => g.push(t),
+            None => groups.push(vec![t]),
+        }
+    }
+    groups
+        .into_iter()
+        .flat_map(|g| {
+            g.into_iter().enumerate().map(|(i, t)| {
+                let mut m = motif(t);
+                if i > 0 {
+                    m.text = Bilingual { zh: String::new(), en: String::new() };
+                }
+                m
+            })
+        })
+        .collect()
+}
+
 /// The lichess theme names of a stored puzzle: its Themes column, or our motifs written as lichess names.
 fn themes_of(row: &PuzzleRow) -> Vec<String> {
     if !row.themes.is_empty() {
@@ -186,10 +210,11 @@ fn puzzle_view(row: &PuzzleRow) -> Result<PuzzleView, ApiError> {
         rating: row.glicko.rating.round() as i64,
         deviation: row.glicko.deviation.round() as i64,
         plays: row.plays,
-        motifs: row.motifs.iter().map(motif).collect(),
+        motifs: motifs_once(&row.motifs),
         lichess_themes: themes_of(row),
         game_url: row.game_url.clone(),
         source: row.source.clone(),
+        number: row.number,
     })
 }
 
@@ -238,6 +263,7 @@ fn lichess_puzzle(row: &PuzzleRow) -> Result<LichessPuzzle, ApiError> {
             themes: themes_of(row),
             fen: row.fen.clone(),
             motifs: row.motifs.iter().map(|m| m.id.clone()).collect(),
+            number: Some(row.number).filter(|&n| n > 0),
         },
     })
 }
@@ -291,11 +317,50 @@ fn parse_exclude(s: &str) -> Result<Vec<String>, ApiError> {
     Ok(ids)
 }
 
-/// The user's puzzle rating: an account's stored one (a new player's before the first round).
+// ----- a new player -----
+
+/// A new player's puzzle rating when nothing is known of them: the easiest band (the first puzzles come from
+/// 900–1100, the window of [`Store::next_puzzle`] being ±100 first).
+pub const NEWCOMER_RATING: f64 = 1000.0;
+/// What the whole 学棋 course adds to a new player's puzzle rating (course finished → 1250; each lesson done adds
+/// its share).
+pub const COURSE_RATING: f64 = 250.0;
+/// A new player's deviation: smaller than Glicko's 350 because we start near where a beginner is, so that one miss
+/// on the first puzzle costs about 100 points, not 175 (docs/puzzles/server.md "Ratings").
+pub const NEWCOMER_DEVIATION: f64 = 250.0;
+
+/// The ids of the 学棋 course's lessons (the embedded course).
+fn course_lessons() -> &'static [String] {
+    static IDS: OnceLock<Vec<String>> = OnceLock::new();
+    IDS.get_or_init(|| guoxiang_learn::Course::embedded().course.lessons().map(|(_, l)| l.id.clone()).collect())
+}
+
+/// The rating a new player starts from, `done` lessons of the 学棋 course being finished: 1000 plus the course's
+/// share of 250, deviation 250.
+pub fn newcomer(done: usize) -> Glicko {
+    let total = course_lessons().len();
+    let share = if total == 0 { 0.0 } else { done.min(total) as f64 / total as f64 };
+    Glicko {
+        rating: (NEWCOMER_RATING + COURSE_RATING * share).round(),
+        deviation: NEWCOMER_DEVIATION,
+        volatility: guoxiang_ratings::DEFAULT_VOLATILITY,
+        games: 0,
+    }
+}
+
+/// A new account's starting rating, from its 学棋 progress on the server.
+async fn account_newcomer(state: &AppState, user_id: &str) -> Result<Glicko, ApiError> {
+    let progress = state.store.learn_progress(user_id).await?;
+    let done = course_lessons().iter().filter(|id| progress.get(id.as_str()).is_some_and(|p| p.done)).count();
+    Ok(newcomer(done))
+}
+
+/// The user's puzzle rating: an account's stored one (before the first round, the new player's
+/// [`account_newcomer`]) and its rounds.
 async fn account_rating(state: &AppState, user_id: &str) -> Result<(Glicko, i64), ApiError> {
     Ok(match state.store.user_puzzle_rating(user_id).await? {
         Some(r) => (glicko(r.glicko, r.rounds), r.rounds),
-        None => (Glicko::default(), 0),
+        None => (account_newcomer(state, user_id).await?, 0),
     })
 }
 
@@ -328,20 +393,33 @@ fn difficulty_offset(d: &str) -> Result<f64, ApiError> {
     }
 }
 
-/// `GET /api/puzzle/next?theme=&rating=&exclude=`, in Lichess's shape (as `/api/puzzle/{id}`); with
-/// `format=guoxiang`, ours (what the trainer reads). Lichess's `angle` is `theme`'s other name, and `difficulty`
-/// moves the rating asked for by ±300 or ±600.
+fn parse_course(s: &str) -> Result<usize, ApiError> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n <= 1000 => Ok(n),
+        _ => Err(bad(
+            "course",
+            "须为 0 到 1000 的整数（学完的课数）",
+            "must be an integer from 0 to 1000 (lessons done)",
+        )),
+    }
+}
+
+/// `GET /api/puzzle/next?theme=&rating=&exclude=&difficulty=&course=`, in Lichess's shape (as `/api/puzzle/{id}`);
+/// with `format=guoxiang`, ours (what the trainer reads). Lichess's `angle` is `theme`'s other name, and
+/// `difficulty` moves the rating asked for by ±300 or ±600; an account's choice is remembered and used when none
+/// is given. Without `rating`, a player with no puzzle rating yet starts from [`newcomer`]: an account's 学棋
+/// progress on the server, a guest's `course` (the lessons their browser has done).
 pub async fn next(
     State(state): State<AppState>,
     MaybeAuth(auth): MaybeAuth,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Response> {
-    const KNOWN: [&str; 6] = ["theme", "angle", "rating", "exclude", "difficulty", "format"];
+    const KNOWN: [&str; 7] = ["theme", "angle", "rating", "exclude", "difficulty", "format", "course"];
     if let Some(k) = q.keys().find(|k| !KNOWN.contains(&k.as_str())) {
         return Err(bad(
             k,
             "未知参数",
-            "unknown parameter (expected theme, rating, exclude, angle, difficulty, format)",
+            "unknown parameter (expected theme, rating, exclude, angle, difficulty, format, course)",
         ));
     }
     let ours = match q.get("format").map(|s| s.trim()) {
@@ -349,7 +427,11 @@ pub async fn next(
         Some("guoxiang") => true,
         Some(_) => return Err(bad("format", "须为 lichess 或 guoxiang", "must be lichess or guoxiang")),
     };
-    let offset = q.get("difficulty").map(|d| d.trim()).filter(|d| !d.is_empty()).map_or(Ok(0.0), difficulty_offset)?;
+    let asked = q.get("difficulty").map(|d| d.trim()).filter(|d| !d.is_empty());
+    if let Some(d) = asked {
+        difficulty_offset(d)?;
+    }
+    let course = q.get("course").filter(|s| !s.trim().is_empty()).map(|s| parse_course(s)).transpose()?;
     let theme = q.get("theme").or_else(|| q.get("angle").filter(|a| a.trim() != "mix"));
     let motifs = match theme.map(|s| s.trim()).filter(|s| !s.is_empty()) {
         Some(t) => theme_motifs(t)?,
@@ -357,13 +439,36 @@ pub async fn next(
     };
     let exclude = q.get("exclude").map_or(Ok(Vec::new()), |s| parse_exclude(s))?;
     let account = auth.as_ref().filter(|a| !a.user.is_guest).map(|a| a.user.id.clone());
-    let rating = match q.get("rating").filter(|s| !s.trim().is_empty()) {
-        Some(r) => parse_rating_param(r)?,
+    let difficulty = match &account {
+        Some(id) => {
+            let kept = state.store.puzzle_difficulty(id).await?;
+            match asked {
+                Some(d) => {
+                    if kept.as_deref() != Some(d) {
+                        state.store.set_puzzle_difficulty(id, d, crate::time::now_ms() as i64).await?;
+                    }
+                    d.to_owned()
+                }
+                None => kept.unwrap_or_else(|| "normal".to_owned()),
+            }
+        }
+        None => asked.unwrap_or("normal").to_owned(),
+    };
+    let offset = difficulty_offset(&difficulty)?;
+    let (rating, newcomer_rating) = match q.get("rating").filter(|s| !s.trim().is_empty()) {
+        Some(r) => (parse_rating_param(r)?, None),
         None => match &account {
-            Some(id) => account_rating(&state, id).await?.0.rating,
-            None => guoxiang_ratings::DEFAULT_RATING,
+            Some(id) => {
+                let (g, rounds) = account_rating(&state, id).await?;
+                (g.rating, (rounds == 0).then_some(g))
+            }
+            None => {
+                let g = newcomer(course.unwrap_or(0));
+                (g.rating, Some(g))
+            }
         },
-    } + offset;
+    };
+    let rating = rating + offset;
     ensure_puzzles(&state).await?;
     let query = NextQuery {
         rating,
@@ -375,7 +480,16 @@ pub async fn next(
     };
     let row = state.store.next_puzzle(&query).await?.ok_or_else(no_puzzle)?;
     Ok(if ours {
-        Json(PuzzleAnswer { puzzle: puzzle_view(&row)? }).into_response()
+        Json(PuzzleAnswer {
+            puzzle: puzzle_view(&row)?,
+            difficulty: Some(difficulty),
+            newcomer: newcomer_rating.map(|g| GlickoRating {
+                rating: g.rating,
+                deviation: g.deviation,
+                volatility: Some(g.volatility),
+            }),
+        })
+        .into_response()
     } else {
         Json(lichess_puzzle(&row)?).into_response()
     })
@@ -406,8 +520,20 @@ async fn motif_counts(state: &AppState) -> Result<Counts, ApiError> {
     Ok(counts)
 }
 
-/// `GET /api/puzzle/themes`: the seeds' eighteen tactics and every motif, with puzzle counts.
-pub async fn themes(State(state): State<AppState>) -> ApiResult<Json<PuzzleThemes>> {
+/// `GET /api/puzzle/themes`: the seeds' eighteen tactics and the motifs that have puzzles, with their counts; with
+/// `?all=1` every motif of the catalogue, those without puzzles too (count 0).
+pub async fn themes(
+    State(state): State<AppState>,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Json<PuzzleThemes>> {
+    if let Some(k) = q.keys().find(|k| k.as_str() != "all") {
+        return Err(bad(k, "未知参数", "unknown parameter (expected all)"));
+    }
+    let all = match q.get("all").map(|s| s.trim()) {
+        None | Some("" | "0" | "false") => false,
+        Some("1" | "true") => true,
+        Some(_) => return Err(bad("all", "须为 1 或 0", "must be 1 or 0")),
+    };
     ensure_puzzles(&state).await?;
     let counts = motif_counts(&state).await?;
     let count = |m: &Motif| counts.get(m.id()).copied().unwrap_or(0);
@@ -420,6 +546,7 @@ pub async fn themes(State(state): State<AppState>) -> ApiResult<Json<PuzzleTheme
             motifs: t.motifs.iter().map(|m| m.id().to_owned()).collect(),
             count: t.motifs.iter().map(count).sum::<i64>(),
         })
+        .filter(|t| all || t.count > 0)
         .collect();
     let motifs = Motif::ALL
         .iter()
@@ -434,6 +561,7 @@ pub async fn themes(State(state): State<AppState>) -> ApiResult<Json<PuzzleTheme
                 count: count(m),
             }
         })
+        .filter(|m| all || m.count > 0)
         .collect();
     Ok(Json(PuzzleThemes { seeds, motifs }))
 }
@@ -498,15 +626,26 @@ fn puzzle_verdict(v: Verdict) -> PuzzleVerdict {
     }
 }
 
-/// `POST /api/puzzle/{id}/try`: the verdict on the solver's last move. Open to anyone; rate-limited per session
-/// (per address without one); at most [`JUDGES_AT_ONCE`] judged at once, off the async runtime.
+/// `POST /api/puzzle/{id}/try[?letters=zh]`: the verdict on the solver's last move; with `letters=zh` the moves
+/// in its sentences are written with Chinese piece letters (…车xd2), the learner's choice. Open to anyone;
+/// rate-limited per session (per address without one); at most [`JUDGES_AT_ONCE`] judged at once, off the async
+/// runtime.
 pub async fn try_move(
     State(state): State<AppState>,
     MaybeAuth(auth): MaybeAuth,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
     body: Bytes,
 ) -> ApiResult<Json<PuzzleVerdict>> {
+    if let Some(k) = q.keys().find(|k| k.as_str() != "letters") {
+        return Err(bad(k, "未知参数", "unknown parameter (expected letters)"));
+    }
+    let chinese = match q.get("letters").map(|s| s.trim()) {
+        None | Some("" | "en") => false,
+        Some("zh") => true,
+        Some(_) => return Err(bad("letters", "须为 zh 或 en", "must be zh or en")),
+    };
     let moves = parse_try(&body)?;
     let key = auth.as_ref().map_or_else(|| format!("ip:{}", peer.ip()), |a| format!("user:{}", a.user.id));
     try_limiter().check_key(&key).map_err(|_| ApiError::too_many())?;
@@ -517,7 +656,7 @@ pub async fn try_move(
     let row = state.store.puzzle(&id).await?.ok_or_else(|| puzzle_not_found(&id))?;
     let p = parsed(&row)?;
     let _permit = judges().acquire().await.map_err(|e| ApiError::internal("puzzle judge", e))?;
-    let verdict = tokio::task::spawn_blocking(move || judge(&p, &moves, JUDGE_NODES))
+    let verdict = tokio::task::spawn_blocking(move || judge_in(&p, &moves, JUDGE_NODES, chinese))
         .await
         .map_err(|e| ApiError::internal("puzzle judge", e))?;
     match verdict {
@@ -641,7 +780,7 @@ pub async fn round(
     let puzzle = glicko(row.glicko, row.plays);
     let puzzle_answer = |rating: f64, plays: i64| RoundPuzzle { rating: rating.round() as i64, plays };
     if auth.user.is_guest {
-        let before = r.rating.unwrap_or_default();
+        let before = r.rating.unwrap_or_else(|| newcomer(0));
         let after = if r.streak { before } else { rate_round(&before, &puzzle, r.win).0 };
         return Ok(Json(RoundAnswer {
             rating: rating_answer(&before, &after, None, false),
@@ -649,6 +788,7 @@ pub async fn round(
         }));
     }
     let user_id = auth.user.id.clone();
+    let new_user = account_newcomer(&state, &user_id).await?;
     if r.streak {
         let (current, rounds) = account_rating(&state, &user_id).await?;
         return Ok(Json(RoundAnswer {
@@ -665,7 +805,7 @@ pub async fn round(
                 win: r.win,
                 hints: r.hints,
                 at_ms: crate::time::now_ms() as i64,
-                new_user: stored(&Glicko::default()),
+                new_user: stored(&new_user),
             },
             |user, puzzle| {
                 let (u, p) = rate_round(&glicko(user, 0), &glicko(puzzle, 0), r.win);
@@ -798,7 +938,7 @@ pub async fn by_id(
     ensure_puzzles(&state).await?;
     let row = state.store.puzzle(&id).await?.ok_or_else(|| puzzle_not_found(&id))?;
     Ok(if ours {
-        Json(PuzzleAnswer { puzzle: puzzle_view(&row)? }).into_response()
+        Json(PuzzleAnswer { puzzle: puzzle_view(&row)?, difficulty: None, newcomer: None }).into_response()
     } else {
         Json(lichess_puzzle(&row)?).into_response()
     })
@@ -861,6 +1001,23 @@ mod tests {
         let bare = RoundRequest { win: false, hints: None, streak: Some(true), rating: None };
         let read = parse_round(&serde_json::to_vec(&bare).unwrap()).unwrap();
         assert!(!read.win && read.streak && read.hints == 0 && read.rating.is_none());
+    }
+
+    #[test]
+    fn every_difficulty_the_store_keeps_is_one_next_takes() {
+        let offsets: Vec<f64> =
+            guoxiang_store::PUZZLE_DIFFICULTIES.iter().map(|d| difficulty_offset(d).unwrap()).collect();
+        assert_eq!(offsets, vec![-600.0, -300.0, 0.0, 300.0, 600.0]);
+        assert!(difficulty_offset("hard").is_err());
+    }
+
+    #[test]
+    fn a_new_player_starts_low_and_the_course_moves_it_up() {
+        let total = course_lessons().len();
+        assert!(total > 0);
+        assert_eq!((newcomer(0).rating, newcomer(0).deviation), (1000.0, 250.0));
+        assert_eq!(newcomer(total).rating, 1250.0);
+        assert_eq!(newcomer(total + 10).rating, 1250.0, "more than the course is the course");
     }
 
     #[test]
