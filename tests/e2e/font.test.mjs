@@ -5,7 +5,8 @@
 // system's own Chinese font is used first (ours is not even fetched); and in a Chromium whose fontconfig knows no
 // font with Chinese characters (FONTCONFIG_FILE rejecting them), every Chinese label of the home page is drawn with
 // ours (Chromium's own account of the fonts it drew each element with), regular and bold.
-// GX_FONT_SHOT=path.png: also saves that browser's view of the home page (docs/screenshots/font-no-cjk-zh-desktop.png).
+// GX_FONT_SHOTS=dir: also saves that browser's views of the home page (desktop and phone) and of 学棋 there
+// (font-no-cjk-*.png; docs/screenshots has them).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -282,7 +283,20 @@ test('on a machine with no Chinese font, the Chinese labels load and use the shi
     assert.deepEqual(wrong.map((d) => `${d.text} (weight ${d.weight}): ${d.fonts.map((f) => f.postScriptName)}`), []);
     assert.ok(drawn.some((d) => face(d) === 'GuoxiangCJK-Bold'), 'no bold Chinese label');
     assert.ok(await page.evaluate(() => document.fonts.check('16px "GuoxiangCJK"', '国象')));
-    if (process.env.GX_FONT_SHOT) await page.screenshot({ path: process.env.GX_FONT_SHOT });
+    const shots = process.env.GX_FONT_SHOTS;
+    if (shots) {
+      await page.screenshot({ path: join(shots, 'font-no-cjk-zh-desktop.png') });
+      await page.goto('/learn');
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({ path: join(shots, 'font-no-cjk-learn-zh-desktop.png') });
+      const phone = await newPage(bare, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
+      await phone.page.goto('/');
+      await phone.page.waitForSelector(tid('play-computer'));
+      await phone.page.waitForLoadState('networkidle');
+      await phone.page.evaluate(() => document.fonts.ready);
+      await phone.page.screenshot({ path: join(shots, 'font-no-cjk-zh-phone.png') });
+    }
   } finally {
     await bare.close();
     rmSync(dir, { recursive: true, force: true });
