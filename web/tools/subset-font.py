@@ -9,8 +9,8 @@
 
 The texts: every file with a text extension under web/src, web/index.html, course/ and crates/*/src/ (the review
 and tactics sentences, rules explanations, server messages, opening names). The characters: CJK ideographs, CJK
-symbols and punctuation (、。「」…), full-width forms (，：（）！？) and the other CJK blocks of UNICODE_RANGE below,
-which style.css's @font-face rules repeat as their unicode-range: Latin text never uses this font.
+symbols and punctuation (、。「」…), full-width forms (，：（）！？) and the other CJK blocks of
+UNICODE_RANGE below, which style.css's @font-face rules repeat as their unicode-range: Latin text never uses this font.
 
 Needs: Debian's fonts-noto-cjk (apt-get install -y fonts-noto-cjk; SIL Open Font License 1.1) and, from PyPI,
 fonttools and brotli at the versions pinned below (python3 -m pip install fonttools==4.69.1 brotli==1.2.1). The
@@ -32,9 +32,8 @@ SOURCE_DIR = "/usr/share/fonts/opentype/noto"
 SOURCE_FAMILY = "Noto Sans CJK SC"  # the face of each collection we take
 FAMILY = "GuoxiangCJK"
 WEIGHTS = ["Regular", "Bold"]  # NotoSansCJK-{weight}.ttc → web/fonts/GuoxiangCJK-{weight}.woff2
-INSTALL = (
-    f"apt-get install -y fonts-noto-cjk && python3 -m pip install fonttools=={FONTTOOLS_VERSION} brotli=={BROTLI_VERSION}"
-)
+INSTALL = ("apt-get install -y fonts-noto-cjk && "
+           f"python3 -m pip install fonttools=={FONTTOOLS_VERSION} brotli=={BROTLI_VERSION}")
 
 # The blocks the font covers (and style.css's unicode-range): CJK radicals, CJK symbols and punctuation, CJK
 # strokes, enclosed CJK, CJK compatibility, CJK extension A, the unified ideographs, compatibility ideographs,
