@@ -8,6 +8,13 @@
 export type ReviewText = { zh: string, en: string, };
 
 /**
+ * A review's sentence: Chinese and English, each with the piece letters of its language (`zh`: 马f3, `en`: Nf3)
+ * and, when the review wrote them, with the other letters (`zh_latin`: Chinese with SAN letters, `en_chinese`:
+ * English with Chinese letters) for a learner who chose them (reviews stored before these existed lack them).
+ */
+export type ReviewComment = { zh: string, en: string, zh_latin?: string, en_chinese?: string, };
+
+/**
  * A move's class (guoxiang-review's `Class`).
  */
 export type ReviewClass = "only_move" | "best" | "excellent" | "good" | "inaccuracy" | "mistake" | "blunder" | "missed_win";
@@ -44,11 +51,16 @@ loss: number,
 /**
  * For inaccuracies and worse: what happened and the better move.
  */
-comment: ReviewText | null, 
+comment: ReviewComment | null, 
 /**
  * The tactics tagger's motif ids the comment is about.
  */
-motifs: Array<string>, };
+motifs: Array<string>, 
+/**
+ * "Learn from your mistakes" makes an exercise of this move: a real mistake (material, a mate, or the
+ * result lost; guoxiang-review's `exercise`), decided when the review is served.
+ */
+exercise: boolean, };
 
 /**
  * A figure for each side.
@@ -136,7 +148,7 @@ best: string | null,
 /**
  * Winning chances the try loses, percentage points.
  */
-loss: number, reason?: ReviewText, };
+loss: number, reason?: ReviewComment, };
 
 /**
  * `GET`/`PUT /api/review/settings`.

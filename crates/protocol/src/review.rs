@@ -21,6 +21,21 @@ pub struct ReviewText {
     pub en: String,
 }
 
+/// A review's sentence: Chinese and English, each with the piece letters of its language (`zh`: 马f3, `en`: Nf3)
+/// and, when the review wrote them, with the other letters (`zh_latin`: Chinese with SAN letters, `en_chinese`:
+/// English with Chinese letters) for a learner who chose them (reviews stored before these existed lack them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ReviewComment {
+    pub zh: String,
+    pub en: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub zh_latin: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub en_chinese: Option<String>,
+}
+
 /// A move's class (guoxiang-review's `Class`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -60,10 +75,14 @@ pub struct ReviewedMove {
     /// Winning chances lost, percentage points (0–100).
     pub loss: f64,
     /// For inaccuracies and worse: what happened and the better move.
-    pub comment: Option<ReviewText>,
+    pub comment: Option<ReviewComment>,
     /// The tactics tagger's motif ids the comment is about.
     #[serde(default)]
     pub motifs: Vec<String>,
+    /// "Learn from your mistakes" makes an exercise of this move: a real mistake (material, a mate, or the
+    /// result lost; guoxiang-review's `exercise`), decided when the review is served.
+    #[serde(default)]
+    pub exercise: bool,
 }
 
 /// A figure for each side.
@@ -158,7 +177,7 @@ pub struct ReviewTryAnswer {
     pub loss: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub reason: Option<ReviewText>,
+    pub reason: Option<ReviewComment>,
 }
 
 /// `GET`/`PUT /api/review/settings`.
@@ -174,6 +193,7 @@ pub fn review_typescript() -> String {
     let cfg = Config::new().with_large_int("number");
     let decls = vec![
         (<ReviewText as TS>::docs(), <ReviewText as TS>::decl(&cfg)),
+        (<ReviewComment as TS>::docs(), <ReviewComment as TS>::decl(&cfg)),
         (<ReviewClass as TS>::docs(), <ReviewClass as TS>::decl(&cfg)),
         (<ReviewEval as TS>::docs(), <ReviewEval as TS>::decl(&cfg)),
         (<ReviewedMove as TS>::docs(), <ReviewedMove as TS>::decl(&cfg)),

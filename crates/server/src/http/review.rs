@@ -5,7 +5,11 @@
 //!   `running` with its progress, `done` with the review, `failed` with the reason).
 //! - `POST /api/game/{id}/review`: asks for it (any signed-in player or guest; at most a few waiting per person).
 //! - `POST /api/game/{id}/review/try` `{"ply": N, "uci": "…"}`: "learn from your mistakes" — is this move, in the
-//!   position before ply N, good enough (the engine's move, or one that loses less than an inaccuracy would)?
+//!   position before ply N, right: does it keep what the engine's move keeps (its result class and its material,
+//!   guoxiang-review's `exercise::judge_try`)? The answer says why in words.
+//!
+//! A done review's moves carry `exercise`: whether "learn from your mistakes" makes an exercise of the move
+//! (`exercise::exercise`: a mate, material or a result class lost), decided from the stored review and the game.
 //! - `GET`/`PUT /api/review/settings` `{"auto_review": bool}`: review every finished game of this account.
 //!
 //! The PGN with evaluations is `GET /game/export/{id}?evals=true&lang=zh|en` (archive).
@@ -16,9 +20,10 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use guoxiang_pgn::{Reader, ReplayedGame, Replayer};
 use guoxiang_protocol::review::{
-    GameReviewView, ReviewClass, ReviewProgress, ReviewSettings, ReviewState, ReviewStatusCode, ReviewText,
-    ReviewTryAnswer, ReviewTryRequest,
+    GameReviewView, ReviewClass, ReviewComment, ReviewEval, ReviewProgress, ReviewSettings, ReviewState,
+    ReviewStatusCode, ReviewText, ReviewTryAnswer, ReviewTryRequest,
 };
+use guoxiang_review::chances::{Class, Eval};
 use guoxiang_store::{ReviewRow, ReviewStatus};
 
 use crate::AppState;
@@ -85,7 +90,77 @@ async fn current(state: &AppState, id: &str) -> ApiResult<ReviewState> {
         Some(r) if r.status == ReviewStatus::Queued => Some(state.store.review_queue_place(id).await?.max(1)),
         _ => None,
     };
-    view_of(row.as_ref(), place)
+    let mut view = view_of(row.as_ref(), place)?;
+    if let Some(review) = view.review.as_mut() {
+        let (game_row, moves) = game_row(state, id).await?;
+        let game = replayed(&state.config.public_url, &game_row, &moves)?;
+        mark_exercises(review, &game);
+    }
+    Ok(view)
+}
+
+fn class_of(c: ReviewClass) -> Class {
+    match c {
+        ReviewClass::OnlyMove => Class::OnlyMove,
+        ReviewClass::Best => Class::Best,
+        ReviewClass::Excellent => Class::Excellent,
+        ReviewClass::Good => Class::Good,
+        ReviewClass::Inaccuracy => Class::Inaccuracy,
+        ReviewClass::Mistake => Class::Mistake,
+        ReviewClass::Blunder => Class::Blunder,
+        ReviewClass::MissedWin => Class::MissedWin,
+    }
+}
+
+/// White's evaluation after ply `ply` (0: the start, taken as even) from the side of `mover`; `None` after a mating
+/// move (`{"mate": 0}`), which is no error.
+fn eval_for(review: &GameReviewView, ply: usize, mover: guoxiang_core::Color) -> Option<Eval> {
+    let white = match ply.checked_sub(1).and_then(|i| review.moves.get(i)).map(|m| m.eval) {
+        None => Eval::Cp(0),
+        Some(ReviewEval::Cp { cp }) => Eval::Cp(cp),
+        Some(ReviewEval::Mate { mate: 0 }) => return None,
+        Some(ReviewEval::Mate { mate }) => Eval::Mate(mate),
+    };
+    Some(if mover == guoxiang_core::Color::White { white } else { white.flip() })
+}
+
+/// A line of SAN moves from `pos` (stops at the first that does not read).
+fn line_of(pos: &guoxiang_core::Position, sans: &[String]) -> Vec<guoxiang_core::Move> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for s in sans {
+        let Ok(m) = p.parse_san(s) else { break };
+        out.push(m);
+        p.play_unchecked(m);
+    }
+    out
+}
+
+/// Sets each move's `exercise` ("learn from your mistakes" asks it): from the stored review (class, evaluations,
+/// the engine's lines before and after the move) and the game's positions.
+fn mark_exercises(review: &mut GameReviewView, game: &ReplayedGame) {
+    let mut pos = game.start.clone();
+    let mut verdicts = Vec::with_capacity(review.moves.len());
+    for (i, &m) in game.moves.iter().enumerate() {
+        let verdict = review.moves.get(i).and_then(|rm| {
+            let mover = pos.turn();
+            let before = eval_for(review, i, mover)?;
+            let after = eval_for(review, i + 1, mover)?;
+            let best = line_of(&pos, &rm.best_line);
+            let next = pos.after(m);
+            let reply = review.moves.get(i + 1).map(|r| line_of(&next, &r.best_line)).unwrap_or_default();
+            guoxiang_review::exercise::exercise(&pos, m, class_of(rm.class), before, after, &best, &reply)
+        });
+        verdicts.push(verdict.is_some());
+        pos.play_unchecked(m);
+    }
+    for (rm, v) in review.moves.iter_mut().zip(verdicts) {
+        rm.exercise = v;
+    }
+}
+
+fn comment_of(w: guoxiang_review::exercise::Words) -> ReviewComment {
+    ReviewComment { zh: w.zh, en: w.en, zh_latin: Some(w.zh_latin), en_chinese: Some(w.en_chinese) }
 }
 
 /// `GET /api/game/{id}/review`.
@@ -202,21 +277,26 @@ pub async fn try_move(
     let best = played.and_then(|m| m.best.clone());
     let uci = pos.uci(candidate);
     if best.as_deref() == Some(uci.as_str()) {
-        return Ok(Json(ReviewTryAnswer { correct: true, best, loss: 0.0, reason: None }));
+        let reason = ReviewComment {
+            zh: "对了，这正是最佳着法。".into(),
+            en: "Right: that is the best move.".into(),
+            zh_latin: None,
+            en_chinese: None,
+        };
+        return Ok(Json(ReviewTryAnswer { correct: true, best, loss: 0.0, reason: Some(reason) }));
     }
     // The game's own move, when the review marked it, is not the answer — whatever a fresh search of it says.
     if let Some(p) = played
         && p.uci == uci
         && matches!(p.class, ReviewClass::Mistake | ReviewClass::Blunder | ReviewClass::MissedWin)
     {
-        let loss = p.loss;
-        let reason = ReviewText {
-            zh: format!("这正是对局中走的那步：复盘认为它损失约 {loss:.0}% 的胜率。再想想。"),
-            en: format!(
-                "That is the move played in the game: the review found it loses about {loss:.0}% of your winning chances. Think again."
-            ),
+        let reason = ReviewComment {
+            zh: "这正是对局中走的那步，再想想。".into(),
+            en: "That is the move played in the game: think again.".into(),
+            zh_latin: None,
+            en_chinese: None,
         };
-        return Ok(Json(ReviewTryAnswer { correct: false, best, loss, reason: Some(reason) }));
+        return Ok(Json(ReviewTryAnswer { correct: false, best, loss: p.loss, reason: Some(reason) }));
     }
     let ticket = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
         Busy::User | Busy::Queue => ApiError::new(
@@ -227,26 +307,19 @@ pub async fn try_move(
         ),
     })?;
     let nodes = review.nodes.max(1) as u64;
-    // Judged as the review judges (both evaluations): a try is right when neither finds it loses an inaccuracy.
-    let loss = tokio::task::spawn_blocking(move || {
+    // Right when it keeps what the best move keeps (result class and material) by both judges.
+    let verdict = tokio::task::spawn_blocking(move || {
         let _ticket = ticket;
-        guoxiang_review::loss_by_both_judges(&pos, &history, candidate, nodes, TRY_HASH_MB)
+        guoxiang_review::exercise::judge_try(&pos, &history, candidate, nodes, TRY_HASH_MB)
     })
     .await
     .map_err(|e| ApiError::internal("review try", e))?;
-    let correct = loss < guoxiang_review::chances::INACCURACY_MIN;
-    let reason = if correct {
-        ReviewText {
-            zh: "这步也可以：几乎没有损失胜率。".into(),
-            en: "That works too: it loses almost nothing.".into(),
-        }
-    } else {
-        ReviewText {
-            zh: format!("这步会损失约 {loss:.0}% 的胜率，再想想。"),
-            en: format!("That loses about {loss:.0}% of your winning chances; think again."),
-        }
-    };
-    Ok(Json(ReviewTryAnswer { correct, best, loss: (loss * 10.0).round() / 10.0, reason: Some(reason) }))
+    Ok(Json(ReviewTryAnswer {
+        correct: verdict.correct,
+        best,
+        loss: (verdict.loss * 10.0).round() / 10.0,
+        reason: Some(comment_of(verdict.words)),
+    }))
 }
 
 /// `GET /api/review/settings`.
