@@ -3,10 +3,10 @@
 // the review panel is built from: the marks of the move list, the evaluation graph, the moments worth a look and the
 // exercises of "learn from your mistakes". No DOM here: unit-tested with node --test.
 
-import type { GameReviewView, ReviewClass, ReviewEval, ReviewState, ReviewText, ReviewedMove } from '../protocol_review';
+import type { GameReviewView, ReviewClass, ReviewComment, ReviewEval, ReviewState, ReviewText, ReviewedMove } from '../protocol_review';
 
 // The answers' types are generated from the server's (crates/protocol/src/review.rs).
-export type { GameReviewView, ReviewClass, ReviewEval, ReviewState, ReviewText, ReviewedMove } from '../protocol_review';
+export type { GameReviewView, ReviewClass, ReviewComment, ReviewEval, ReviewState, ReviewText, ReviewedMove } from '../protocol_review';
 export type { ReviewTryAnswer } from '../protocol_review';
 /** The review of a game, as the panel uses it. */
 export type GameReviewData = GameReviewView;
@@ -65,9 +65,62 @@ export function moments(r: GameReviewData, color: 'white' | 'black' | null, with
   );
 }
 
-/** "Learn from your mistakes": the exercises of one side — its mistakes, blunders and missed wins. */
+/**
+ * The key moments (关键时刻) of a review: the errors of `learner` (all errors when null), at most `max` of them, the
+ * ones that lost most first; with `others`, the other side's errors too (listed after, by loss as well).
+ */
+export function keyMoments(r: GameReviewData, learner: 'white' | 'black' | null, others: boolean, max = 5): ReviewedMove[] {
+  const byLoss = (list: ReviewedMove[]) => list.slice().sort((a, b) => b.loss - a.loss || a.ply - b.ply).slice(0, max);
+  if (learner === null) return byLoss(moments(r, null));
+  const mine = byLoss(moments(r, learner));
+  return others ? [...mine, ...byLoss(moments(r, learner === 'white' ? 'black' : 'white'))] : mine;
+}
+
+/** Moves a side made in the reviewed game. */
+export function movesOf(r: GameReviewData, side: 'white' | 'black'): number {
+  return r.moves.filter((m) => moverOf(m.ply) === side).length;
+}
+
+/** A side's accuracy is shown once it has made this many moves (after one move it says nothing). */
+export const ACCURACY_MIN_MOVES = 10;
+
+/** The accuracy to show for a side, or null while it has made fewer than ten moves (or had no choice). */
+export function shownAccuracy(r: GameReviewData, side: 'white' | 'black'): number | null {
+  return movesOf(r, side) >= ACCURACY_MIN_MOVES ? r.accuracy[side] : null;
+}
+
+/**
+ * The sentence of a comment in the page's language with the piece letters the learner chose: Chinese with Chinese
+ * letters (`zh`) or SAN letters (`zh_latin`), English with SAN (`en`) or Chinese letters (`en_chinese`); a review
+ * written before the second forms existed falls back to `zh`/`en`.
+ */
+export function commentText(c: ReviewComment | null | undefined, lang: 'zh' | 'en', chinese: boolean): string {
+  if (!c) return '';
+  if (lang === 'zh') return chinese ? c.zh : (c.zh_latin ?? c.zh);
+  return chinese ? (c.en_chinese ?? c.en) : c.en;
+}
+
+/**
+ * The sentence without the move in front (reviews written before the sentences stopped repeating the move began
+ * with it: "马c3? 白白丢掉了…"), since the page writes the move once before it.
+ */
+export function withoutMove(text: string, sans: string[]): string {
+  const t = text.trimStart();
+  for (const s of sans) {
+    for (const mark of ['??', '?!', '?', '!?', '!', '']) {
+      const head = s + mark;
+      if (t.startsWith(head + ' ')) return t.slice(head.length + 1).trimStart();
+    }
+  }
+  return text;
+}
+
+/**
+ * "Learn from your mistakes": the exercises of one side — the errors the server found real (material, a mate or
+ * a result class lost: `exercise`), in game order.
+ */
 export function exercises(r: GameReviewData, color: 'white' | 'black'): ReviewedMove[] {
-  return moments(r, color);
+  return moments(r, color).filter((m) => m.exercise);
 }
 
 /** Where the run of exercises is: which one, and whether each was solved, given up or is still open. */

@@ -1,35 +1,52 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The review panel (复盘) of a finished game: ask for a review (or wait for the automatic one) with a progress bar,
-// then the accuracy of each side, the evaluation graph, the explanation of the move shown, the moments worth a
-// look, the PGN with evaluations, and "learn from your mistakes" — each of your errors replayed as an exercise on
-// a board of its own: find the better move (the server judges the try).
+// then the evaluation graph, the sentence on the move shown, the key moments (关键时刻: the learner's own errors
+// that cost most, at most five; the opponent's behind a toggle), the figures (accuracy once a side has made ten
+// moves; evaluations and average loss behind "details"), the PGN with evaluations, and "learn from your mistakes"
+// — each real mistake of yours (material, a mate or a result lost) replayed as an exercise on the page's main
+// board: find a move that keeps what the best move keeps (the server judges the try and says why in words).
 
 import type { Key } from '@lichess-org/chessground/types';
 import type { Role } from 'chessops/types';
 import { request } from '../api';
 import { currentUser } from '../app';
-import { destsOf, fenOf, isPromotion, legalMove, replay, standardUci, chineseSan } from '../chess';
+import { checkColor, destsOf, fenOf, isPromotion, legalMove, replay, standardUci, chineseSan } from '../chess';
 import { h, replace } from '../dom';
 import { getLang, onLangChange, pick } from '../i18n';
 import { evalGraph } from './chart';
-import { makeBoard } from './board';
+import { mirror } from './board';
 import type { BoardApi } from './board';
 import { choosePromotion } from './promotion';
 import {
   CLASS_NAMES,
+  commentText,
   exercises,
   graphValues,
+  keyMoments,
   learnFinished,
   learnStep,
   marksOf,
   markOf,
   moments,
+  moverOf,
   pending,
   progressOf,
+  shownAccuracy,
   startLearning,
+  withoutMove,
 } from '../review/model';
-import type { GameReviewData, LearnState, Mark, ReviewState, ReviewTryAnswer, ReviewedMove } from '../review/model';
+import type { GameReviewData, LearnState, Mark, ReviewComment, ReviewState, ReviewTryAnswer, ReviewedMove } from '../review/model';
 import type { ReviewSettings, ReviewTryRequest } from '../protocol_review';
+
+/** The page's main board, lent to "learn from your mistakes" while an exercise is on. */
+export interface MainBoard {
+  api: BoardApi;
+  el: HTMLElement;
+  /** Where the promotion choice is shown. */
+  promo: HTMLElement;
+  /** The board's column: the exercise's prompt and answer go at its end, under the board. */
+  col: HTMLElement;
+}
 
 export interface ReviewPanelOptions {
   gameId: string;
@@ -40,18 +57,26 @@ export interface ReviewPanelOptions {
   ucis: string[];
   /** The server reviews this game by itself (a game against the computer): wait for it rather than offer a button. */
   automatic: boolean;
+  /** The opponent is the computer (its errors are "the computer's"). */
+  againstComputer: boolean;
   /** Show the position after `ply` on the page's board. */
   onJump: (ply: number) => void;
   /** The review is there: the page marks its move list. */
   onMarks: (marks: Map<number, Mark>) => void;
   /** Whether moves are written with Chinese piece letters. */
   chineseLetters: () => boolean;
+  /** The page's main board, for the exercises (null: none). */
+  mainBoard: () => MainBoard | null;
+  /** An exercise takes the main board (true) or gives it back (false: the page draws the game again). */
+  onBoardTaken: (taken: boolean) => void;
 }
 
 export interface ReviewPanel {
   el: HTMLElement;
   /** The page shows the position after `ply` now: explain that move. */
   setPly(ply: number): void;
+  /** A move made on the main board while an exercise has it. */
+  boardMove(orig: Key, dest: Key): void;
   destroy(): void;
 }
 
@@ -66,9 +91,12 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
   let timer: number | undefined;
   let autoPolls = 0;
   let destroyed = false;
-  let learn: { list: ReviewedMove[]; s: LearnState; feedback: string; board?: BoardApi } | null = null;
+  /** The opponent's key moments are shown too. */
+  let showOthers = false;
+  let learn: { list: ReviewedMove[]; s: LearnState; feedback: string; ok: boolean | null; bar: HTMLElement } | null = null;
   const line = replay(o.initialFen, o.ucis);
   const san = (s: string) => (o.chineseLetters() ? chineseSan(s) : s);
+  const sentence = (c: ReviewComment | null | undefined) => commentText(c, getLang() === 'zh' ? 'zh' : 'en', o.chineseLetters());
 
   const url = `/api/game/${encodeURIComponent(o.gameId)}/review`;
 
@@ -106,6 +134,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
   function render(): void {
     if (destroyed) return;
     replace(el, h('h3', {}, pick('复盘', 'Game review')), ...body());
+    if (learn) renderLearn();
   }
 
   function body(): (HTMLElement | SVGSVGElement)[] {
@@ -136,44 +165,62 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     }
   }
 
+  function sideName(side: 'white' | 'black'): string {
+    if (o.myColor === side) return pick('你', 'You');
+    if (o.myColor && o.againstComputer) return pick('电脑', 'Computer');
+    return pick(side === 'white' ? '白方' : '黑方', side === 'white' ? 'White' : 'Black');
+  }
+
   function done(r: GameReviewData): (HTMLElement | SVGSVGElement)[] {
-    if (learn) return learnView();
-    const acc = (v: number | null) => (v === null ? '–' : `${v.toFixed(1)}%`);
+    if (learn) {
+      return [
+        h('p', { class: 'muted', testid: 'review-learn-note' }, pick('练习在棋盘上进行。', 'The exercise is on the board.')),
+        h('button', { class: 'btn', testid: 'review-learn-close', onclick: () => stopLearn() }, pick('返回复盘', 'Back to the review')),
+      ];
+    }
+    const sides = o.myColor ? ([o.myColor, o.myColor === 'white' ? 'black' : 'white'] as const) : (['white', 'black'] as const);
+    // What a beginner reads first: the marks of each side, and the accuracy once a side has made ten moves.
     const counts = (side: 'white' | 'black') =>
-      (['inaccuracy', 'mistake', 'blunder'] as const).map((c) =>
-        h('span', { class: `count ${c}`, title: pick(CLASS_NAMES[c].zh, CLASS_NAMES[c].en) }, `${markOf(c)} ${r.counts[side][c] ?? 0}`),
+      (['blunder', 'mistake'] as const).map((c) =>
+        h('span', { class: `count ${c}`, title: pick(CLASS_NAMES[c].zh, CLASS_NAMES[c].en) }, `${pick(CLASS_NAMES[c].zh, CLASS_NAMES[c].en)} ${markOf(c)} ${r.counts[side][c] ?? 0}`),
       );
+    const acc = (side: 'white' | 'black') => {
+      const a = shownAccuracy(r, side);
+      return a === null ? '' : pick(`准确率 ${a.toFixed(0)}%`, `accuracy ${a.toFixed(0)}%`);
+    };
     const summary = h(
       'table',
       { class: 'review-summary', testid: 'review-accuracy' },
-      h('tr', {}, h('th', {}, ''), h('th', {}, pick('准确率', 'Accuracy')), h('th', {}, pick('平均损失（厘兵）', 'Avg. loss (cp)')), h('th', {}, pick('错着', 'Errors'))),
-      ...(['white', 'black'] as const).map((side) =>
-        h(
-          'tr',
-          { 'data-side': side },
-          h('th', {}, pick(side === 'white' ? '白方' : '黑方', side === 'white' ? 'White' : 'Black')),
-          h('td', {}, acc(r.accuracy[side])),
-          h('td', {}, r.acpl[side] === null ? '–' : String(Math.round(r.acpl[side] ?? 0))),
-          h('td', {}, ...counts(side)),
-        ),
-      ),
+      ...sides.map((side) => h('tr', { 'data-side': side }, h('th', {}, sideName(side)), h('td', {}, ...counts(side)), h('td', { testid: 'review-accuracy-value' }, acc(side)))),
     );
     const graph = evalGraph(graphValues(r), ply, (p) => o.onJump(p), pick('评估曲线', 'Evaluation graph'));
-    const list = moments(r, null);
-    const keyMoments = h(
+    const learner = o.myColor;
+    const list = keyMoments(r, learner, showOthers);
+    const othersCount = learner ? moments(r, learner === 'white' ? 'black' : 'white').length : 0;
+    const keyList = h(
       'ol',
       { class: 'review-moments' },
       ...list.map((m) =>
         h(
           'li',
-          { testid: 'review-moment', 'data-ply': String(m.ply), class: m.ply === ply ? 'current' : '' },
-          h('a', { href: '#', onclick: (e) => (e.preventDefault(), o.onJump(m.ply)) }, moveLabel(m)),
+          { testid: 'review-moment', 'data-ply': String(m.ply), 'data-side': moverOf(m.ply), class: m.ply === ply ? 'current' : '' },
+          h('a', { href: '#', class: `moment-move ${m.class}`, onclick: (e) => (e.preventDefault(), o.onJump(m.ply)) }, moveLabel(m)),
           ' ',
-          m.comment ? pick(m.comment.zh, m.comment.en) : '',
+          h('span', { class: 'moment-text' }, momentText(m)),
         ),
       ),
     );
-    const mine = o.myColor ? exercises(r, o.myColor) : [];
+    const othersToggle =
+      learner && othersCount > 0
+        ? h(
+            'label',
+            { class: 'hint review-others' },
+            h('input', { type: 'checkbox', testid: 'review-show-others', checked: showOthers, onchange: () => ((showOthers = !showOthers), render()) }),
+            ' ',
+            o.againstComputer ? pick('显示电脑的失误', "Show the computer's mistakes") : pick('显示对手的失误', "Show your opponent's mistakes"),
+          )
+        : null;
+    const mine = learner ? exercises(r, learner) : [];
     const learnButton = mine.length
       ? h('button', { class: 'btn primary', testid: 'review-learn', onclick: () => startLearn(mine) }, pick(`从错误中学习（${mine.length}）`, `Learn from your mistakes (${mine.length})`))
       : null;
@@ -183,12 +230,44 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
       pick('下载带评估的 PGN', 'Download PGN with evaluations'),
     );
     const parts: (HTMLElement | SVGSVGElement)[] = [summary, graph, explanation(r)];
-    if (list.length) parts.push(h('h4', {}, pick('关键时刻', 'Key moments')), keyMoments);
-    else parts.push(h('p', { class: 'muted' }, pick('没有错着，下得好！', 'No mistakes: well played!')));
+    const noneMine = learner ? moments(r, learner).length === 0 : moments(r, null).length === 0;
+    parts.push(h('h4', {}, pick('关键时刻', 'Key moments')));
+    if (noneMine) parts.push(h('p', { class: 'muted', testid: 'review-no-mistakes' }, pick('没有错着，下得好！', 'No mistakes: well played!')));
+    if (list.length) parts.push(keyList);
+    if (othersToggle) parts.push(othersToggle);
     parts.push(h('p', { class: 'review-actions' }, learnButton, ' ', pgn));
+    parts.push(details(r, sides));
     const auto = autoReviewToggle();
     if (auto) parts.push(auto);
     return parts;
+  }
+
+  /** The figures, for whoever wants them: accuracy, average loss, the evaluation and loss of the move shown. */
+  let detailsOpen = false;
+  function details(r: GameReviewData, sides: readonly ('white' | 'black')[]): HTMLElement {
+    const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(1));
+    const table = h(
+      'table',
+      { class: 'review-summary' },
+      h('tr', {}, h('th', {}, ''), h('th', {}, pick('准确率', 'Accuracy')), h('th', {}, pick('平均损失（厘兵）', 'Avg. loss (cp)'))),
+      ...sides.map((side) => h('tr', {}, h('th', {}, sideName(side)), h('td', {}, r.accuracy[side] === null ? '–' : `${fmt(r.accuracy[side])}%`), h('td', {}, fmt(r.acpl[side])))),
+    );
+    const m = ply > 0 ? r.moves[ply - 1] : undefined;
+    const ev = (e: ReviewedMove['eval']) => ('cp' in e ? `${e.cp >= 0 ? '+' : '−'}${(Math.abs(e.cp) / 100).toFixed(2)}` : e.mate === 0 ? '#' : `#${e.mate}`);
+    const moveFigures = m
+      ? h(
+          'p',
+          { class: 'muted' },
+          pick(
+            `${moveLabel(m)}：走后评估 ${ev(m.eval)}（白方视角），损失 ${m.loss.toFixed(1)}% 胜率。` + (m.best_line.length ? `引擎的着法：${m.best_line.slice(0, 6).map(san).join(' ')}` : ''),
+            `${moveLabel(m)}: evaluation after it ${ev(m.eval)} (White's view), ${m.loss.toFixed(1)}% winning chances lost.` + (m.best_line.length ? ` Engine's line: ${m.best_line.slice(0, 6).map(san).join(' ')}` : ''),
+          ),
+        )
+      : null;
+    const d = h('details', { class: 'review-details', testid: 'review-details' }, h('summary', {}, pick('详情', 'Details')), table, moveFigures);
+    d.open = detailsOpen;
+    d.addEventListener('toggle', () => (detailsOpen = d.open));
+    return d;
   }
 
   /** For a registered player: "review every game of mine" (the server's setting), loaded once. */
@@ -219,9 +298,15 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     return h('label', { class: 'hint' }, box, ' ', pick('自动复盘我下完的每一盘棋', 'Review every game of mine when it ends'));
   }
 
+  /** "6.马c3??": the move once, with its number and mark. */
   function moveLabel(m: ReviewedMove): string {
     const n = Math.ceil(m.ply / 2);
-    return `${n}${m.ply % 2 === 1 ? '.' : '…'} ${san(m.san)}${markOf(m.class) ?? ''}`;
+    return `${n}.${m.ply % 2 === 1 ? '' : '..'}${san(m.san)}${markOf(m.class) ?? ''}`;
+  }
+
+  /** A move's sentence without the move in front of it (the page writes the move once, before the sentence). */
+  function momentText(m: ReviewedMove): string {
+    return withoutMove(sentence(m.comment), [m.san, chineseSan(m.san)]);
   }
 
   /** What the move now on the board was, and why. */
@@ -229,98 +314,136 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     const m = ply > 0 ? r.moves[ply - 1] : undefined;
     if (!m) return h('p', { class: 'review-comment muted', testid: 'review-comment' }, pick('走到一步棋，看它的评价。', 'Step to a move to see how it was judged.'));
     const name = CLASS_NAMES[m.class];
+    const text = m.comment ? momentText(m) : '';
     const better =
-      m.best && m.best !== m.uci && m.best_line.length
-        ? pick(`引擎的着法：${san(m.best_line[0])}`, `Engine's move: ${san(m.best_line[0])}`)
+      !text && m.best && m.best !== m.uci && m.best_line.length && m.class !== 'best' && m.class !== 'excellent' && m.class !== 'good'
+        ? pick(`更好的是 ${san(m.best_line[0])}。`, `Better was ${san(m.best_line[0])}.`)
         : '';
     return h(
       'div',
       { class: `review-comment ${m.class}`, testid: 'review-comment', 'data-class': m.class, 'data-ply': String(m.ply) },
-      h('strong', {}, `${moveLabel(m)} — ${pick(name.zh, name.en)}`),
-      m.comment ? h('p', {}, pick(m.comment.zh, m.comment.en)) : null,
+      h('strong', {}, `${moveLabel(m)} ${pick(name.zh, name.en)}`),
+      text ? h('p', { testid: 'review-sentence' }, text) : null,
       better ? h('p', { class: 'muted' }, better) : null,
     );
   }
 
-  // ---- learn from your mistakes ----
+  // ---- learn from your mistakes, on the main board ----
 
   function startLearn(list: ReviewedMove[]): void {
-    learn = { list, s: startLearning(list.length), feedback: '' };
+    const b = o.mainBoard();
+    if (!b) return;
+    const bar = h('div', { class: 'learn-bar', testid: 'review-learn-bar' });
+    b.col.append(bar);
+    learn = { list, s: startLearning(list.length), feedback: '', ok: null, bar };
+    o.onBoardTaken(true);
+    render();
+    b.el.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }
+
+  function stopLearn(): void {
+    const l = learn;
+    if (!l) return;
+    learn = null;
+    l.bar.remove();
+    const b = o.mainBoard();
+    if (b) {
+      b.el.removeAttribute('data-learn');
+      b.api.setAutoShapes([]);
+    }
+    o.onBoardTaken(false);
     render();
   }
 
-  function learnView(): HTMLElement[] {
+  function current(): { m: ReviewedMove; before: ReturnType<typeof replay>['positions'][number] } | null {
     const l = learn;
-    if (!l) return [];
-    const close = h('button', { class: 'btn', testid: 'review-learn-close', onclick: () => ((learn = null), render()) }, pick('返回复盘', 'Back to the review'));
-    if (learnFinished(l.s)) {
-      const solved = l.s.results.filter((x) => x === 'solved').length;
-      return [
-        h('p', { testid: 'review-learn-done' }, pick(`完成！你找到了 ${solved}/${l.list.length} 步更好的着法。`, `Done! You found ${solved} of ${l.list.length} better moves.`)),
-        close,
-      ];
-    }
+    if (!l || learnFinished(l.s)) return null;
     const m = l.list[l.s.index];
     const before = line.positions[m.ply - 1];
-    const boardEl = h('div', { class: 'cg-wrap learn-board', testid: 'review-learn-board' });
-    const promo = h('div', { class: 'promotion-box' });
-    const fb = h('p', { class: 'learn-feedback', testid: 'review-learn-feedback', 'aria-live': 'polite' }, l.feedback);
+    return before ? { m, before } : null;
+  }
+
+  function renderLearn(): void {
+    const l = learn;
+    const b = o.mainBoard();
+    if (!l || !b) return;
+    const close = h('button', { class: 'btn', testid: 'review-learn-close', onclick: () => stopLearn() }, pick('返回对局', 'Back to the game'));
+    if (learnFinished(l.s)) {
+      const solved = l.s.results.filter((x) => x === 'solved').length;
+      replace(
+        l.bar,
+        h('p', { testid: 'review-learn-done' }, pick(`完成！你找到了 ${solved}/${l.list.length} 步更好的着法。`, `Done! You found ${solved} of ${l.list.length} better moves.`)),
+        h('p', { class: 'review-actions' }, close),
+      );
+      return;
+    }
+    const cur = current();
+    if (!cur) return;
+    const { m, before } = cur;
+    const color = moverOf(m.ply);
     const result = l.s.results[l.s.index];
+    const fen = fenOf(before);
+    b.api.set({
+      fen,
+      orientation: o.myColor ?? color,
+      turnColor: color,
+      check: checkColor(before),
+      lastMove: undefined,
+      movable: { free: false, color: result === 'open' ? color : undefined, dests: result === 'open' ? destsOf(before) : new Map() },
+      premovable: { enabled: false },
+    });
+    b.api.setAutoShapes(result === 'shown' && m.best ? [{ orig: m.best.slice(0, 2) as Key, dest: m.best.slice(2, 4) as Key, brush: 'green' }] : []);
+    mirror(b.el, fen, o.myColor ?? color);
+    b.el.dataset.learn = '1';
+    b.el.dataset.turn = color;
     const next = h('button', { class: result === 'open' ? 'btn' : 'btn primary', testid: 'review-learn-next', onclick: () => step({ t: 'next' }) }, pick('下一题', 'Next'));
-    const show = h(
-      'button',
-      { class: 'btn', testid: 'review-learn-solution', onclick: () => solution(m) },
-      pick('显示答案', 'Show the answer'),
-    );
+    const show = h('button', { class: 'btn', testid: 'review-learn-solution', onclick: () => solution(m) }, pick('显示答案', 'Show the answer'));
     const prompt = h(
       'p',
       { testid: 'review-learn-prompt' },
-      pick(
-        `第 ${l.s.index + 1}/${l.list.length} 题：对局中你走了 ${moveLabel(m)}。找出更好的着法。`,
-        `Exercise ${l.s.index + 1} of ${l.list.length}: in the game you played ${moveLabel(m)}. Find a better move.`,
-      ),
+      h('strong', {}, pick(`第 ${l.s.index + 1}/${l.list.length} 题`, `Exercise ${l.s.index + 1} of ${l.list.length}`)),
+      ' ',
+      pick(`对局中你走了 ${moveLabel(m)}。在棋盘上找出更好的着法。`, `In the game you played ${moveLabel(m)}. Find a better move on the board.`),
     );
-    queueMicrotask(() => {
-      if (!before || !boardEl.isConnected) return;
-      const color = m.ply % 2 === 1 ? 'white' : 'black';
-      l.board = makeBoard(boardEl, {
-        fen: fenOf(before),
-        orientation: o.myColor ?? color,
-        turnColor: color,
-        movable: {
-          color: result === 'open' ? color : undefined,
-          dests: destsOf(before),
-          events: {
-            after: (from: Key, to: Key) => {
-              const go = (role?: Role) => {
-                const nm = legalMove(before, from, to, role);
-                if (nm) void tryMove(m, standardUci(before, nm));
-              };
-              if (isPromotion(before, from, to)) choosePromotion(promo, color, (r) => (r ? go(r) : render()));
-              else go();
-            },
-          },
-        },
-      });
-      boardEl.dataset.fen = fenOf(before);
-      if (result === 'shown' && m.best) {
-        l.board.setAutoShapes([{ orig: m.best.slice(0, 2) as Key, dest: m.best.slice(2, 4) as Key, brush: 'green' }]);
-      }
-    });
-    return [prompt, boardEl, promo, fb, h('p', { class: 'review-actions' }, show, ' ', next, ' ', close)];
+    const fb = h(
+      'p',
+      { class: `learn-feedback ${l.ok === true ? 'ok' : l.ok === false ? 'wrong' : ''}`, testid: 'review-learn-feedback', 'aria-live': 'polite' },
+      l.feedback,
+    );
+    replace(l.bar, prompt, fb, h('p', { class: 'review-actions' }, show, ' ', next, ' ', close));
+  }
+
+  function boardMove(from: Key, to: Key): void {
+    const cur = current();
+    const b = o.mainBoard();
+    if (!cur || !b || !learn || learn.s.results[learn.s.index] !== 'open') return;
+    const { m, before } = cur;
+    const go = (role?: Role) => {
+      const nm = legalMove(before, from, to, role);
+      if (nm) void tryMove(m, standardUci(before, nm));
+      else render();
+    };
+    if (isPromotion(before, from, to)) choosePromotion(b.promo, moverOf(m.ply), (r) => (r ? go(r) : render()));
+    else go();
   }
 
   async function tryMove(m: ReviewedMove, uci: string): Promise<void> {
     const l = learn;
     if (!l) return;
     l.feedback = pick('引擎在想……', 'The engine is thinking…');
+    l.ok = null;
+    renderFeedbackOnly();
     try {
       const a = await request<ReviewTryAnswer>('POST', `${url}/try`, { ply: m.ply, uci } satisfies ReviewTryRequest);
+      if (learn !== l) return;
+      const why = sentence(a.reason);
       if (a.correct) {
         l.s = learnStep(l.s, { t: 'solved' });
-        l.feedback = pick('✓ 对了！', '✓ Right!') + (a.reason && a.best !== uci ? ' ' + pick(a.reason.zh, a.reason.en) : '');
+        l.feedback = pick('✓ 对了！', '✓ Right!') + (why ? ' ' + why : '');
+        l.ok = true;
       } else {
-        l.feedback = '✗ ' + (a.reason ? pick(a.reason.zh, a.reason.en) : pick('再想想。', 'Think again.'));
+        l.feedback = '✗ ' + (why || pick('再想想。', 'Think again.'));
+        l.ok = false;
       }
     } catch (e) {
       l.feedback = String(e);
@@ -328,12 +451,19 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     render();
   }
 
+  function renderFeedbackOnly(): void {
+    const fb = learn?.bar.querySelector<HTMLElement>('[data-testid="review-learn-feedback"]');
+    if (fb && learn) fb.textContent = learn.feedback;
+  }
+
   function solution(m: ReviewedMove): void {
     const l = learn;
     if (!l) return;
     l.s = learnStep(l.s, { t: 'shown' });
     const best = m.best_line[0];
-    l.feedback = pick(`答案：${best ? san(best) : m.best}`, `The answer: ${best ? san(best) : m.best}`) + (m.comment ? ' — ' + pick(m.comment.zh, m.comment.en) : '');
+    const why = momentText(m);
+    l.feedback = pick(`答案：${best ? san(best) : m.best}。`, `The answer: ${best ? san(best) : m.best}.`) + (why ? ' ' + pick(`对局中的 ${moveLabel(m)}：`, `In the game, ${moveLabel(m)}: `) + why : '');
+    l.ok = null;
     render();
   }
 
@@ -342,6 +472,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     if (!l) return;
     l.s = learnStep(l.s, e);
     l.feedback = '';
+    l.ok = null;
     render();
   }
 
@@ -355,9 +486,11 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
       ply = p;
       if (state.status === 'done' && !learn) render();
     },
+    boardMove,
     destroy() {
       destroyed = true;
       window.clearTimeout(timer);
+      learn?.bar.remove();
       offLang();
     },
   };

@@ -111,9 +111,16 @@ export function makeView(
 
   const board: BoardApi = makeBoard(boardEl, {
     viewOnly: false,
-    movable: { free: true, color: undefined, showDests: true, events: { after: (o, d) => hooks.onBoardMove(o, d) } },
-    events: { select: (key) => hooks.onSelect(key) },
+    movable: {
+      free: true,
+      color: undefined,
+      showDests: true,
+      // While "learn from your mistakes" has the board (review.ts), its moves are the exercise's.
+      events: { after: (o, d) => (review.ownsBoard() ? review.boardMove(o, d) : hooks.onBoardMove(o, d)) },
+    },
+    events: { select: (key) => (review.ownsBoard() ? undefined : hooks.onSelect(key)) },
   });
+  review.attachBoard({ api: board, el: boardEl, promo: promoEl, col: boardEl.closest('.board-col') as HTMLElement }, () => drawBoard(ctx.get()));
 
   function illegalShapes(st: GameState): DrawShape[] {
     if (!st.illegal) return [];
@@ -121,6 +128,7 @@ export function makeView(
   }
 
   function drawBoard(st: GameState): void {
+    if (review.ownsBoard()) return;
     const p = shownPly(st);
     const pos = st.line.positions[p];
     const fen = fenOf(pos);
