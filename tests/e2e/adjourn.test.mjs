@@ -86,7 +86,7 @@ test('an adjourned game: sealed, resumed, arbitrated', { timeout: 240_000 }, asy
   const name = `arb${String(Date.now()).slice(-6)}`;
   const C = await newPage(browser, server.base, { lang: 'en' });
   const c = C.page;
-  await c.goto('/login');
+  await c.goto('/register');
   await c.fill(tid('username'), name);
   await c.fill(tid('password'), 'correct-horse-1');
   await c.click(tid('register'));

@@ -150,7 +150,7 @@ test('a new visitor on a phone: the first lesson of every chapter, progress kept
   assert.equal(guestGet.body.code, 'guest_progress_local');
 
   // Register through the form: the browser's progress goes to the account.
-  await page.click(tid('nav-login'));
+  await page.click(tid('nav-register'));
   const name = `learner${Date.now() % 1_000_000}`;
   await page.fill(tid('username'), name);
   await page.fill(tid('password'), 'learning-chess-1');

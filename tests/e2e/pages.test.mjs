@@ -83,7 +83,7 @@ test('register, log out, log in; a rated game; the profile with ratings, history
   const B = await newPage(browser, server.base, { lang: 'zh' });
   const pages = [A.page, B.page];
   for (const [i, p] of pages.entries()) {
-    await p.goto('/login');
+    await p.goto('/register');
     await p.fill(tid('username'), users[i]);
     await p.fill(tid('password'), pw);
     await p.click(tid('register'));

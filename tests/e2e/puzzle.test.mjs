@@ -394,7 +394,7 @@ test('a streak: rising ratings, over at the first mistake, the best kept; the da
 
 test('an account: the rating and the dashboard are the server’s', { timeout: 120_000 }, async () => {
   const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 1280, height: 900 });
-  await page.goto('/login');
+  await page.goto('/register');
   const name = `solver${Date.now() % 1_000_000}`;
   await page.fill(tid('username'), name);
   await page.fill(tid('password'), 'tactics-trainer-1');

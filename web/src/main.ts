@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Entry point: the header, the client-side routes, the session (a guest one if needed) and the socket.
 
-import { currentUser, ensureUser, gameStartClaimed, link, notFoundEl, onUserChange, setNavigate, socket, toast } from './app';
+import { api } from './api';
+import { currentUser, ensureUser, errorText, gameStartClaimed, link, notFoundEl, onUserChange, sessionChanged, setNavigate, socket, toast } from './app';
 import type { Page } from './app';
 import { h, replace } from './dom';
 import { getLang, onLangChange, setLang, t } from './i18n';
@@ -97,6 +98,26 @@ function renderHeader(): void {
           ? link(`/@/${encodeURIComponent(me.username)}`, displayName(me.username), { class: 'me', testid: 'me', translate: 'no' })
           : null,
         !me || me.guest ? link('/login', t('nav.login'), { class: 'login-link', testid: 'nav-login' }) : null,
+        !me || me.guest ? link('/register', t('nav.register'), { class: 'login-link register-link', testid: 'nav-register' }) : null,
+        me && !me.guest
+          ? h(
+              'button',
+              {
+                class: 'btn small logout',
+                testid: 'nav-logout',
+                type: 'button',
+                onclick: () => {
+                  api
+                    .logout()
+                    .then(() => sessionChanged())
+                    // The page shown may be the account's (its games, its ratings): start again from home.
+                    .then(() => (location.pathname === '/' ? mount() : navigate('/')))
+                    .catch((e: unknown) => toast(errorText(e)));
+                },
+              },
+              t('nav.logout'),
+            )
+          : null,
         h(
           'button',
           {

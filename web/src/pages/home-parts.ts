@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Parts of the home page: the time-control field (a box in minutes+seconds, its reading, the presets), the link of a
-// friend challenge waiting to be sent, the games being played now (mini boards), and one's own games in progress.
+// Parts of the home page: the beginner's card (to 学棋), the time-control field (a box in minutes+seconds, its
+// reading, the presets), the link of a friend challenge waiting to be sent, the games being played now (mini
+// boards), and one's own games in progress.
 
 import { lastMoveKeys } from '../chess';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
-import { toast } from '../app';
+import { link, toast } from '../app';
 import type { LiveGame, StartChoice } from '../protocol';
+import type { LearnProgress, Me } from '../protocol_http';
+import { countDone, nextToLearn } from './learn/ctrl';
+import { loadCourse, localProgress, syncProgress } from './learn/xhr';
 import { makeBoard } from '../ui/board';
 import { playerName, tcFromBox, tcLabel, tcToBox } from '../ui/names';
 
@@ -217,5 +221,83 @@ export function rulesField(pick: string): { el: HTMLElement; read(): string | un
     el: h('label', { class: 'field', for: 'setup-rules' }, h('span', {}, t('home.rules')), sel),
     read: () => (sel.value === 'online' ? undefined : sel.value),
     picked: () => sel.value,
+  };
+}
+
+const FIRST_STEPS_HIDDEN = 'gx.home.firstStepsHidden';
+
+/**
+ * The beginner's card: "New to chess? Start with Learn". Prominent (`data-state="new"`) while no lesson of 学棋 is
+ * done — a guest, a new account; once some are, a discreet line that continues the course (`"progress"`); nothing
+ * once the course is done or the card was closed in this browser. The progress is the browser's at once, then the
+ * account's (merged by Learn's own sync).
+ */
+export function firstStepsCard(me: Me | null): { el: HTMLElement; destroy(): void } {
+  const el = h('section', { class: 'first-steps', testid: 'first-steps' });
+  let alive = true;
+  const closed = () => {
+    try {
+      return localStorage.getItem(FIRST_STEPS_HIDDEN) === '1';
+    } catch {
+      return false;
+    }
+  };
+  const close = () => {
+    try {
+      localStorage.setItem(FIRST_STEPS_HIDDEN, '1');
+    } catch {
+      // private mode: closed for this page only
+    }
+    el.hidden = true;
+  };
+  const doneIn = (p: LearnProgress) => Object.values(p.lessons).filter((l) => l.done).length;
+
+  function render(done: number, total: number | null, next: string | null): void {
+    if (closed() || (total !== null && total > 0 && done >= total)) {
+      el.hidden = true;
+      replace(el);
+      return;
+    }
+    el.hidden = false;
+    const fresh = done === 0;
+    el.className = 'first-steps ' + (fresh ? 'prominent' : 'discreet');
+    el.dataset.state = fresh ? 'new' : 'progress';
+    const closeBtn = h(
+      'button',
+      { type: 'button', class: 'first-steps-close', testid: 'first-steps-close', title: t('first.close'), 'aria-label': t('first.close'), onclick: close },
+      '×',
+    );
+    if (fresh) {
+      replace(
+        el,
+        h('div', { class: 'first-steps-text' }, h('h2', {}, t('first.title')), h('p', {}, t('first.text'))),
+        link('/learn', t('first.go'), { class: 'btn big primary', testid: 'first-steps-go' }),
+        closeBtn,
+      );
+    } else {
+      replace(
+        el,
+        link(next ? `/learn/${next}` : '/learn', t('first.continue'), { testid: 'first-steps-go' }),
+        total !== null ? h('span', { class: 'hint' }, ' · ', t('first.progress', { done: String(done), total: String(total) })) : null,
+        closeBtn,
+      );
+    }
+  }
+
+  const local = localProgress(me ? { id: me.id, guest: me.guest } : null);
+  render(doneIn(local), null, null);
+  const who = me ? { id: me.id, guest: me.guest } : null;
+  Promise.all([loadCourse(), syncProgress(who)])
+    .then(([course, p]) => {
+      if (!alive) return;
+      const { done, total } = countDone(course, p);
+      render(done, total, nextToLearn(course, p)?.id ?? null);
+    })
+    .catch(() => undefined);
+  return {
+    el,
+    destroy() {
+      alive = false;
+    },
   };
 }

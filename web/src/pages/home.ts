@@ -10,7 +10,7 @@ import { h, replace } from '../dom';
 import { pick, t } from '../i18n';
 import type { ColorChoice, LiveGame, PoolSize, Seek, ServerMessage } from '../protocol';
 import { playerName, tcFromBox, tcLabel } from '../ui/names';
-import { challengeBox, renderLiveGames, renderMyGames, rulesField, tcField, variantField } from './home-parts';
+import { challengeBox, firstStepsCard, renderLiveGames, renderMyGames, rulesField, tcField, variantField } from './home-parts';
 import type { VariantPick } from './home-parts';
 
 type Mode = 'computer' | 'friend' | 'seek';
@@ -45,14 +45,16 @@ export function homePage(): Page {
   const liveEl = h('div', { class: 'live-games', testid: 'live-games' });
   const playingEl = h('div', { class: 'my-games' });
 
+  const firstSteps = firstStepsCard(me);
   const el = h(
     'div',
     { class: 'page home-page' },
+    firstSteps.el,
     h(
       'section',
       { class: 'play-box' },
       h('h1', { class: 'title' }, t('home.title')),
-      h('p', { class: 'subtitle' }, t('home.subtitle')),
+      h('p', { class: 'subtitle' }, t('home.subtitle'), registered ? null : [pick('', ' '), h('span', { testid: 'guest-line' }, t('home.guestLine'))]),
       h(
         'div',
         { class: 'play-buttons' },
@@ -400,6 +402,7 @@ export function homePage(): Page {
     el,
     destroy() {
       alive = false;
+      firstSteps.destroy();
       window.clearInterval(liveTimer);
       off();
       offReady();

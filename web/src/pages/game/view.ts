@@ -7,8 +7,9 @@ import type { DrawShape } from '@lichess-org/chessground/draw';
 import { link } from '../../app';
 import { checkColor, destsOf, fenOf, isPromotion, lastMoveKeys, legalMove, wireUci } from '../../chess';
 import { h, replace } from '../../dom';
-import { getLang, pick, t } from '../../i18n';
-import type { Color, Player } from '../../protocol';
+import { getLang, pick, t, TABLES } from '../../i18n';
+import type { Key as TextKey } from '../../i18n';
+import type { Color, GameStatus, Player } from '../../protocol';
 import { getSetting } from '../../settings';
 import { makeBoard, mirror } from '../../ui/board';
 import type { BoardApi } from '../../ui/board';
@@ -46,6 +47,30 @@ export function illegalText(i: Illegal): string {
     case 'unreadable':
       return t('game.unreadableMove', { move: i.msg.text });
   }
+}
+
+type Finished = Extract<GameStatus, { status: 'finished' }>;
+
+/**
+ * The result said from a player's side: "你赢了 — 将死", "你输了 — 超时", "和棋 — 三次重复局面", with the score below;
+ * for an ending without a sentence of its own (an arbiter's decision, …) the server's sentence stays below. Spectators
+ * keep the neutral banner (`renderResult`).
+ */
+export function myResultLines(status: Finished, me: Color): { head: string; below: string } {
+  const outcome = status.winner === null ? 'draw' : status.winner === me ? 'win' : 'loss';
+  const head = t(outcome === 'draw' ? 'result.drawn' : outcome === 'win' ? 'result.youWon' : 'result.youLost');
+  const key = `mine.${outcome}.${status.termination}`;
+  const reason = key in TABLES.zh ? t(key as TextKey) : '';
+  const server = pick(status.message_zh, status.message_en) || t(`term.${status.termination}`);
+  return { head: reason ? `${head} — ${reason}` : head, below: reason ? status.result : `${status.result} · ${server}` };
+}
+
+function renderMyResult(el: HTMLElement, status: Finished, me: Color): void {
+  const { head, below } = myResultLines(status, me);
+  el.classList.add('shown');
+  el.classList.remove('playing');
+  el.dataset.outcome = status.winner === null ? 'draw' : status.winner === me ? 'win' : 'loss';
+  replace(el, h('div', { class: 'result-score', testid: 'my-result' }, head), h('div', { class: 'result-reason' }, below));
 }
 
 export function makeView(
@@ -252,7 +277,9 @@ export function makeView(
     });
     renderNav(st);
     review.update(st);
-    renderResult(resultEl, st.status, turnLine(st));
+    const mine = myColor(st);
+    if (st.status.status === 'finished' && mine !== null) renderMyResult(resultEl, st.status, mine);
+    else renderResult(resultEl, st.status, turnLine(st));
     controls.render(st);
     club.render(st);
     openingEl.textContent = st.opening ? `${st.opening.eco} · ${pick(st.opening.zh, st.opening.en)}` : '';
