@@ -658,7 +658,7 @@ impl Actor {
             white_ms: clocks.map(|c| c.white_ms),
             black_ms: clocks.map(|c| c.black_ms),
             increment_ms: super::view::clock_of(self.game.time_control()).1,
-            seed: version ^ 0x9e37_79b9,
+            seed: version ^ 0x9e37_79b9 ^ super::engine::game_seed(self.game.id()),
         };
         let remaining = clocks.map(|c| if turn == Color::White { c.white_ms } else { c.black_ms });
         let pace = Duration::from_millis(super::computer_pace_ms(

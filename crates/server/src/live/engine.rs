@@ -10,6 +10,13 @@ use guoxiang_core::Position;
 use guoxiang_engine::{Control, Engine, Limits, Silent};
 use tokio::sync::Semaphore;
 
+/// A game's own seed for the computer's choices (FNV-1a of its id): mixed into each move's seed, so that two games
+/// that reach the same position at the same move do not get the same reply (level 1 once answered 1.e4 with 1…a6
+/// in every game).
+pub fn game_seed(game_id: &str) -> u64 {
+    game_id.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
 /// One search to run.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -228,6 +235,12 @@ impl AnalysisPool {
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering;
+
+    #[test]
+    fn each_game_has_its_own_seed() {
+        assert_ne!(game_seed("AbCd1234"), game_seed("AbCd1235"));
+        assert_eq!(game_seed("AbCd1234"), game_seed("AbCd1234"));
+    }
 
     #[tokio::test]
     async fn a_newer_analysis_stops_the_oldest_and_the_queue_is_bounded() {
