@@ -249,6 +249,28 @@ fn a_check_that_also_hits_the_queen_is_a_fork_not_a_deflection() {
 }
 
 #[test]
+fn a_check_before_taking_back_is_an_intermezzo() {
+    // …Bxd4 took a knight; Rxd4 was possible at once, but Re8+ comes first and Rxd4 after.
+    let fen = "6k1/6pp/1b6/8/3N4/8/5PPP/3RR1K1 b - - 0 1";
+    let found = tags_after(fen, "b6d4", "e1e8 g8f7 d1d4");
+    let t = find(&found, Motif::Intermezzo);
+    assert_eq!(t.text.zh, "白方没有马上在 d4 吃回，而是先走白车 e1到 e8，下一步才吃回。");
+    assert_eq!(
+        t.text.en,
+        "White does not take back on d4 at once: the white rook on e1 first goes to e8, and the recapture follows."
+    );
+    // Taking back at once is no intermezzo.
+    assert!(!has(&tags_after(fen, "b6d4", "d1d4"), Motif::Intermezzo));
+}
+
+#[test]
+fn a_check_by_the_piece_that_then_takes_back_is_no_intermezzo() {
+    // Qd8+ and the same queen takes on d4: one piece doing two things, not a move in between.
+    let found = tags_after("6k1/6pp/1b6/8/3N3Q/8/5PPP/6K1 b - - 0 1", "b6d4", "h4d8 g8f7 d8d4");
+    assert!(!has(&found, Motif::Intermezzo), "{found:?}");
+}
+
+#[test]
 fn promotion_under_promotion_en_passant_and_castling() {
     let found = tags("8/5P1k/8/8/8/8/8/K7 w - - 0 1", "f7f8n");
     let t = find(&found, Motif::Promotion);

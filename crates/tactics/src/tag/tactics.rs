@@ -534,34 +534,46 @@ fn clearance(l: &Line, out: &mut Vec<Tag>) {
     }
 }
 
-/// Instead of recapturing at once, the solver inserts a check or bigger threat, and recaptures after.
+/// The opponent's last move captured on a square where the solver could take back at once; the solver first plays
+/// another move and takes back there with its next move — with another piece than the one that made the in-between
+/// move (a piece that checks and then takes is a double attack), and the in-between move did not drive a guard of
+/// that square away (that is a deflection).
 fn intermezzo(l: &Line, out: &mut Vec<Tag>) {
-    for k in (1..l.moves.len()).step_by(2) {
-        if k + 3 >= l.moves.len() {
-            break;
-        }
-        if taken(l, k) == 0 {
-            continue;
-        }
-        let t = l.moves[k].to();
-        let p = l.before(k + 1);
-        let could = p.attackers_to(t, l.pov, p.occupied()).any();
-        let m = l.moves[k + 1];
-        if could && m.to() != t && forcing(l, k + 1) && l.moves[k + 3].to() == t {
-            push(
-                out,
-                Motif::Intermezzo,
-                format!("{}先走 {} 这步强制着法，再回到 {} 吃子。", zh(p, m.from()), m.to().name(), t.name()),
-                format!(
-                    "{} plays the forcing {} first and only then recaptures on {}.",
-                    en(p, m.from()),
-                    m.to().name(),
-                    t.name()
-                ),
-            );
-            return;
-        }
+    let Some((p, s)) = l.prev(0) else { return };
+    if l.moves.len() < 3 || !p.is_capture(s) {
+        return;
     }
+    let t = s.to();
+    let pos = l.before(0);
+    let could = pos.legal_moves().iter().any(|&c| c.to() == t && pos.is_capture(c));
+    let (m, reply, back) = (l.moves[0], l.moves[1], l.moves[2]);
+    if !could || dest(m) == t || back.to() != t || back.from() == dest(m) {
+        return;
+    }
+    let drawn_off = reply.to() != t
+        && attacks_of(l.before(1), reply.from()).contains(t)
+        && !attacks_of(l.before(2), reply.to()).contains(t);
+    if drawn_off {
+        return;
+    }
+    push(
+        out,
+        Motif::Intermezzo,
+        format!(
+            "{}没有马上在 {} 吃回，而是先走{}到 {}，下一步才吃回。",
+            l.pov.fold("白方", "黑方"),
+            t.name(),
+            zh(pos, m.from()),
+            m.to().name()
+        ),
+        format!(
+            "{} does not take back on {} at once: {} first goes to {}, and the recapture follows.",
+            l.pov.name(),
+            t.name(),
+            en(pos, m.from()),
+            m.to().name()
+        ),
+    );
 }
 
 /// An attacked enemy piece with no safe square is won later in the line.
