@@ -344,6 +344,35 @@ mod tests {
     }
 
     #[test]
+    fn marks_for_people_drop_small_swings_and_make_a_piece_given_away_a_blunder() {
+        let f =
+            |people_loss, material_lost, allows_mate, before| Facts { people_loss, material_lost, allows_mate, before };
+        // 1…a6 from +0.27 to +0.52: 9 points of the engine's curve, 3 of people's: no mark.
+        let a6 = f(people_expected(Eval::Cp(-27)) - people_expected(Eval::Cp(-52)), 0, false, expected_cp(-27));
+        assert!(a6.people_loss < PEOPLE_MIN && expected_cp(-27) - expected_cp(-52) >= MISTAKE_MIN, "{a6:?}");
+        assert_eq!(for_people(Class::Mistake, a6, 9.0, a6.people_loss), Class::Good);
+        assert_eq!(for_people(Class::Inaccuracy, a6, 5.0, 0.0), Class::Good);
+        // … unless the other judge finds a swing people feel, or material goes.
+        assert_eq!(for_people(Class::Mistake, a6, 9.0, PEOPLE_MIN), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, Facts { material_lost: 1, ..a6 }, 9.0, 0.0), Class::Mistake);
+        // A bishop left to be taken from an equal position: a blunder, even where the loss alone says mistake …
+        let hung = f(20.0, 3, false, 50.0);
+        assert_eq!(for_people(Class::Mistake, hung, 12.0, 18.0), Class::Blunder);
+        assert_eq!(for_people(Class::Mistake, f(20.0, 0, true, 40.0), 12.0, 18.0), Class::Blunder);
+        // … but not from a lost position, nor when the other judge finds no mistake in it.
+        assert_eq!(for_people(Class::Mistake, Facts { before: 10.0, ..hung }, 12.0, 18.0), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, hung, MISTAKE_MIN - 0.1, 18.0), Class::Mistake);
+        // Blunders, missed wins and the good moves stay as they are.
+        for c in [Class::Blunder, Class::MissedWin, Class::Good, Class::Best, Class::OnlyMove] {
+            assert_eq!(for_people(c, a6, 0.0, 0.0), c);
+        }
+        // The people's curve: even at 0, far flatter than the engine's, mates at the ends.
+        assert!((people_expected(Eval::Cp(0)) - 50.0).abs() < 1e-9);
+        assert!(people_expected(Eval::Cp(100)) - 50.0 < 12.0 && expected_cp(100) - 50.0 > 35.0);
+        assert_eq!((people_expected(Eval::Mate(2)), people_expected(Eval::Mate(-1))), (100.0, 0.0));
+    }
+
+    #[test]
     fn accuracy_falls_with_loss() {
         assert!((move_accuracy(0.0) - 100.0).abs() < 1e-9);
         assert!(move_accuracy(10.0) > move_accuracy(20.0));

@@ -427,16 +427,26 @@ fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Clas
     let lost = kept - left;
     // "拿车换了对方的马" / "gives a rook for a knight", or "丢掉了 c4 的象" / "loses the bishop on c4".
     let exchange = || -> Option<(String, String)> {
-        let (l, w): (Vec<Role>, Vec<Role>) =
+        let (mut l, mut w): (Vec<Role>, Vec<Role>) =
             (lost_pieces.iter().map(|x| x.0).collect(), won_pieces.iter().map(|x| x.0).collect());
         let net = l.iter().map(|&r| value(r)).sum::<i32>() - w.iter().map(|&r| value(r)).sum::<i32>();
+        // A knight for a knight is no part of what was lost: only the pieces that were not traded like for like.
+        for r in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+            while let (Some(i), Some(j)) = (l.iter().position(|&x| x == r), w.iter().position(|&x| x == r)) {
+                l.remove(i);
+                w.remove(j);
+            }
+        }
         if l.is_empty() || net < 1 {
             return None;
+        }
+        if w.is_empty() && !won_pieces.is_empty() {
+            return Some((format!("丢掉了{}", roles_zh(&l)), format!("loses {}", roles_en(&l))));
         }
         if w.is_empty() {
             let zh: Vec<String> = lost_pieces.iter().map(|&(r, s)| piece_on_zh(r, s)).collect();
             let en: Vec<String> = lost_pieces.iter().map(|&(r, s)| piece_on_en(r, s)).collect();
-            return Some((format!("丢掉了{}", zh.join("和")), format!("loses {}", en.join(" and "))));
+            return Some((format!("丢掉了 {}", zh.join("和 ")), format!("loses {}", en.join(" and "))));
         }
         Some((
             format!("等于拿{}换了对方的{}", roles_zh(&l), roles_zh(&w)),
@@ -483,7 +493,7 @@ fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Clas
     let hung = first_capture(&after, &ja.line).filter(|&(role, _)| lost >= 1 && (value(role) - lost).abs() <= 1);
     // 3. The opponent's answer is a tactic (a hanging piece is said as in 4, naming the piece).
     if let Some(t) = pick(tag_line(before, Some(m), &ja.line))
-        && !(t.motif == Motif::HangingPiece && hung.is_some())
+        && !(t.motif == Motif::HangingPiece && lost >= 1)
     {
         let info = t.motif.info();
         let (then_zh, then_en) = match exchange() {
@@ -508,7 +518,9 @@ fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Clas
             vec![Motif::HangingPiece],
         );
     }
-    if lost >= 2 {
+    // (A loss that is only a gain the better line would have made is said below, as a missed capture or tactic.)
+    let taken = balance(&after, mover) - left;
+    if lost >= 2 && taken >= 1 {
         let (zh, en) = match exchange() {
             Some((zh, en)) => (format!("{zh}（{reply}）。"), format!("{en} ({reply}).")),
             None => (format!("让对方赢得子力：{reply}。"), format!("lets the opponent win material: {reply}.")),
@@ -516,8 +528,10 @@ fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Clas
         return done(Kind::LosesMaterial, format!("{zh}{better_zh}"), format!("{en}{better_en}"), Vec::new());
     }
     // 5. The better line had a tactic.
+    let free_capture = best.filter(|&b| before.is_capture(b) && !b.is_castle() && kept - balance(before, mover) >= 1);
     if let Some(t) = pick(tag_line(before, None, &jb.line))
         && let Some(b) = best
+        && !(t.motif == Motif::HangingPiece && free_capture.is_some())
     {
         let info = t.motif.info();
         let name_en = info.en.to_lowercase();
@@ -530,11 +544,7 @@ fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Clas
         );
     }
     // 6. The better move took something for free.
-    if let Some(b) = best
-        && before.is_capture(b)
-        && !b.is_castle()
-        && kept - balance(before, mover) >= 1
-    {
+    if let Some(b) = free_capture {
         let taken = if b.is_en_passant() { Role::Pawn } else { before.role_at(b.to()).unwrap_or(Role::Pawn) };
         let first = mv(before, b, chinese);
         return done(
@@ -589,4 +599,227 @@ fn words(before: &Position, m: Move, jb: &Judgement, ja: &Judgement, class: Clas
         None => ("。".to_string(), ".".to_string()),
     };
     done(Kind::Positional, format!("这步{what_zh}{better_zh}"), format!("{what_en}{better_en}"), Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position after `sans` from `fen`.
+    fn at(fen: &str, sans: &[&str]) -> Position {
+        let mut p = Position::from_fen(fen).expect("fen");
+        for s in sans {
+            p.play_san(s).expect("san");
+        }
+        p
+    }
+
+    fn san(pos: &Position, s: &str) -> Move {
+        pos.parse_san(s).expect("san")
+    }
+
+    /// A line of SAN moves from `pos`.
+    fn line(pos: &Position, sans: &[&str]) -> Vec<Move> {
+        let mut p = pos.clone();
+        sans.iter().map(|s| p.play_san(s).expect("san")).collect()
+    }
+
+    fn judged(pos: &Position, eval: Eval, sans: &[&str]) -> Judgement {
+        Judgement {
+            eval,
+            expected: eval.expected(),
+            line: line(pos, sans),
+            second: None,
+            second_line: None,
+            legal: pos.count_legal(),
+        }
+    }
+
+    /// Explains `m` from `before` with the engine's line `best` (evaluation `jb`, mover's side) and the opponent's
+    /// reply `reply` (evaluation `ja`, the opponent's side).
+    fn explained(before: &Position, m: &str, jb: (Eval, &[&str]), ja: (Eval, &[&str]), class: Class) -> Explained {
+        let mv = san(before, m);
+        let after = before.after(mv);
+        explain(before, mv, &judged(before, jb.0, jb.1), &judged(&after, ja.0, ja.1), class)
+    }
+
+    /// No evaluation in any of the four sentences: no "+0.27", "−1.20", "0.52", "M3" or "%"; none starts with the
+    /// move (the page writes it before the sentence), in either letters.
+    fn plain_words(e: &Explained, before: &Position, m: &str) {
+        let mv = san(before, m);
+        let c = &e.comment;
+        for s in [&c.zh, &c.zh_latin, &c.en, &c.en_chinese] {
+            let chars: Vec<char> = s.chars().collect();
+            for w in chars.windows(3) {
+                assert!(!(w[0].is_ascii_digit() && w[1] == '.' && w[2].is_ascii_digit()), "a number in: {s}");
+                assert!(!(matches!(w[0], '+' | '−' | '-') && w[1].is_ascii_digit()), "an evaluation in: {s}");
+            }
+            assert!(!s.contains('%') && !s.contains("评估") && !s.contains("evaluation"), "{s}");
+            assert!(!s.starts_with(&before.san(mv)) && !s.starts_with(&before.san_zh(mv)), "the move first: {s}");
+        }
+        // The same sentence in two letters: Chinese ones in `zh` and `en_chinese`, Latin ones in the others.
+        for s in [&c.zh_latin, &c.en] {
+            assert!(!s.contains(['王', '后', '车', '象', '马']) || s.contains("的"), "{s}");
+        }
+    }
+
+    const START: &str = guoxiang_core::STARTING_FEN;
+
+    #[test]
+    fn a_hung_bishop_is_named_with_its_square_in_both_languages_and_letters() {
+        // 1. e4 e5 2. Bc4 d5 3. Nc3?? dxc4: the bishop on c4 was left to be taken; 3. exd5 takes a pawn.
+        let before = at(START, &["e4", "e5", "Bc4", "d5"]);
+        let e = explained(
+            &before,
+            "Nc3",
+            (Eval::Cp(80), &["exd5", "Nf6"]),
+            (Eval::Cp(260), &["dxc4", "Nf3", "Nc6"]),
+            Class::Blunder,
+        );
+        assert_eq!(e.kind, Kind::HangsPiece);
+        let c = &e.comment;
+        assert_eq!(c.zh, "白白丢掉了 c4 的象（对方 dxc4 马f3 马c6）。更好的是 exd5，吃掉 d5 的兵。");
+        assert_eq!(c.zh_latin, "白白丢掉了 c4 的象（对方 dxc4 Nf3 Nc6）。更好的是 exd5，吃掉 d5 的兵。");
+        assert_eq!(c.en, "leaves the bishop on c4 to be taken (dxc4 Nf3 Nc6). Better was exd5, taking the pawn on d5.");
+        assert_eq!(
+            c.en_chinese,
+            "leaves the bishop on c4 to be taken (dxc4 马f3 马c6). Better was exd5, taking the pawn on d5."
+        );
+        plain_words(&e, &before, "Nc3");
+    }
+
+    #[test]
+    fn an_allowed_fork_names_the_motif_the_piece_lost_and_the_better_move() {
+        // 1. Ra1?? Nc2+ 2. Kd2 Nxa1: the knight forks king and rook.
+        let before = at("4k3/8/8/8/1n6/R7/8/4K3 w - - 0 1", &[]);
+        let e = explained(
+            &before,
+            "Ra1",
+            (Eval::Cp(150), &["Rb3", "Nd5"]),
+            (Eval::Cp(300), &["Nc2+", "Kd2", "Nxa1"]),
+            Class::Blunder,
+        );
+        assert_eq!(e.kind, Kind::AllowsTactic, "{:?}", e.comment);
+        assert_eq!(e.motifs, vec![Motif::Fork]);
+        let c = &e.comment;
+        assert!(c.zh.starts_with("让对方有捉双：马c2+ 王d2 马xa1。"), "{}", c.zh);
+        assert!(c.zh.contains("结果丢掉了 a1 的车。") && c.zh.ends_with("更好的是 车b3。"), "{}", c.zh);
+        assert!(c.zh_latin.starts_with("让对方有捉双：Nc2+ Kd2 Nxa1。") && c.zh_latin.ends_with("更好的是 Rb3。"));
+        assert!(c.en.starts_with("allows a fork: Nc2+ Kd2 Nxa1. "), "{}", c.en);
+        assert!(c.en.contains("In the end it loses the rook on a1.") && c.en.ends_with("Better was Rb3."), "{}", c.en);
+        assert!(
+            c.en_chinese.starts_with("allows a fork: 马c2+ 王d2 马xa1. ") && c.en_chinese.ends_with("Better was 车b3.")
+        );
+        plain_words(&e, &before, "Ra1");
+    }
+
+    #[test]
+    fn an_exchange_lost_says_what_was_given_for_what() {
+        // Rxd5?? exd5: a rook for a knight.
+        let before = at("4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", &[]);
+        let e = explained(&before, "Rxd5", (Eval::Cp(30), &["Kf2"]), (Eval::Cp(150), &["exd5"]), Class::Mistake);
+        assert_eq!(e.kind, Kind::LosesMaterial, "{:?}", e.comment);
+        let c = &e.comment;
+        assert_eq!(c.zh, "等于拿车换了对方的马（exd5）。更好的是 王f2。");
+        assert_eq!(c.zh_latin, "等于拿车换了对方的马（exd5）。更好的是 Kf2。");
+        assert_eq!(c.en, "gives a rook for a knight (exd5). Better was Kf2.");
+        assert_eq!(c.en_chinese, "gives a rook for a knight (exd5). Better was 王f2.");
+        plain_words(&e, &before, "Rxd5");
+    }
+
+    #[test]
+    fn an_allowed_and_a_missed_mate_are_said_in_words() {
+        // 3…Nf6?? 4. Qxf7#.
+        let before = at(START, &["e4", "e5", "Qh5", "Nc6", "Bc4"]);
+        let e = explained(&before, "Nf6", (Eval::Cp(-60), &["g6"]), (Eval::Mate(1), &["Qxf7#"]), Class::Blunder);
+        assert_eq!(e.kind, Kind::AllowsMate);
+        let c = &e.comment;
+        assert_eq!(c.zh, "让对方有一步杀：后xf7#。更好的是 g6。");
+        assert_eq!(c.zh_latin, "让对方有一步杀：Qxf7#。更好的是 g6。");
+        assert_eq!(c.en, "allows mate in one: Qxf7#. Better was g6.");
+        assert_eq!(c.en_chinese, "allows mate in one: 后xf7#. Better was g6.");
+        plain_words(&e, &before, "Nf6");
+        // 1. h3? misses 1. Ra8#.
+        let before = at("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", &[]);
+        let e = explained(&before, "h3", (Eval::Mate(1), &["Ra8#"]), (Eval::Cp(-500), &["Kf8"]), Class::MissedWin);
+        assert_eq!(e.kind, Kind::MissesMate);
+        let c = &e.comment;
+        assert_eq!((c.zh.as_str(), c.zh_latin.as_str()), ("错过了一步杀：车a8#。", "错过了一步杀：Ra8#。"));
+        assert_eq!((c.en.as_str(), c.en_chinese.as_str()), ("misses mate in one: Ra8#.", "misses mate in one: 车a8#."));
+        plain_words(&e, &before, "h3");
+    }
+
+    #[test]
+    fn a_missed_capture_names_the_piece_it_would_have_won() {
+        let before = at("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", &[]);
+        let e =
+            explained(&before, "Ke2", (Eval::Cp(500), &["Rxd5", "Ke7"]), (Eval::Cp(-200), &["Nf6"]), Class::Mistake);
+        assert_eq!(e.kind, Kind::MissesCapture, "{:?}", e.comment);
+        let c = &e.comment;
+        assert_eq!(c.zh, "错过了吃子：车xd5 可以吃掉 d5 的马。");
+        assert_eq!(c.zh_latin, "错过了吃子：Rxd5 可以吃掉 d5 的马。");
+        assert_eq!(c.en, "misses a capture: Rxd5 wins the knight on d5.");
+        assert_eq!(c.en_chinese, "misses a capture: 车xd5 wins the knight on d5.");
+        plain_words(&e, &before, "Ke2");
+    }
+
+    #[test]
+    fn a_passed_pawn_let_through_and_an_opened_king_are_said() {
+        let before = at("8/8/4k3/8/2p5/8/4K2P/8 w - - 0 1", &[]);
+        let e = explained(
+            &before,
+            "h4",
+            (Eval::Cp(0), &["Kd2", "Kd5"]),
+            (Eval::Cp(400), &["c3", "h5", "c2"]),
+            Class::Mistake,
+        );
+        assert_eq!(e.kind, Kind::PassedPawn, "{:?}", e.comment);
+        let c = &e.comment;
+        assert_eq!(c.zh, "放对方的通路兵冲了上来，冲到 c3（c3 h5 c2）。更好的是 王d2。");
+        assert_eq!(c.zh_latin, "放对方的通路兵冲了上来，冲到 c3（c3 h5 c2）。更好的是 Kd2。");
+        assert_eq!(c.en, "lets the passed pawn run, to c3 (c3 h5 c2). Better was Kd2.");
+        assert_eq!(c.en_chinese, "lets the passed pawn run, to c3 (c3 h5 c2). Better was 王d2.");
+        plain_words(&e, &before, "h4");
+
+        let before = at("r4rk1/ppp2ppp/8/8/8/8/PPP2PPP/R4RK1 w - - 0 1", &[]);
+        let e = explained(&before, "g4", (Eval::Cp(20), &["Rad1", "Rad8"]), (Eval::Cp(40), &["Rad8"]), Class::Mistake);
+        assert_eq!(e.kind, Kind::OpensKing, "{:?}", e.comment);
+        let c = &e.comment;
+        assert_eq!(c.zh, "挺起了王前的兵，削弱了王的掩护。更好的是 车ad1。");
+        assert_eq!(c.zh_latin, "挺起了王前的兵，削弱了王的掩护。更好的是 Rad1。");
+        assert_eq!(c.en, "pushes a pawn in front of the king and loosens its shelter. Better was Rad1.");
+        assert_eq!(c.en_chinese, "pushes a pawn in front of the king and loosens its shelter. Better was 车ad1.");
+        plain_words(&e, &before, "g4");
+    }
+
+    #[test]
+    fn a_positional_loss_is_words_that_say_what_the_better_move_does() {
+        // 2. a3?: develops nothing; 2. Nf3 develops the knight.
+        let before = at(START, &["e4", "e5"]);
+        let e = explained(&before, "a3", (Eval::Cp(40), &["Nf3", "Nc6"]), (Eval::Cp(20), &["Nf6"]), Class::Mistake);
+        assert_eq!(e.kind, Kind::Positional, "{:?}", e.comment);
+        let c = &e.comment;
+        assert_eq!(c.zh, "这步让局面变差了；更好的是 马f3，出动马。");
+        assert_eq!(c.zh_latin, "这步让局面变差了；更好的是 Nf3，出动马。");
+        assert_eq!(c.en, "makes the position worse; better was Nf3, developing the knight.");
+        assert_eq!(c.en_chinese, "makes the position worse; better was 马f3, developing the knight.");
+        plain_words(&e, &before, "a3");
+        // From about equal to worse: the opponent gets the upper hand; castling is said as such.
+        let before = at("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", &[]);
+        let e = explained(&before, "Kf1", (Eval::Cp(30), &["O-O"]), (Eval::Cp(120), &["d5"]), Class::Mistake);
+        assert_eq!(e.kind, Kind::Positional, "{:?}", e.comment);
+        assert_eq!(e.comment.zh, "这步让对方占得上风；更好的是 O-O，王车易位，把王放到安全的地方。");
+        assert_eq!(e.comment.en, "hands the opponent the upper hand; better was O-O, castling the king to safety.");
+        plain_words(&e, &before, "Kf1");
+        // Saving an attacked piece: 1…a6? leaves the knight on c6 attacked by the pawn; 1…Ne7 moves it to safety.
+        let before = at("r1bqkbnr/pppp1ppp/2n5/3Pp3/8/8/PPP1PPPP/RNBQKBNR b KQkq - 0 3", &[]);
+        let e = explained(&before, "Bc5", (Eval::Cp(-30), &["Nce7"]), (Eval::Cp(250), &["dxc6"]), Class::Blunder);
+        assert_eq!(e.kind, Kind::HangsPiece, "{:?}", e.comment);
+        assert_eq!(e.comment.zh, "白白丢掉了 c6 的马（对方 dxc6）。更好的是 马ce7，把受到攻击的马撤到安全的地方。");
+        assert_eq!(
+            e.comment.en,
+            "leaves the knight on c6 to be taken (dxc6). Better was Nce7, moving the attacked knight to safety."
+        );
+        plain_words(&e, &before, "Bc5");
+    }
 }

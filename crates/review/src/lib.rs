@@ -623,6 +623,26 @@ mod tests {
     }
 
     #[test]
+    fn a_hung_bishop_gets_a_blunder_mark_and_a_small_swing_none() {
+        // 1. e4 e5 2. Bc4 d5 3. Nc3?? dxc4: the bishop on c4 is given away.
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Bc4", "d5", "Nc3", "dxc4"]);
+        let r =
+            review(&start, &moves, &Options { nodes: 20_000, ..Options::default() }, &mut |_, _| {}).expect("review");
+        let nc3 = &r.moves[4];
+        assert_eq!(nc3.class, Class::Blunder, "{nc3:?}");
+        let c = nc3.comment.as_ref().expect("a comment");
+        assert!(c.zh.starts_with("白白丢掉了 c4 的象") && c.en.starts_with("leaves the bishop on c4"), "{c:?}");
+        assert!(c.zh_latin.starts_with("白白丢掉了 c4 的象") && c.en_chinese.starts_with("leaves the bishop on c4"));
+        // 1. e4 a6: a swing a beginner cannot feel, whatever the engine's curve makes of it: no mark, no comment.
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "a6", "d4"]);
+        let r =
+            review(&start, &moves, &Options { nodes: 20_000, ..Options::default() }, &mut |_, _| {}).expect("review");
+        let a6 = &r.moves[1];
+        assert!(!a6.class.is_error() && a6.comment.is_none(), "{a6:?}");
+        assert_eq!(chances::nag(a6.class, a6.loss), None);
+    }
+
+    #[test]
     fn the_same_game_and_budget_give_the_same_review() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
         let a = review(&start, &moves, &Options { nodes: 5_000, ..Options::default() }, &mut |_, _| {}).expect("a");
