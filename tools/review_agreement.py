@@ -14,6 +14,9 @@ points, the share we class mistake, blunder or missed win; of our blunders (and 
 same games, does not search again; the file records the Stockfish version and depth and is refused for another
 depth. Without REVIEW.jsonl the tool only fills the cache.
 
+Also prints how the comments on our mistakes, blunders and missed wins read: how many carry an evaluation number
+("+0.27", "0.52", "%") or start with the move itself, and how many are the positional fallback ("这步…").
+
 --list also prints the disagreements, one line each: the Stockfish >= 30 moves we did not mark ("missed") and our
 blunders Stockfish does not confirm ("unconfirmed"), with our class and loss, Stockfish's loss, and both engines'
 score (side to move) and best move before the move.
@@ -22,6 +25,7 @@ score (side to move) and best move before the move.
 import argparse
 import json
 import os
+import re
 import sys
 
 import chess
@@ -127,6 +131,8 @@ def main():
     sf = Stockfish(a.stockfish, a.depth, a.cache)
     reviews = [json.loads(line) for line in open(a.review)] if a.review else None
     big, big_marked, ours, ours_confirmed, counted = 0, 0, 0, 0, 0
+    words = {"comments": 0, "numbers": 0, "move_first": 0, "positional": 0, "no_comment": 0}
+    number = re.compile(r"\d\.\d|[+−-]\d|%|评估|evaluation")
     table = {}
     listing = []
     n_games = 0
@@ -159,6 +165,16 @@ def main():
                         f" best {ours_before.get('best', mv.get('best'))}), Stockfish {loss:.1f}"
                         f" (before {hit[1]} best {hit[2]})")
                 counted += 1
+                if cls in ("mistake", "blunder", "missed_win"):
+                    c = mv.get("comment")
+                    if not c:
+                        words["no_comment"] += 1
+                    else:
+                        words["comments"] += 1
+                        texts = [c[k] for k in ("zh", "zh_latin", "en", "en_chinese") if k in c]
+                        words["numbers"] += any(number.search(t) for t in texts)
+                        words["move_first"] += any(t.startswith(mv["san"]) for t in texts)
+                        words["positional"] += c["zh"].startswith("这步")
                 if loss >= 30:
                     big += 1
                     big_marked += cls in ("mistake", "blunder", "missed_win")
@@ -175,6 +191,9 @@ def main():
           f" ({100.0 * big_marked / max(big, 1):.1f}%)")
     print(f"our blunders and missed wins: {ours}; losing >= 15 points by Stockfish: {ours_confirmed}"
           f" ({100.0 * ours_confirmed / max(ours, 1):.1f}%)")
+    print(f"comments on our mistakes, blunders and missed wins: {words['comments']} (moves without one:"
+          f" {words['no_comment']}); with an evaluation number: {words['numbers']}; starting with the move:"
+          f" {words['move_first']}; the positional fallback (no material, mate or motif named): {words['positional']}")
     print("| our class | moves | Stockfish's mean loss (points) |")
     print("|---|---:|---:|")
     for cls in ["only_move", "best", "excellent", "good", "inaccuracy", "mistake", "blunder", "missed_win"]:

@@ -1,15 +1,26 @@
-//! The sentence for a move that lost something: what it allowed (the opponent's best line, tagged), what it missed
-//! (the engine's line, tagged), or how the evaluation fell — and the better move.
+//! The sentence for a move that lost something, in words a beginner reads: what it allowed (the opponent's best
+//! line, tagged), what it gave away or missed (the material of the two lines), or how the position got worse — and
+//! the better move, with what that move does. No evaluation numbers (those are on the graph and in the move's
+//! figures), and the sentence never starts with the move itself (the page writes "6.马c3??" before it). Each
+//! sentence comes in zh and en, each with Chinese piece letters (马f3) and with SAN's Latin ones (Nf3).
 //!
 //! In order, the first that applies:
-//! 1. it allowed a mate: "马d5?? 让对方三步杀：… 更好的是 马f3。" (the Chinese sentence writes moves with Chinese
-//!    piece letters, the English one in SAN);
-//! 2. it missed a mate the position had;
-//! 3. the opponent's best line after it has a tactical motif (fork, pin, skewer, discovered attack, …): the
-//!    tagger's sentence about it;
-//! 4. it gives up material for nothing (the opponent's line wins at least a pawn more than the best line would);
-//! 5. the engine's line had a tactical motif: "missed a fork";
-//! 6. otherwise how the evaluation changed (from White's side, as the graph shows it), with the better line.
+//! 1. it allowed a mate: "让对方有一步杀：后xf7#。更好的是 g6。" / "allows mate in one: Qxf7#. Better was g6.";
+//! 2. it missed a mate the position had: "错过了一步杀：车a8#。";
+//! 3. the opponent's best line after it has a tactical motif (fork, pin, skewer, discovered attack, …): the motif,
+//!    the line, the tagger's sentence about it and what it costs ("让对方有捉双：马c2+ 王d2 马xa1。黑马 c2 同时攻击
+//!    …。结果丢掉了 a1 的车。");
+//! 4. it gives material away: the piece left to be taken, named with its square ("白白丢掉了 c4 的象（对方 dxc4）。" /
+//!    "leaves the bishop on c4 to be taken (dxc4)."), or the exchange lost ("等于拿车换了对方的马" / "gives a rook
+//!    for a knight");
+//! 5. the engine's line had a tactical motif: "错过了捉双：马c7+。…";
+//! 6. the engine's move took material for free: "错过了吃子：车xd5 可以吃掉 d5 的马。";
+//! 7. the opponent's passed pawn runs in the line after it: "放对方的通路兵冲了上来，冲到 c3";
+//! 8. a pawn pushed in front of the king on its wing: "挺起了王前的兵，削弱了王的掩护。";
+//! 9. otherwise the position got worse, said from the mover's chances in words ("这步让对方占得上风" / "hands the
+//!    opponent the upper hand"), and the better move with what it does when it is one of the things beginners are
+//!    taught: castles, captures, saves or defends an attacked piece, develops, takes the centre, pushes a passed
+//!    pawn ("更好的是 马f3，出动马。").
 
 use guoxiang_core::{Color, Move, Position, Role, Square};
 use guoxiang_tactics::Motif;

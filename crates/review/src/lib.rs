@@ -3,8 +3,8 @@
 //!
 //! | module | what lives there |
 //! |---|---|
-//! | `chances` | the expected-score curve, the move classes and their thresholds, accuracy |
-//! | `explain` | the sentence (zh, en) for a move that lost something: what it allowed or missed, and the better move |
+//! | `chances` | the expected-score curve, the move classes and their thresholds, the marks for people, accuracy |
+//! | `explain` | the sentence (zh, en; each with Chinese and Latin piece letters) for a move that lost something, in words |
 //! | `pgn` | the review written into the game as PGN: `[%eval]` comments, NAGs, the better line as a variation |
 //!
 //! No I/O: [`review`] takes the start position and the moves, searches every position once per judge (by default
