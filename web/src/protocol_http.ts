@@ -1085,6 +1085,13 @@ export type AddPlayer = { name: string, rating?: number, };
 export type AddArbiter = { name: string, };
 
 /**
+ * `POST /api/tournament/{id}/players`: players added from a pasted list, one per line or separated by commas; a
+ * rating may follow a name (`王小明 1200`, over the board). Online, each name is an account's. All are added or,
+ * if any line is wrong, none: the error (`bad_list`) names every wrong line, one per line of its text.
+ */
+export type PlayerList = { text: string, };
+
+/**
  * `POST /api/tournament/{id}/forbid`: two players who must not be paired (a Swiss: players of one family or club;
  * TRF-16's `XXP`).
  */

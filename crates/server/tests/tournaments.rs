@@ -715,3 +715,61 @@ async fn a_first_move_grace_out_of_range_is_refused_with_its_field() {
     .await;
     assert_eq!((v["first_move_grace_s"].as_u64(), v["presence_check"].as_bool()), (Some(0), Some(false)), "{v}");
 }
+
+/// A teacher pastes the class list: online, each name must be an account; every wrong line is named, and nothing
+/// is added until the list is right.
+#[tokio::test]
+async fn a_pasted_list_adds_a_class_or_names_its_wrong_lines() {
+    let server = TestServer::start(&temp_db("tour_list")).await;
+    let (org, _players) = people(&server).await;
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "Class", "system": "swiss", "mode": "online", "time_control": "600+5",
+                    "rated": false, "rounds": 3})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/tournament/{id}/players");
+    let (s, e) = call(&server, &org, "POST", &path, Some(json!({"text": "Anna\nBo, Nobody\nanna\n"}))).await;
+    assert_eq!((s, e["code"].as_str()), (400, Some("bad_list")), "{e}");
+    let lines: Vec<&str> = e["message_zh"].as_str().unwrap().lines().collect();
+    assert_eq!(lines.len(), 2, "{e}");
+    assert!(e["error"].as_str().unwrap().starts_with("line 2: there is no registered user \"Nobody\""), "{e}");
+    assert!(lines.iter().any(|l| l.contains("第 2 行") && l.contains("Nobody")), "{e}");
+    assert!(lines.iter().any(|l| l.contains("第 3 行") && l.contains("重复")), "{e}");
+    assert_eq!(get(&server, &id).await["players"].as_array().unwrap().len(), 0, "nothing added");
+    let v = ok(&server, &org, &path, Some(json!({"text": "Anna，Bo、Chen\nDora\n"}))).await;
+    let names: Vec<&str> = v["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Anna", "Bo", "Chen", "Dora"]);
+    assert!(v["players"].as_array().unwrap().iter().all(|p| p["user"].is_string()), "accounts: {v}");
+    // Again: already in.
+    let (s, e) = call(&server, &org, "POST", &path, Some(json!({"text": "Dora"}))).await;
+    assert_eq!(s, 400);
+    assert!(e["message_zh"].as_str().unwrap().contains("第 1 行"), "{e}");
+    // Over the board: names with ratings.
+    let v = ok(
+        &server,
+        &org,
+        "/api/tournaments",
+        Some(json!({"name": "OTB class", "system": "round_robin", "mode": "otb", "time_control": "-",
+                    "rated": false})),
+    )
+    .await;
+    let otb = v["id"].as_str().unwrap().to_owned();
+    let v =
+        ok(&server, &org, &format!("/api/tournament/{otb}/players"), Some(json!({"text": "王小明 1200\n李华"}))).await;
+    let got: Vec<(String, Value)> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_owned(), p["rating"].clone()))
+        .collect();
+    assert_eq!(got, [("王小明".to_owned(), json!(1200)), ("李华".to_owned(), Value::Null)]);
+    // Only the organiser.
+    let (s, _) =
+        call(&server, &_players[0].1, "POST", &format!("/api/tournament/{otb}/players"), Some(json!({"text": "X"})))
+            .await;
+    assert_eq!(s, 403);
+}

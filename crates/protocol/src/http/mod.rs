@@ -166,6 +166,7 @@ pub fn http_typescript() -> String {
         PlayerNumber,
         AddPlayer,
         AddArbiter,
+        PlayerList,
         ForbiddenPair,
         TournamentPlayer,
         TournamentBoard,

@@ -8,7 +8,7 @@
 //! - `GET /api/tournament/{id}` → [`TournamentView`].
 //! - `POST /api/tournament/{id}/join`, `…/leave`, `…/start`, `…/pair` (the next round), `…/result`
 //!   [`ResultEntry`], `…/withdraw` [`PlayerNumber`], `…/player` [`AddPlayer`] (over the board), `…/arbiter`
-//!   [`AddArbiter`], `…/forbid` [`ForbiddenPair`], `…/bye` [`PlayerNumber`] (a half-point bye in the next round)
+//!   [`AddArbiter`], `…/players` [`PlayerList`] (a pasted list), `…/forbid` [`ForbiddenPair`], `…/bye` [`PlayerNumber`] (a half-point bye in the next round)
 //!   → [`TournamentView`].
 //! - `GET /api/tournament/{id}/pgn` (every game), `GET /api/tournament/{id}/trf` (FIDE TRF-16).
 //! - `GET /api/game/{id}/tournament` → [`TournamentLink`] or `null`: the tournament a game belongs to.
@@ -162,6 +162,14 @@ pub struct AddPlayer {
     pub name: String,
     #[ts(optional)]
     pub rating: Option<u32>,
+}
+
+/// `POST /api/tournament/{id}/players`: players added from a pasted list, one per line or separated by commas; a
+/// rating may follow a name (`王小明 1200`, over the board). Online, each name is an account's. All are added or,
+/// if any line is wrong, none: the error (`bad_list`) names every wrong line, one per line of its text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PlayerList {
+    pub text: String,
 }
 
 /// `POST /api/tournament/{id}/arbiter`: a user who may enter results and act as arbiter in the tournament's games.

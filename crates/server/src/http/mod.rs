@@ -68,6 +68,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tournament/{id}/result", post(tournament::result))
         .route("/api/tournament/{id}/withdraw", post(tournament::withdraw))
         .route("/api/tournament/{id}/player", post(tournament::add_player))
+        .route("/api/tournament/{id}/players", post(tournament::add_player_list))
         .route("/api/tournament/{id}/arbiter", post(tournament::add_arbiter))
         .route("/api/tournament/{id}/forbid", post(tournament::forbid))
         .route("/api/tournament/{id}/bye", post(tournament::bye))

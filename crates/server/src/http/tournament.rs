@@ -7,8 +7,8 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guoxiang_protocol::http::{
-    AddArbiter, AddPlayer, ForbiddenPair, NewTournament, PlayerNumber, ResultEntry, TournamentLink, TournamentList,
-    TournamentView, TrfImport,
+    AddArbiter, AddPlayer, ForbiddenPair, NewTournament, PlayerList, PlayerNumber, ResultEntry, TournamentLink,
+    TournamentList, TournamentView, TrfImport,
 };
 
 use crate::AppState;
@@ -130,6 +130,17 @@ pub async fn add_player(
     Json(req): Json<AddPlayer>,
 ) -> ApiResult<Json<TournamentView>> {
     let doc = state.tournaments.add_player(&id, &auth.user, &req.name, req.rating).await?;
+    Ok(answer(&state, &id, &doc, &auth))
+}
+
+/// `POST /api/tournament/{id}/players`: a pasted list of players.
+pub async fn add_player_list(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(id): Path<String>,
+    Json(req): Json<PlayerList>,
+) -> ApiResult<Json<TournamentView>> {
+    let doc = state.tournaments.add_player_list(&id, &auth.user, &req.text).await?;
     Ok(answer(&state, &id, &doc, &auth))
 }
 

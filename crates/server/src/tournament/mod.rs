@@ -587,6 +587,73 @@ impl Tournaments {
         Ok(doc)
     }
 
+    /// `POST /api/tournament/{id}/players`: the organiser adds a pasted list ([`doc::parse_player_list`]). Over
+    /// the board the names are people's; online they are accounts' (an unknown name is an error on its line), who
+    /// enter as if they had joined, with their own rating. All or none.
+    pub async fn add_player_list(&self, id: &str, by: &User, text: &str) -> Result<Doc, ApiError> {
+        if text.len() > 64 * 1024 {
+            return Err(ApiError::bad_request("bad_list", "名单太长", "the list is too long"));
+        }
+        let (_, current) = self.get(id).await?;
+        if !powers(&current, Some(by)).organise {
+            return Err(forbidden("只有组织者可以添加棋手", "only the organiser can add players"));
+        }
+        let (listed, mut errors) = doc::parse_player_list(text, &current.players);
+        // Online: every name must be an account's; its own rating is used.
+        let mut entries: Vec<(Option<String>, String, Option<u32>)> = Vec::new();
+        for p in &listed {
+            if current.mode == TournamentMode::Otb {
+                entries.push((None, p.name.clone(), p.rating));
+                continue;
+            }
+            match self.0.store.user(&guoxiang_store::user_id_of(&p.name)).await? {
+                Some(u) if !u.is_guest && !u.is_bot => {
+                    if let Some(e) = current.player_of(&u.id) {
+                        errors.push(doc::ListError {
+                            line: p.line,
+                            zh: format!("第 {} 行：{} 已经是 {} 号棋手", p.line, u.name, e.no),
+                            en: format!("line {}: {} is already player number {}", p.line, u.name, e.no),
+                        });
+                    } else if entries.iter().any(|(id, _, _)| id.as_deref() == Some(u.id.as_str())) {
+                        errors.push(doc::ListError {
+                            line: p.line,
+                            zh: format!("第 {} 行：{} 重复了", p.line, u.name),
+                            en: format!("line {}: {} is listed twice", p.line, u.name),
+                        });
+                    } else {
+                        let rating = self.rating_of(&u, &current).await?;
+                        entries.push((Some(u.id.clone()), u.name.clone(), rating));
+                    }
+                }
+                Some(u) if u.is_bot => errors.push(doc::ListError {
+                    line: p.line,
+                    zh: format!("第 {} 行：{} 是机器人账号，不能参加比赛", p.line, u.name),
+                    en: format!("line {}: {} is a bot account and cannot play in tournaments", p.line, u.name),
+                }),
+                _ => errors.push(doc::ListError {
+                    line: p.line,
+                    zh: format!("第 {} 行：没有叫「{}」的注册用户", p.line, p.name),
+                    en: format!("line {}: there is no registered user {:?}", p.line, p.name),
+                }),
+            }
+        }
+        if !errors.is_empty() {
+            errors.sort_by_key(|e| e.line);
+            let zh: Vec<String> = errors.iter().map(|e| e.zh.clone()).collect();
+            let en: Vec<String> = errors.iter().map(|e| e.en.clone()).collect();
+            return Err(ApiError::bad_request("bad_list", zh.join("\n"), en.join("\n")));
+        }
+        let (doc, ()) = self
+            .act(id, |d| {
+                for (user_id, name, rating) in &entries {
+                    d.join(user_id.clone(), name.clone(), *rating)?;
+                }
+                Ok(((), Vec::new()))
+            })
+            .await?;
+        Ok(doc)
+    }
+
     /// `POST /api/tournament/{id}/arbiter`: the organiser names an arbiter (a registered user).
     pub async fn add_arbiter(&self, id: &str, by: &User, name: &str) -> Result<Doc, ApiError> {
         let user = self
