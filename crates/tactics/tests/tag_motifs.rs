@@ -271,6 +271,18 @@ fn a_check_by_the_piece_that_then_takes_back_is_no_intermezzo() {
 }
 
 #[test]
+fn a_knight_clears_the_file_for_the_rook() {
+    // Nf6+ leaves e4 and the rook goes through it to the seventh rank.
+    let found = tags("6k1/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4f6 g8h8 e1e7");
+    let t = find(&found, Motif::Clearance);
+    assert_eq!(t.text.zh, "白马 e4让出 e4，白车 e1随即利用它。");
+    assert_eq!(t.text.en, "The white knight on e4 clears e4 and the white rook on e1 uses it next.");
+    // Taking on e7 through the open file is an exchange going on, not a clearance.
+    let found = tags("6k1/4r3/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4f6 g8h8 e1e7");
+    assert!(!has(&found, Motif::Clearance), "{found:?}");
+}
+
+#[test]
 fn promotion_under_promotion_en_passant_and_castling() {
     let found = tags("8/5P1k/8/8/8/8/8/K7 w - - 0 1", "f7f8n");
     let t = find(&found, Motif::Promotion);

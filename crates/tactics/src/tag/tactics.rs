@@ -508,29 +508,33 @@ fn interference(l: &Line, out: &mut Vec<Tag>) {
     }
 }
 
-/// A solver move vacates a square or line with tempo, and another solver piece uses it next.
+/// A solver move leaves a square, and the solver's next move, by another piece, goes to that square or through
+/// it — a quiet move or a check that builds on it (not a capture, which is only an exchange going on, not a mate,
+/// and not a check after a check, which is a chase of the king).
 fn clearance(l: &Line, out: &mut Vec<Tag>) {
     for i in l.solver_plies() {
         if i + 2 >= l.moves.len() {
             break;
         }
         let (pos, m, next) = (l.before(i), l.moves[i], l.moves[i + 2]);
-        if next.from() == dest(m) || m.is_castle() || !forcing(l, i) {
+        if next.from() == dest(m) || m.is_castle() {
             continue;
         }
         let f = m.from();
-        let uses = next.to() == f
-            || (is_slider(l.before(i + 2), next.from()) && attacks::between(next.from(), next.to()).contains(f));
-        if uses && taken(l, i) < 3 {
-            let p2 = l.before(i + 2);
-            push(
-                out,
-                Motif::Clearance,
-                format!("{}让出 {}，{}随即利用它。", zh(pos, f), f.name(), zh(p2, next.from())),
-                format!("{} clears {} and {} uses it next.", en(pos, f), f.name(), en(p2, next.from())),
-            );
-            return;
+        let p2 = l.before(i + 2);
+        let uses =
+            next.to() == f || (is_slider(p2, next.from()) && attacks::between(next.from(), next.to()).contains(f));
+        let then = l.after(i + 2);
+        if !uses || taken(l, i + 2) > 0 || then.is_checkmate() || (then.is_check() && l.after(i).is_check()) {
+            continue;
         }
+        push(
+            out,
+            Motif::Clearance,
+            format!("{}让出 {}，{}随即利用它。", zh(pos, f), f.name(), zh(p2, next.from())),
+            format!("{} clears {} and {} uses it next.", en(pos, f), f.name(), en(p2, next.from())),
+        );
+        return;
     }
 }
 
