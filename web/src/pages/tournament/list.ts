@@ -83,6 +83,15 @@ export function tournamentListPage(): Page {
     const rules = rulesField('online');
     const err = h('p', { class: 'error', testid: 'tour-error', 'aria-live': 'polite' });
     const gapField = h('div', { class: 'field' }, h('label', { for: 'tour-gap' }, t('tour.gap')), gap);
+    // A class needs minutes to sit down and find its boards: five by default, not the 30 s of a casual game.
+    const grace = h(
+      'select',
+      { testid: 'tour-grace', id: 'tour-grace' },
+      [1, 2, 3, 5, 10, 15].map((m) => h('option', { value: String(m * 60), selected: m === 5 }, String(m))),
+    );
+    const graceField = h('div', { class: 'field' }, h('label', { for: 'tour-grace' }, t('tour.graceField')), grace, h('span', { class: 'hint' }, t('tour.graceHelp')));
+    const presence = h('input', { testid: 'tour-presence', id: 'tour-presence', type: 'checkbox', checked: true });
+    const presenceField = h('label', { class: 'check', for: 'tour-presence' }, presence, ' ', t('tour.presenceField'));
     const startsAt = h('input', { testid: 'tour-starts-at', id: 'tour-starts-at', type: 'datetime-local', step: '1' });
     const startsField = h(
       'div',
@@ -98,6 +107,10 @@ export function tournamentListPage(): Page {
       if (system.value === 'arena') mode.value = 'online';
       mode.disabled = system.value === 'arena';
       startsField.hidden = mode.value !== 'online';
+      graceField.hidden = mode.value !== 'online' || system.value === 'arena';
+      presenceField.hidden = mode.value !== 'online' || system.value === 'arena';
+      // Over the board the arbiter's rules apply, not the site's.
+      rules.el.hidden = mode.value !== 'online';
       rated.disabled = mode.value !== 'online';
       if (rated.disabled) rated.checked = false;
     };
@@ -130,6 +143,8 @@ export function tournamentListPage(): Page {
               round_gap_s: Number(gap.value || '30'),
               minutes: system.value === 'arena' ? Number(minutes.value) : undefined,
               starts_at_ms: mode.value === 'online' && startsAt.value ? new Date(startsAt.value).getTime() : undefined,
+              first_move_grace_s: mode.value === 'online' && system.value !== 'arena' ? Number(grace.value) : undefined,
+              presence_check: mode.value === 'online' && system.value !== 'arena' ? presence.checked : undefined,
             })
             .then((v) => navigate(`/tournament/${v.id}`))
             .catch((e2) => {
@@ -146,6 +161,8 @@ export function tournamentListPage(): Page {
       tc.el,
       rules.el,
       gapField,
+      graceField,
+      presenceField,
       startsField,
       h('label', { class: 'check', for: 'tour-rated' }, rated, ' ', t('tour.rated')),
       h('div', { class: 'form-buttons' }, submit),

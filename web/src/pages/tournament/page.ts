@@ -9,7 +9,20 @@ import { h, replace } from '../../dom';
 import { getLang, t } from '../../i18n';
 import type { ArenaView, TournamentResult, TournamentRound, TournamentView } from '../../protocol_http';
 import { tcLabel } from '../../ui/names';
-import { byeText, modeText, RESULTS, resultText, score, statusText, systemText, tieBreakName } from './text';
+import {
+  byeText,
+  cellText,
+  codeText,
+  CROSS_CODES,
+  modeText,
+  RESULTS,
+  resultText,
+  score,
+  statusText,
+  systemText,
+  tieBreakName,
+  tieBreakShort,
+} from './text';
 import { tourApi } from './xhr';
 
 const REFRESH_MS = 3000;
@@ -49,14 +62,20 @@ export function tournamentPage(id: string): Page {
         modeText(v.mode),
         ' · ',
         v.time_control === '-' ? t('tour.noClock') : tcLabel(v.time_control),
-        ' · ',
-        v.rules
-          .split('+')
-          .map((r) => t(`rules.${r}` as 'rules.online'))
-          .join(' + '),
+        // Over the board the site's rule set does not apply: the arbiter's rules do.
+        v.mode === 'online'
+          ? [
+              ' · ',
+              v.rules
+                .split('+')
+                .map((r) => t(`rules.${r}` as 'rules.online'))
+                .join(' + '),
+            ]
+          : null,
         ' · ',
         v.rated ? t('tour.ratedShort') : t('tour.casualShort'),
       ),
+      presenceLine(v),
       h(
         'p',
         { class: 'hint' },
@@ -70,6 +89,29 @@ export function tournamentPage(id: string): Page {
       next && v.status === 'running'
         ? h('p', { class: 'hint', testid: 'tour-next' }, t('tour.nextAt', { time: new Date(next).toLocaleTimeString(getLang() === 'zh' ? 'zh-CN' : 'en-GB') }))
         : null,
+    );
+  }
+
+  /** Online: the first-move grace, the presence check's rule, who is here, and who a waiting round waits for. */
+  function presenceLine(v: TournamentView): HTMLElement | null {
+    if (v.mode !== 'online' || v.arena || v.status === 'finished') return null;
+    const grace = v.first_move_grace_s ? t('tour.graceShown', { n: String(Math.round((v.first_move_grace_s / 60) * 10) / 10) }) : '';
+    if (!v.presence_check) return grace ? h('p', { class: 'hint', testid: 'tour-grace' }, grace) : null;
+    const active = v.players.filter((p) => !p.withdrawn);
+    const here = active.filter((p) => p.present);
+    const away = active.filter((p) => p.present === false);
+    const last = v.round_list[v.round_list.length - 1];
+    const waiting = v.status === 'running' && (!last || last.finished) && v.round_list.length < v.rounds && away.length > 0;
+    return h(
+      'div',
+      { class: 'tour-presence', testid: 'tour-presence' },
+      h('p', { class: 'hint' }, v.system === 'swiss' ? t('tour.presenceSwiss') : t('tour.presenceRR'), ' ', h('span', { testid: 'tour-grace' }, grace)),
+      h(
+        'p',
+        {},
+        h('b', { testid: 'present-count' }, t('tour.presentCount', { n: String(here.length), total: String(active.length) })),
+        waiting ? [' · ', h('span', { testid: 'tour-waiting' }, t('tour.waitingFor', { names: away.map((p) => p.name).join(getLang() === 'zh' ? '、' : ', ') }))] : null,
+      ),
     );
   }
 
@@ -210,11 +252,13 @@ export function tournamentPage(id: string): Page {
   }
 
   function renderStandings(v: TournamentView): void {
-    if (!v.standings.length) {
-      replace(standingsEl);
+    const finishedRounds = v.round_list.filter((r) => r.finished).length;
+    // No table of zeros before anyone has played: the standings start after round 1.
+    if (!v.standings.length || v.arena || v.status === 'open' || (finishedRounds === 0 && v.status !== 'finished')) {
+      if (v.status === 'running' && !v.arena) replace(standingsEl, h('p', { class: 'hint', testid: 'standings-later' }, t('tour.standingsLater')));
+      else replace(standingsEl);
       return;
     }
-    const finishedRounds = v.round_list.filter((r) => r.finished).length;
     replace(
       standingsEl,
       h('h2', {}, v.status === 'finished' ? t('tour.finalStandings') : t('tour.standingsAfter', { n: String(finishedRounds) })),
@@ -235,7 +279,7 @@ export function tournamentPage(id: string): Page {
             h('th', {}, t('tour.player')),
             h('th', {}, t('tour.rating')),
             h('th', {}, t('tour.points')),
-            v.tie_breaks.map((tb) => h('th', {}, h('abbr', { title: tieBreakName(tb) }, tb))),
+            v.tie_breaks.map((tb) => h('th', { 'data-tb': tb, title: `${tb}: ${tieBreakName(tb)}` }, tieBreakShort(tb))),
           ),
         ),
         h(
@@ -256,7 +300,18 @@ export function tournamentPage(id: string): Page {
         ),
       ),
       ),
-      h('p', { class: 'hint' }, t('tour.tieBreakHelp')),
+      v.tie_breaks.length
+        ? h(
+            'div',
+            { class: 'tour-legend', testid: 'tb-legend' },
+            h('p', {}, t('tour.tbLegend')),
+            h(
+              'dl',
+              {},
+              v.tie_breaks.map((tb) => [h('dt', {}, tieBreakShort(tb), ' ', h('small', {}, tb)), h('dd', {}, tieBreakName(tb))]),
+            ),
+          )
+        : null,
     );
   }
 
@@ -265,6 +320,14 @@ export function tournamentPage(id: string): Page {
       replace(crossEl);
       return;
     }
+    // The legend lists the codes this table shows.
+    const used = new Set(v.crosstable.flatMap((l) => l.cells.map((c) => c.code)));
+    const legend = h(
+      'div',
+      { class: 'tour-legend', testid: 'cross-legend' },
+      h('p', {}, t('tour.crossLegend')),
+      h('dl', {}, CROSS_CODES.filter((c) => used.has(c)).map((c) => [h('dt', {}, h('code', {}, c)), h('dd', {}, codeText(c))])),
+    );
     replace(
       crossEl,
       h('h2', {}, t('tour.crosstable')),
@@ -284,13 +347,14 @@ export function tournamentPage(id: string): Page {
                 { testid: 'cross-row', 'data-no': String(line.no) },
                 h('td', {}, String(line.no)),
                 h('td', { translate: 'no' }, line.name),
-                line.cells.map((c) => h('td', { title: c.opponent ? nameOf(c.opponent) : '' }, c.opponent ? `${c.opponent}${c.colour} ${c.code}` : c.code)),
+                line.cells.map((c) => h('td', { title: c.opponent ? `${nameOf(c.opponent)}: ${codeText(c.code)}` : codeText(c.code) }, cellText(c.opponent, c.colour, c.code))),
                 h('td', {}, score(line.score)),
               ),
             ),
           ),
         ),
       ),
+      legend,
     );
   }
 
@@ -355,6 +419,7 @@ export function tournamentPage(id: string): Page {
   }
 
   const openHistory = new Set<number>();
+  let pasteDraft = '';
 
   /** A player's rounds: opponent, colour, result, the game. */
   function historyOf(v: TournamentView, no: number): HTMLElement {
@@ -399,7 +464,15 @@ export function tournamentPage(id: string): Page {
                   'tr',
                   { testid: 'player-row', 'data-no': String(p.no) },
                   h('td', {}, p.no ? String(p.no) : '—'),
-                  h('td', { translate: 'no' }, p.user ? link(`/@/${encodeURIComponent(p.user)}`, p.name) : p.name, p.withdrawn ? h('small', { class: 'hint' }, ' ', t('tour.withdrawn')) : null),
+                  h(
+                    'td',
+                    { translate: 'no' },
+                    p.user ? link(`/@/${encodeURIComponent(p.user)}`, p.name) : p.name,
+                    p.withdrawn ? h('small', { class: 'hint' }, ' ', t('tour.withdrawn')) : null,
+                    p.present === null || p.withdrawn
+                      ? null
+                      : [' ', h('span', { class: `badge presence ${p.present ? 'here' : 'away'}`, testid: 'presence', 'data-present': String(p.present), translate: 'yes' }, p.present ? t('tour.present') : t('tour.absent'))],
+                  ),
                   h('td', {}, p.rating === null ? '—' : String(p.rating)),
                   h('td', {}, score(p.score)),
                   h(
@@ -454,6 +527,39 @@ export function tournamentPage(id: string): Page {
       return;
     }
     const parts: (HTMLElement | null)[] = [h('h2', {}, t('tour.organise'))];
+    if (v.status === 'open' && !v.arena) {
+      const list = h('textarea', { testid: 'paste-list', rows: 5, 'aria-label': t('tour.pasteTitle'), placeholder: v.mode === 'otb' ? '王小明 1200\n李华\n张三, 赵四' : 'xiaoming\nlihua, zhangsan' });
+      // The page redraws when the tournament changes (someone joins): what was typed stays.
+      list.value = pasteDraft;
+      list.addEventListener('input', () => (pasteDraft = list.value));
+      const listErr = h('p', { class: 'error', testid: 'paste-error', 'aria-live': 'polite' });
+      parts.push(
+        h('h3', {}, t('tour.pasteTitle')),
+        h('p', { class: 'hint' }, v.mode === 'otb' ? t('tour.pasteHelpOtb') : t('tour.pasteHelpOnline')),
+        h(
+          'form',
+          {
+            class: 'paste-form',
+            onsubmit: (e: Event) => {
+              e.preventDefault();
+              listErr.textContent = '';
+              const before = v.players.length;
+              tourApi
+                .addList(id, { text: list.value })
+                .then((nv) => {
+                  pasteDraft = '';
+                  toast(t('tour.pasted', { n: String(nv.players.length - before) }));
+                  render(nv);
+                })
+                .catch((e2) => (listErr.textContent = errorText(e2)));
+            },
+          },
+          list,
+          h('div', { class: 'form-buttons' }, h('button', { class: 'btn', type: 'submit', testid: 'paste-add' }, t('tour.pasteButton'))),
+          listErr,
+        ),
+      );
+    }
     if (v.mode === 'otb' && v.status === 'open') {
       const name = h('input', { testid: 'add-player-name', placeholder: t('tour.player'), 'aria-label': t('tour.player') });
       const rating = h('input', { testid: 'add-player-rating', type: 'number', min: '0', max: '3500', placeholder: t('tour.rating'), 'aria-label': t('tour.rating') });

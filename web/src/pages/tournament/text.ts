@@ -71,3 +71,24 @@ export function score(x: number | null): string {
   if (half) return whole === 0 ? '½' : `${whole}½`;
   return x.toFixed(2);
 }
+
+/** A tie-break's short name for a column head, in the page's language (its legend says what it is). */
+export function tieBreakShort(abbr: string): string {
+  const k = `tour.tbShort.${abbr}` as Parameters<typeof t>[0];
+  return TIE_BREAK_KEYS[abbr] ? t(k) : abbr;
+}
+
+/** The TRF result codes a crosstable cell may show, in the order the legend lists them. */
+export const CROSS_CODES = ['1', '=', '0', '+', '-', 'W', 'D', 'L', 'H', 'F', 'U', 'Z', '*'] as const;
+
+/** What a crosstable code means. */
+export function codeText(code: string): string {
+  return (CROSS_CODES as readonly string[]).includes(code) ? t(`tour.code.${code}` as Parameters<typeof t>[0]) : code;
+}
+
+/** A crosstable cell: the opponent's number, the colour (白/黑 or w/b) and the code. */
+export function cellText(opponent: number | null, colour: string, code: string): string {
+  if (!opponent) return code;
+  const c = colour === 'w' ? t('tour.colourW') : colour === 'b' ? t('tour.colourB') : '';
+  return `${opponent}${c} ${code}`;
+}
