@@ -92,8 +92,13 @@ for (const lang of ['zh', 'en']) {
     assert.equal(await page.locator(tid('nav-logout')).count(), 0);
     await page.locator(tid('guest-line')).waitFor();
 
+    // The sign-up tab has its own address (eight letters, like a game id: not taken for one).
+    await page.goto('/register');
+    await page.locator(`${tid('tab-register')}[aria-selected="true"]`).waitFor();
+    assert.equal(await page.locator(tid('login')).count(), 0, 'one button: the visible tab’s');
     // Log in again from the login tab, by Enter.
     await page.click(tid('nav-login'));
+    await page.locator(`${tid('tab-login')}[aria-selected="true"]`).waitFor();
     await page.fill(tid('username'), name);
     await page.fill(tid('password'), 'first-steps-1');
     await page.press(tid('password'), 'Enter');

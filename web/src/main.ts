@@ -35,9 +35,10 @@ function route(path: string, query: URLSearchParams): Page {
   if (path === '/analysis' || path === '/analysis/') return analysisPage(null, query);
   if ((m = /^\/analysis\/([A-Za-z0-9]+)\/?$/.exec(path))) return analysisPage(m[1], query);
   if ((m = /^\/@\/([^/]+)\/?$/.exec(path))) return profilePage(decodeURIComponent(m[1]));
+  // Before the game ids: "register" has eight letters too.
+  if (path === '/login' || path === '/register') return loginPage();
   // The PGN's Site tag links to {base}/{gameId}, Lichess style.
   if ((m = /^\/([A-Za-z0-9]{8})\/?$/.exec(path))) return gamePage(m[1]);
-  if (path === '/login' || path === '/register') return loginPage();
   if (path === '/learn' || path === '/learn/') return learnIndexPage();
   if ((m = /^\/learn\/([a-z0-9_]+)\/?$/.exec(path))) return lessonPage(m[1]);
   if (path === '/tournaments' || path === '/tournaments/') return tournamentListPage();
