@@ -138,11 +138,19 @@ async function puzzleOf(page, id) {
 test('a guest in Chinese: solves by clicking, fails one, takes hints; rating, dashboard, theme chooser', { timeout: 300_000 }, async () => {
   const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 1280, height: 900 });
   await page.goto('/');
-  await page.click(tid('puzzle-nav'));
+  const [firstNext] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/api/puzzle/next'),
+    page.click(tid('puzzle-nav')),
+  ]);
   await page.waitForURL(/\/puzzle$/);
+  const first = await firstNext.json();
+  assert.ok(first.puzzle.rating <= 1100, `a fresh guest's first puzzle is at most 1100: ${first.puzzle.id} ${first.puzzle.rating}`);
+  assert.equal(new URL(firstNext.url()).searchParams.get('rating'), null, 'a new guest sends no rating: the server starts them');
   await page.waitForSelector(`${BOARD}[data-ready="1"]`);
   const start = await ratingText(page);
-  assert.equal(start, '1500?', 'a new guest: 1500, provisional');
+  assert.equal(start, '1000?', 'a new guest: 1000, provisional');
+  // The "?" is said in words on the page (a tooltip would not show on a phone).
+  assert.match(await page.textContent(tid('puzzle-provisional-note')), /表示等级分还不确定/);
 
   // 1. A back-rank mate in 1 (白方走棋), solved by clicking d1 then d8.
   let b = await openPuzzle(page, '/puzzle/gx001');
@@ -156,12 +164,17 @@ test('a guest in Chinese: solves by clicking, fails one, takes hints; rating, da
   });
   assert.equal(solved.body.win, true);
   assert.equal(solved.body.hints, 0);
-  assert.deepEqual(solved.body.rating, { rating: 1500, deviation: 350, volatility: 0.06 }, "the guest's rating is sent");
+  assert.deepEqual(solved.body.rating, { rating: 1000, deviation: 250, volatility: 0.06 }, "the guest's rating is sent: a new player's");
   await page.waitForSelector(`${tid('puzzle-result')}[data-result="solved"]`);
   assert.match(await page.textContent(tid('puzzle-result')), /解出来了/);
   await page.waitForSelector(`${tid('puzzle-change')}[data-after]`);
   const up = Number(await page.getAttribute(tid('puzzle-change'), 'data-after'));
-  assert.ok(up > 1500, `solving raises the rating: ${up}`);
+  assert.ok(up > 1000, `solving raises the rating: ${up}`);
+  // Numbered for people: 第 N 题 with a short number, the id in the link.
+  const facts = await page.textContent(`${tid('puzzle-result')} .puzzle-facts`);
+  assert.match(facts, /第 \d{1,7} 题/, facts);
+  assert.ok(!facts.includes('gx001'), `the number, not the id: ${facts}`);
+  assert.equal(await page.getAttribute(tid('puzzle-permalink'), 'href'), '/puzzle/gx001');
   const afterWin = await ratingText(page);
   assert.notEqual(afterWin, start);
   assert.equal(Number(afterWin.replace('?', '')), up);
@@ -185,6 +198,9 @@ test('a guest in Chinese: solves by clicking, fails one, takes hints; rating, da
   assert.equal(lost.body.rating.rating, up, 'the rating sent is the one the browser keeps');
   const reason = await page.textContent(`${tid('puzzle-feedback')}[data-kind="wrong"]`);
   assert.match(reason, /不对/);
+  // In Chinese letters, as the move list (the choice's default in Chinese): 车xd7, never Rxd7.
+  assert.match(reason, /[王后车象马]x?[a-h][1-8]/, reason);
+  assert.doesNotMatch(reason, /[KQRBN]x?[a-h][1-8]/, reason);
   assert.equal((await board(page)).fen, startFen, 'the wrong move is taken back');
   const down = lost.answer.rating.after;
   assert.ok(down < up, `a wrong move lowers the rating: ${up} → ${down}`);
@@ -243,6 +259,65 @@ test('a guest in Chinese: solves by clicking, fails one, takes hints; rating, da
   await context.close();
 });
 
+test('a fresh guest in zh-CN on a phone starts easy; the difficulty is chosen and kept; in English too', { timeout: 180_000 }, async () => {
+  const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
+  const nextResp = () => page.waitForResponse((r) => new URL(r.url()).pathname === '/api/puzzle/next');
+  const [firstNext] = await Promise.all([nextResp(), page.goto('/puzzle')]);
+  const first = await firstNext.json();
+  assert.ok(first.puzzle.rating <= 1100, `a fresh guest's first puzzle is at most 1100: ${first.puzzle.rating}`);
+  assert.equal(first.newcomer.rating, 1000);
+  await page.waitForSelector(`${BOARD}[data-puzzle="${first.puzzle.id}"][data-ready="1"]`);
+  assert.equal(await ratingText(page), '1000?');
+  const note = page.locator(tid('puzzle-provisional-note'));
+  assert.ok(await note.isVisible(), 'the note on the "?" is visible on a phone');
+  assert.match(await note.textContent(), /再做几题就准了/);
+  // The five difficulties, in Chinese, "normal" until chosen.
+  const options = await page.$$eval(`${tid('puzzle-difficulty')} option`, (els) => els.map((e) => [e.value, e.textContent]));
+  assert.deepEqual(options, [['easiest', '最简单'], ['easier', '较简单'], ['normal', '正常'], ['harder', '较难'], ['hardest', '最难']]);
+  assert.equal(await page.$eval(tid('puzzle-difficulty'), (el) => el.value), 'normal');
+  await checkLang(page, 'zh', 'a new guest on a phone');
+  await shot(page, 'start-zh-phone');
+
+  // 最难: the server is asked for 600 above the rating, and the puzzle is harder than the easiest band.
+  const [hard] = await Promise.all([nextResp(), page.selectOption(tid('puzzle-difficulty'), 'hardest')]);
+  assert.equal(new URL(hard.url()).searchParams.get('difficulty'), 'hardest');
+  const hp = (await hard.json()).puzzle;
+  assert.ok(hp.rating > 1100, `最难 from 1000 gives a harder puzzle: ${hp.id} ${hp.rating}`);
+  await page.waitForSelector(`${BOARD}[data-puzzle="${hp.id}"][data-ready="1"]`);
+  // Kept in this browser: after a reload the choice is still there and still sent.
+  const [again] = await Promise.all([nextResp(), page.reload()]);
+  assert.equal(new URL(again.url()).searchParams.get('difficulty'), 'hardest');
+  await page.waitForSelector(`${BOARD}[data-ready="1"]`);
+  assert.equal(await page.$eval(tid('puzzle-difficulty'), (el) => el.value), 'hardest');
+  const [easy] = await Promise.all([nextResp(), page.selectOption(tid('puzzle-difficulty'), 'easiest')]);
+  assert.equal(new URL(easy.url()).searchParams.get('difficulty'), 'easiest');
+  assert.ok((await easy.json()).puzzle.rating <= 1100);
+  await context.close();
+
+  // A desktop in Chinese, with the choice made: the picture of the trainer's top.
+  const zh = await newPage(browser, server.base, { lang: 'zh', width: 1280, height: 900 });
+  await zh.page.goto('/puzzle');
+  await zh.page.waitForSelector(`${BOARD}[data-ready="1"]`);
+  await zh.page.selectOption(tid('puzzle-difficulty'), 'easier');
+  await zh.page.waitForSelector(`${BOARD}[data-ready="1"]`);
+  await shot(zh.page, 'difficulty-zh-desktop');
+  await zh.context.close();
+
+  // In English, on a desktop and on a phone: the same, in English only.
+  for (const [width, height, mobile, name] of [[1280, 900, false, 'start-en-desktop'], [360, 740, true, 'start-en-phone']]) {
+    const en = await newPage(browser, server.base, { lang: 'en', width, height, mobile });
+    const [n] = await Promise.all([en.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/puzzle/next'), en.page.goto('/puzzle')]);
+    assert.ok((await n.json()).puzzle.rating <= 1100);
+    await en.page.waitForSelector(`${BOARD}[data-ready="1"]`);
+    assert.match(await en.page.textContent(tid('puzzle-provisional-note')), /not settled yet/);
+    const labels = await en.page.$$eval(`${tid('puzzle-difficulty')} option`, (els) => els.map((e) => e.textContent));
+    assert.deepEqual(labels, ['Easiest', 'Easier', 'Normal', 'Harder', 'Hardest']);
+    await checkLang(en.page, 'en', `a new guest (${name})`);
+    await shot(en.page, name);
+    await en.context.close();
+  }
+});
+
 test('the theme chooser in Chinese: 双重打击 gives a fork', { timeout: 120_000 }, async () => {
   const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 1280, height: 900 });
   await page.goto('/puzzle');
@@ -250,7 +325,10 @@ test('the theme chooser in Chinese: 双重打击 gives a fork', { timeout: 120_0
   await page.waitForSelector(`${tid('puzzle-theme')} option[value="seed-4"]`, { state: 'attached' });
   const options = await page.$$eval(`${tid('puzzle-theme')} option`, (els) => els.map((e) => ({ value: e.value, text: e.textContent, disabled: e.disabled })));
   const seeds = options.filter((o) => o.value.startsWith('seed-'));
-  assert.equal(seeds.length, 18, 'the seeds’ eighteen tactics');
+  const { seeds: all } = await page.evaluate(() => fetch('/api/puzzle/themes?all=1').then((r) => r.json()));
+  assert.deepEqual(seeds.map((o) => o.value), all.filter((t) => t.count > 0).map((t) => `seed-${t.number}`), 'the seeds’ tactics that have puzzles, in order');
+  assert.ok(seeds.length < 18, 'the fixture has no puzzle for some tactics: they are not listed');
+  assert.ok(options.every((o) => !/\(0\)/.test(o.text) && !o.disabled), `no empty theme: ${JSON.stringify(options)}`);
   assert.equal(options.findIndex((o) => o.value.startsWith('seed-')), 1, 'the tactics come first, after “any”');
   const seed4 = options.find((o) => o.value === 'seed-4');
   assert.match(seed4.text, /双重打击/);
@@ -298,9 +376,22 @@ test('a mate in 2 in English on a phone: the reply, the line stepped through', {
   const v2 = await tryMove(page, 'e1e8');
   assert.equal(v2.verdict, 'solved');
   await page.waitForSelector(`${tid('puzzle-result')}[data-result="solved"]`);
-  const text = await page.textContent(tid('puzzle-result'));
+  // The text of the result, less what is marked translate="no" (the moves, and the "(马f3)" that shows what the
+  // Chinese letters look like).
+  const text = await page.$eval(tid('puzzle-result'), (el) => {
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll('[translate="no"]').forEach((x) => x.remove());
+    return copy.textContent;
+  });
   assert.match(text, /Solved/);
+  assert.match(text, /Puzzle \d{1,7} · rated/, 'the short number in English');
   assert.ok(!CJK.test(text), `English only: ${text}`);
+  // English letters in English until the learner chooses the Chinese ones; then the line follows the choice.
+  assert.match(await page.textContent(tid('puzzle-line')), /Re8\+/);
+  await page.check(tid('puzzle-letters'));
+  assert.match(await page.textContent(tid('puzzle-line')), /车e8\+/);
+  await page.uncheck(tid('puzzle-letters'));
+  assert.match(await page.textContent(tid('puzzle-line')), /Re8\+/);
   // Back through the line with ← (and the buttons), forward with →.
   assert.equal((await board(page)).ply, '4');
   await page.keyboard.press('ArrowLeft');
@@ -331,7 +422,7 @@ test('a mate in 2 in English on a phone: the reply, the line stepped through', {
   await checkLang(page, 'en', 'the dashboard');
   await page.click(tid('puzzle-tab-train'));
   await page.waitForSelector(`${BOARD}[data-ready="1"]`);
-  await page.waitForSelector(`${tid('puzzle-theme')} option[value="seed-14"]`, { state: 'attached' });
+  await page.waitForSelector(`${tid('puzzle-theme')} option[value="seed-4"]`, { state: 'attached' });
   await checkLang(page, 'en', 'the trainer with its themes');
   await context.close();
 });

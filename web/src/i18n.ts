@@ -437,7 +437,7 @@ const zh = {
   'puzzle.failed': '没有解出。',
   'puzzle.countsAsLoss': '用了提示、看了答案或走错过一步，都算作没解出。',
   'puzzle.streakOver': '连胜结束。',
-  'puzzle.facts': '第 {id} 题 · 题目等级分 {rating} · 已有 {plays} 人次做过',
+  'puzzle.facts': '第 {number} 题 · 题目等级分 {rating} · 已有 {plays} 人次做过',
   'puzzle.permalink': '本题链接',
   'puzzle.sourceGame': '原对局',
   'puzzle.motifs': '这道题考的是',
@@ -469,6 +469,15 @@ const zh = {
   'puzzle.dash.win': '解出',
   'puzzle.dash.loss': '没解出',
   'puzzle.dash.none': '还没有做过题。',
+  // Puzzles that start where the learner is (issue 38).
+  'puzzle.difficulty': '难度',
+  'puzzle.diff.easiest': '最简单',
+  'puzzle.diff.easier': '较简单',
+  'puzzle.diff.normal': '正常',
+  'puzzle.diff.harder': '较难',
+  'puzzle.diff.hardest': '最难',
+  'puzzle.provisionalNote': '? 表示等级分还不确定：再做几题就准了。',
+  'puzzle.numbered': '第 {number} 题',
 
   // Tournaments (比赛).
   'nav.tournaments': '比赛',
@@ -1061,7 +1070,7 @@ const en: Record<Key, string> = {
   'puzzle.failed': 'Not solved.',
   'puzzle.countsAsLoss': 'A hint, the solution or a wrong move makes the puzzle count as failed (as on lichess).',
   'puzzle.streakOver': 'The streak is over.',
-  'puzzle.facts': 'Puzzle {id} · rated {rating} · played {plays} times',
+  'puzzle.facts': 'Puzzle {number} · rated {rating} · played {plays} times',
   'puzzle.permalink': 'Link to this puzzle',
   'puzzle.sourceGame': 'Source game',
   'puzzle.motifs': 'What this puzzle teaches',
@@ -1093,6 +1102,15 @@ const en: Record<Key, string> = {
   'puzzle.dash.win': 'solved',
   'puzzle.dash.loss': 'failed',
   'puzzle.dash.none': 'No puzzle played yet.',
+  // Puzzles that start where the learner is (issue 38).
+  'puzzle.difficulty': 'Difficulty',
+  'puzzle.diff.easiest': 'Easiest',
+  'puzzle.diff.easier': 'Easier',
+  'puzzle.diff.normal': 'Normal',
+  'puzzle.diff.harder': 'Harder',
+  'puzzle.diff.hardest': 'Hardest',
+  'puzzle.provisionalNote': '? means the rating is not settled yet: a few more puzzles and it will be.',
+  'puzzle.numbered': 'No. {number}',
 
   // Tournaments.
   'nav.tournaments': 'Tournaments',

@@ -899,7 +899,11 @@ id: string, win: boolean, rating_after: number,
 /**
  * ms since the Unix epoch.
  */
-at: number, };
+at: number, 
+/**
+ * The puzzle's short number (第 1234 题), when it has one.
+ */
+number?: number, };
 
 /**
  * An account's results on one motif.

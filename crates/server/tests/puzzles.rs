@@ -461,6 +461,10 @@ async fn the_difficulty_moves_the_puzzles_and_an_account_keeps_it() {
         assert!((1200..=1400).contains(&r), "{b}");
     }
     assert_eq!(server.state.store.puzzle_difficulty("bob").await.unwrap().as_deref(), Some("harder"));
+    // A streak asks with a rating of its own: the kept difficulty does not move it, and stays kept.
+    let (r, b) = rating_of(&server, "&rating=1000", Some(&bob)).await;
+    assert!(r <= 1100 && b["difficulty"] == "normal", "{b}");
+    assert_eq!(server.state.store.puzzle_difficulty("bob").await.unwrap().as_deref(), Some("harder"));
     let (_, b) = rating_of(&server, "&difficulty=normal", Some(&bob)).await;
     assert_eq!(b["difficulty"], "normal");
     let (r, b) = rating_of(&server, "", Some(&bob)).await;

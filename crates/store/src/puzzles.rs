@@ -157,6 +157,8 @@ pub struct RoundRow {
     pub at_ms: i64,
     pub rating_before: f64,
     pub rating_after: f64,
+    /// The puzzle's short number (0 if the puzzle is gone).
+    pub number: i64,
 }
 
 /// An account's results on one motif.
@@ -669,8 +671,10 @@ impl Store {
     pub async fn puzzle_history(&self, user_id: &str, limit: i64) -> Result<Vec<RoundRow>, StoreError> {
         let context = format!("puzzle_history {user_id}");
         let rows = sqlx::query(
-            "SELECT puzzle_id, win, hints, at_ms, rating_before, rating_after FROM puzzle_rounds WHERE user_id = $1 \
-             ORDER BY at_ms DESC, puzzle_id LIMIT $2",
+            "SELECT r.puzzle_id AS puzzle_id, r.win AS win, r.hints AS hints, r.at_ms AS at_ms, \
+             r.rating_before AS rating_before, r.rating_after AS rating_after, p.number AS number \
+             FROM puzzle_rounds r LEFT JOIN puzzles p ON p.id = r.puzzle_id WHERE r.user_id = $1 \
+             ORDER BY r.at_ms DESC, r.puzzle_id LIMIT $2",
         )
         .bind(user_id)
         .bind(limit)
@@ -686,6 +690,7 @@ impl Store {
                     at_ms: r.try_get("at_ms")?,
                     rating_before: r.try_get("rating_before")?,
                     rating_after: r.try_get("rating_after")?,
+                    number: r.try_get::<Option<i64>, _>("number")?.unwrap_or(0),
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

@@ -286,6 +286,10 @@ async fn rounds_are_recorded_once(db: &TestDb) {
     let ids: Vec<_> = h.iter().map(|r| (r.puzzle_id.as_str(), r.win, r.rating_after)).collect();
     assert_eq!(ids, vec![("b", false, 1550.0), ("a", true, 1600.0)]);
     assert_eq!(h[1].hints, 1);
+    let numbers: Vec<_> = h.iter().map(|r| r.number).collect();
+    let stored = (store.puzzle("b").await.unwrap().unwrap().number, store.puzzle("a").await.unwrap().unwrap().number);
+    assert_eq!(numbers, vec![stored.0, stored.1], "each round with its puzzle's short number");
+    assert!(numbers.iter().all(|&n| n > 0));
     let results = store.puzzle_motif_results("alice").await.unwrap();
     let results: Vec<_> = results.iter().map(|m| (m.motif.as_str(), m.solved, m.failed)).collect();
     assert_eq!(results, vec![("fork", 1, 1), ("pin", 0, 1)]);

@@ -208,6 +208,10 @@ pub struct DashboardRound {
     pub rating_after: i64,
     /// ms since the Unix epoch.
     pub at: i64,
+    /// The puzzle's short number (第 1234 题), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub number: Option<i64>,
 }
 
 /// An account's results on one motif.

@@ -406,8 +406,8 @@ fn parse_course(s: &str) -> Result<usize, ApiError> {
 
 /// `GET /api/puzzle/next?theme=&rating=&exclude=&difficulty=&course=`, in Lichess's shape (as `/api/puzzle/{id}`);
 /// with `format=guoxiang`, ours (what the trainer reads). Lichess's `angle` is `theme`'s other name, and
-/// `difficulty` moves the rating asked for by ±300 or ±600; an account's choice is remembered and used when none
-/// is given. Without `rating`, a player with no puzzle rating yet starts from [`newcomer`]: an account's 学棋
+/// `difficulty` moves the rating asked for by ±300 or ±600; an account's choice is remembered and used when
+/// neither a difficulty nor a rating is given. Without `rating`, a player with no puzzle rating yet starts from [`newcomer`]: an account's 学棋
 /// progress on the server, a guest's `course` (the lessons their browser has done).
 pub async fn next(
     State(state): State<AppState>,
@@ -439,23 +439,23 @@ pub async fn next(
     };
     let exclude = q.get("exclude").map_or(Ok(Vec::new()), |s| parse_exclude(s))?;
     let account = auth.as_ref().filter(|a| !a.user.is_guest).map(|a| a.user.id.clone());
-    let difficulty = match &account {
-        Some(id) => {
-            let kept = state.store.puzzle_difficulty(id).await?;
-            match asked {
-                Some(d) => {
-                    if kept.as_deref() != Some(d) {
-                        state.store.set_puzzle_difficulty(id, d, crate::time::now_ms() as i64).await?;
-                    }
-                    d.to_owned()
-                }
-                None => kept.unwrap_or_else(|| "normal".to_owned()),
+    let rating_param = q.get("rating").filter(|s| !s.trim().is_empty());
+    // The account's kept choice is relative to its own rating: it applies when neither a rating (a streak's) nor a
+    // difficulty is asked for; one asked for is kept.
+    let difficulty = match (&account, asked) {
+        (Some(id), Some(d)) => {
+            if state.store.puzzle_difficulty(id).await?.as_deref() != Some(d) {
+                state.store.set_puzzle_difficulty(id, d, crate::time::now_ms() as i64).await?;
             }
+            d.to_owned()
         }
-        None => asked.unwrap_or("normal").to_owned(),
+        (Some(id), None) if rating_param.is_none() => {
+            state.store.puzzle_difficulty(id).await?.unwrap_or_else(|| "normal".to_owned())
+        }
+        (_, d) => d.unwrap_or("normal").to_owned(),
     };
     let offset = difficulty_offset(&difficulty)?;
-    let (rating, newcomer_rating) = match q.get("rating").filter(|s| !s.trim().is_empty()) {
+    let (rating, newcomer_rating) = match rating_param {
         Some(r) => (parse_rating_param(r)?, None),
         None => match &account {
             Some(id) => {
@@ -847,6 +847,7 @@ pub async fn dashboard(State(state): State<AppState>, auth: Auth) -> ApiResult<J
             win: h.win,
             rating_after: h.rating_after.round() as i64,
             at: h.at_ms,
+            number: Some(h.number).filter(|&n| n > 0),
         })
         .collect();
     let themes = state

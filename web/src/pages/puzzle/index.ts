@@ -9,6 +9,8 @@ import { currentUser, errorText, navigate, toast } from '../../app';
 import type { Page } from '../../app';
 import { h, replace } from '../../dom';
 import { t } from '../../i18n';
+import { getSetting } from '../../settings';
+import { localProgress } from '../learn/xhr';
 import { puzzleBoard } from './board';
 import {
   applyVerdict,
@@ -27,12 +29,21 @@ import {
   tryFailed,
 } from './ctrl';
 import type { Mode, RoundState } from './ctrl';
-import { bestStreak, guestRecord, saveBestStreak, saveGuestRecord, savedTheme, saveTheme, withRound } from './storage';
-import type { GuestRecord } from './storage';
-import { dashboardView, roundPanel, streakBar, themePicker, topBar } from './view';
+import {
+  bestStreak,
+  guestRecord,
+  saveBestStreak,
+  saveDifficulty,
+  saveGuestRecord,
+  savedDifficulty,
+  savedTheme,
+  saveTheme,
+  withRound,
+} from './storage';
+import { dashboardView, difficultyPicker, roundPanel, streakBar, themePicker, topBar } from './view';
 import type { DashboardData, Tab } from './view';
 import { dailyPuzzle, dashboard, loadThemes, nameMotifs, nextPuzzle, puzzleById, sendRound, tryMoves } from './xhr';
-import type { Puzzle, Themes } from './xhr';
+import type { Difficulty, Puzzle, Themes } from './xhr';
 
 /** How long the setup move and each move of a reply or of the solution are left on screen before the next. */
 const SETUP_DELAY_MS = 500;
@@ -100,6 +111,8 @@ function trainerPage(tab: Tab, id: string | null): Page {
   let destroyed = false;
   let themes: Themes | null = null;
   let theme: string | null = savedTheme();
+  // Sent only once chosen (an account's server remembers its choice and says it with each puzzle).
+  let difficulty: Difficulty | null = savedDifficulty();
   let rating: { rating: number; provisional: boolean } | null = null;
   let st: RoundState | null = null;
   let streak = 0;
@@ -126,7 +139,7 @@ function trainerPage(tab: Tab, id: string | null): Page {
 
   function renderTop(): void {
     replace(topEl, topBar(tab, rating));
-    if (mode === 'train') replace(themeEl, themePicker(themes, theme, chooseTheme));
+    if (mode === 'train') replace(themeEl, themePicker(themes, theme, chooseTheme), difficultyPicker(difficulty ?? 'normal', chooseDifficulty));
     else if (mode === 'streak') replace(themeEl, streakBar(streak, best));
     else replace(themeEl, h('p', { class: 'hint puzzle-daily-note' }, t('puzzle.dailyNote')));
   }
@@ -147,6 +160,7 @@ function trainerPage(tab: Tab, id: string | null): Page {
           stepView(st, ply);
           render();
         },
+        redraw: render,
       }),
     );
   }
@@ -161,9 +175,30 @@ function trainerPage(tab: Tab, id: string | null): Page {
   async function fetchPuzzle(): Promise<Puzzle> {
     if (id) return puzzleById(id);
     if (mode === 'daily') return dailyPuzzle();
-    if (mode === 'streak') return nextPuzzle({ rating: streakRating(streak), exclude: streakSeen });
-    const rec: GuestRecord | null = isGuest() ? guestRecord() : null;
-    return nextPuzzle({ theme, rating: rec ? rec.rating.rating : null, exclude: rec ? rec.history.map((x) => x.id).reverse() : [] });
+    if (mode === 'streak') return (await nextPuzzle({ rating: streakRating(streak), exclude: streakSeen })).puzzle;
+    const guest = isGuest();
+    const rec = guest ? guestRecord() : null;
+    // A guest with no round yet is a new player: the server starts them low, or from the 学棋 lessons done here.
+    const fresh = !!rec && rec.history.length === 0;
+    const course = fresh ? Object.values(localProgress(null).lessons).filter((l) => l.done).length : null;
+    const n = await nextPuzzle({
+      theme,
+      rating: rec && !fresh ? rec.rating.rating : null,
+      exclude: rec ? rec.history.map((x) => x.id).reverse() : [],
+      difficulty,
+      course,
+    });
+    if (!guest && n.difficulty && n.difficulty !== difficulty) {
+      difficulty = n.difficulty;
+      saveDifficulty(n.difficulty);
+    }
+    if (rec && fresh && n.newcomer) {
+      saveGuestRecord({ ...rec, rating: n.newcomer, provisional: true });
+      rating = { rating: n.newcomer.rating, provisional: true };
+    } else if (!guest && n.newcomer) {
+      rating = { rating: n.newcomer.rating, provisional: true };
+    }
+    return n.puzzle;
   }
 
   async function load(): Promise<void> {
@@ -197,6 +232,13 @@ function trainerPage(tab: Tab, id: string | null): Page {
     if (destroyed || st !== round) return;
     round.setupDone = true;
     render();
+  }
+
+  function chooseDifficulty(v: Difficulty): void {
+    difficulty = v;
+    saveDifficulty(v);
+    if (location.pathname !== '/puzzle') navigate('/puzzle');
+    else void load();
   }
 
   function chooseTheme(v: string | null): void {
@@ -238,7 +280,7 @@ function trainerPage(tab: Tab, id: string | null): Page {
     render();
     let v;
     try {
-      v = await tryMoves(round.puzzle.id, [...round.played, uci]);
+      v = await tryMoves(round.puzzle.id, [...round.played, uci], getSetting('chineseLetters'));
     } catch (e) {
       if (destroyed || st !== round) return;
       tryFailed(round, errorText(e));
@@ -294,7 +336,14 @@ function trainerPage(tab: Tab, id: string | null): Page {
       round.answer = a;
       rating = { rating: a.rating.after, provisional: a.rating.provisional };
       if (rec) {
-        const entry = { id: round.puzzle.id, win: round.win === true, rating_after: a.rating.after, at: Date.now(), motifs: round.puzzle.motifs.map((m) => m.id) };
+        const entry = {
+          id: round.puzzle.id,
+          win: round.win === true,
+          rating_after: a.rating.after,
+          at: Date.now(),
+          motifs: round.puzzle.motifs.map((m) => m.id),
+          number: round.puzzle.number || undefined,
+        };
         saveGuestRecord(withRound(rec, entry, { rating: a.rating.after, deviation: a.rating.deviation, volatility: a.rating.volatility }, a.rating.provisional));
       }
     } catch (e) {

@@ -3,10 +3,12 @@
 // account's are on the server), the chosen theme, and the best streak. Values read back are checked, so a broken
 // or old entry gives the defaults instead of an error.
 
-import type { Glicko } from './xhr';
+import { isDifficulty } from './xhr';
+import type { Difficulty, Glicko } from './xhr';
 
 const GUEST = 'gx.puzzle.guest';
 const THEME = 'gx.puzzle.theme';
+const DIFFICULTY = 'gx.puzzle.difficulty';
 const STREAK = 'gx.puzzle.streak.best';
 
 /** A guest's history is cut to this many rounds (newest kept). */
@@ -19,6 +21,8 @@ export interface HistoryEntry {
   at: number;
   /** The motif ids of the puzzle (for the per-theme results). */
   motifs: string[];
+  /** The puzzle's short number (第 1234 题), when it has one. */
+  number?: number;
 }
 
 export interface GuestRecord {
@@ -29,7 +33,8 @@ export interface GuestRecord {
   themes: Record<string, { solved: number; failed: number }>;
 }
 
-export const DEFAULT_RATING: Glicko = { rating: 1500, deviation: 350, volatility: 0.06 };
+/** A new player's rating until the server says where they start (1000 / 250, higher after the 学棋 course). */
+export const DEFAULT_RATING: Glicko = { rating: 1000, deviation: 250, volatility: 0.06 };
 
 export function emptyRecord(): GuestRecord {
   return { rating: { ...DEFAULT_RATING }, provisional: true, history: [], themes: {} };
@@ -75,6 +80,7 @@ export function cleanRecord(raw: unknown): GuestRecord {
         rating_after: num(e.rating_after, 0, 5000) ?? 0,
         at: num(e.at, 0, Number.MAX_SAFE_INTEGER) ?? 0,
         motifs: Array.isArray(e.motifs) ? e.motifs.filter((m): m is string => typeof m === 'string') : [],
+        number: num(e.number, 1, Number.MAX_SAFE_INTEGER) ?? undefined,
       });
       if (out.history.length >= HISTORY_MAX) break;
     }
@@ -128,6 +134,16 @@ export function saveTheme(theme: string | null): void {
       // nothing kept
     }
   }
+}
+
+/** The difficulty chosen in this browser (an account's is also kept on the server), null before a choice. */
+export function savedDifficulty(): Difficulty | null {
+  const v = read(DIFFICULTY);
+  return isDifficulty(v) ? v : null;
+}
+
+export function saveDifficulty(d: Difficulty): void {
+  write(DIFFICULTY, d);
 }
 
 export function bestStreak(): number {

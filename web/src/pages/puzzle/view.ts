@@ -8,15 +8,28 @@ import { chineseSan } from '../../chess';
 import { h } from '../../dom';
 import type { Child } from '../../dom';
 import { getLang, pick, t } from '../../i18n';
+import type { Key } from '../../i18n';
+import { getSetting, setSetting } from '../../settings';
 import { fenAt, helped, lineOf, ratingText, signed } from './ctrl';
 import type { RoundState } from './ctrl';
-import type { Themes, PuzzleText } from './xhr';
+import { DIFFICULTIES } from './xhr';
+import type { Difficulty, Motif, Themes, PuzzleText } from './xhr';
 import type { DashboardRating, DashboardRound, DashboardTheme } from '../../protocol_http';
 
 export const tx = (x: PuzzleText | null | undefined): string => (x ? pick(x.zh, x.en) : '');
-const sanText = (s: string) => (getLang() === 'zh' ? chineseSan(s) : s);
+/** A move as the learner chose to read moves: Chinese piece letters (马f3) or English ones (Nf3). */
+const sanText = (s: string) => (getSetting('chineseLetters') ? chineseSan(s) : s);
 
 export type Tab = 'train' | 'daily' | 'streak' | 'dashboard';
+
+// A move written in a sentence: piece letter, optional from-file/rank, optional capture, square, promotion, check.
+const SAN_IN_TEXT = /(^|[\s…(（"“])([KQRBN][a-h]?[1-8]?x?[a-h][1-8](?:=[QRBN])?[+#]?|[a-h](?:x[a-h])?[18]=[QRBN][+#]?)(?=$|[\s,.;:!?，。；：！？)）"”])/g;
+
+/** The moves in a sentence from the server in the learner's letters (the server writes them in the letters asked
+ * for; a sentence that came without asking, such as a rules explanation, is turned here). */
+export function sanInText(text: string): string {
+  return getSetting('chineseLetters') ? text.replace(SAN_IN_TEXT, (_, pre: string, san: string) => pre + chineseSan(san)) : text;
+}
 
 /** The mode tabs and the current puzzle rating (`?` while provisional; none in streaks, which are not rated). */
 export function topBar(tab: Tab, rating: { rating: number; provisional: boolean } | null): HTMLElement {
@@ -49,8 +62,25 @@ export function topBar(tab: Tab, rating: { rating: number; provisional: boolean 
         },
         rating ? ratingText(rating.rating, rating.provisional) : '…',
       ),
+      // Said on the page (not only in a tooltip) so that a phone shows it too.
+      rating?.provisional ? h('span', { class: 'hint puzzle-provisional-note', testid: 'puzzle-provisional-note' }, t('puzzle.provisionalNote')) : null,
     ),
   );
+}
+
+/** The difficulty chooser: how far from your rating the next puzzles are (as on lichess, ±300 and ±600). */
+export function difficultyPicker(current: Difficulty, onChange: (d: Difficulty) => void): HTMLElement {
+  const select = h(
+    'select',
+    {
+      class: 'puzzle-difficulty',
+      testid: 'puzzle-difficulty',
+      'aria-label': t('puzzle.difficulty'),
+      onchange: (e: Event) => onChange((e.target as HTMLSelectElement).value as Difficulty),
+    },
+    DIFFICULTIES.map((d) => h('option', { value: d, selected: d === current }, t(`puzzle.diff.${d}` as Key))),
+  );
+  return h('label', { class: 'field puzzle-difficulty-field' }, h('span', {}, t('puzzle.difficulty')), select);
 }
 
 /** The name of a seed tactic in the chooser: its name, with its motifs' names when they differ (双重打击 · 捉双). */
@@ -70,7 +100,7 @@ function group(label: string, options: HTMLElement[]): HTMLOptGroupElement {
   return g;
 }
 
-/** The theme chooser: any, the seeds' tactics (`seed-N`), the other motifs; themes without puzzles greyed out. */
+/** The theme chooser: any, the seeds' tactics (`seed-N`), the other motifs (the server lists only those with puzzles). */
 export function themePicker(th: Themes | null, current: string | null, onChange: (theme: string | null) => void): HTMLElement {
   const opt = (value: string, label: string, count: number, title?: string) =>
     h('option', { value, selected: value === (current ?? ''), disabled: count === 0 && value !== current, title }, `${label} (${count})`);
@@ -91,6 +121,10 @@ export function themePicker(th: Themes | null, current: string | null, onChange:
             t('puzzle.otherGroup'),
             th.motifs.filter((m) => !seedMotifs.has(m.id)).map((m) => opt(m.id, pick(m.zh, m.en), m.count, tx(m.about))),
           ),
+          // The server lists only themes with puzzles; one chosen earlier that has none now stays choosable.
+          current && !th.seeds.some((s) => `seed-${s.number}` === current) && !th.motifs.some((m) => m.id === current)
+            ? h('option', { value: current, selected: true }, `${current} (0)`)
+            : null,
         ]
       : null,
   );
@@ -102,6 +136,8 @@ export interface RoundHandlers {
   solution(): void;
   next(): void;
   step(ply: number): void;
+  /** Draws the panel again (after a display setting changed). */
+  redraw(): void;
 }
 
 function prompt(st: RoundState): HTMLElement {
@@ -127,7 +163,7 @@ function feedback(st: RoundState): Child {
     'div',
     { class: 'puzzle-feedback wrong', testid: 'puzzle-feedback', 'data-kind': f.kind, role: 'alert' },
     h('b', {}, head),
-    f.reason ? h('span', { testid: 'puzzle-reason' }, ' ' + tx(f.reason)) : null,
+    f.reason ? h('span', { testid: 'puzzle-reason' }, ' ' + sanInText(tx(f.reason))) : null,
   );
 }
 
@@ -178,26 +214,40 @@ function ratingChange(st: RoundState): Child {
 function motifsView(st: RoundState, th: Themes | null): HTMLElement {
   const seeds = new Map((th?.seeds ?? []).map((s) => [s.number, s]));
   const about = new Map((th?.motifs ?? []).map((m) => [m.id, m.about]));
-  const motifs = st.puzzle.motifs;
+  // Each sentence once: motifs saying the same (牵制 and 绝对牵制 name one pin) share one item. The server sends
+  // such a motif right after the first with an empty sentence; the same sentence twice is caught here as well.
+  const groups: { motifs: Motif[]; sentence: string }[] = [];
+  for (const m of st.puzzle.motifs) {
+    const own = tx(m.text);
+    const repeated = m.text !== undefined && !own && groups.length > 0;
+    const sentence = own || (m.text === undefined ? tx(about.get(m.id)) : '');
+    const same = repeated ? groups[groups.length - 1] : groups.find((g) => sentence && g.sentence === sentence);
+    if (same) same.motifs.push(m);
+    else groups.push({ motifs: [m], sentence });
+  }
+  const name = (m: Motif) => {
+    const seed = m.seed ? seeds.get(m.seed) : undefined;
+    return [
+      h('b', {}, pick(m.zh, m.en)),
+      seed && pick(seed.zh, seed.en) !== pick(m.zh, m.en) ? h('span', { class: 'hint' }, pick(`（${seed.zh}）`, ` (${seed.en})`)) : null,
+    ];
+  };
   return h(
     'div',
     { class: 'puzzle-motifs', testid: 'puzzle-motifs' },
     h('h3', {}, t('puzzle.motifs')),
-    motifs.length
+    groups.length
       ? h(
           'ul',
           {},
-          motifs.map((m) => {
-            const seed = m.seed ? seeds.get(m.seed) : undefined;
-            const sentence = tx(m.text) || tx(about.get(m.id));
-            return h(
+          groups.map((g) =>
+            h(
               'li',
-              { 'data-motif': m.id },
-              h('b', {}, pick(m.zh, m.en)),
-              seed && pick(seed.zh, seed.en) !== pick(m.zh, m.en) ? h('span', { class: 'hint' }, pick(`（${seed.zh}）`, ` (${seed.en})`)) : null,
-              sentence ? h('div', { class: 'puzzle-motif-text' }, sentence) : null,
-            );
-          }),
+              { 'data-motif': g.motifs[0].id, 'data-motifs': g.motifs.map((m) => m.id).join(' ') },
+              g.motifs.flatMap((m, i) => [i > 0 ? h('span', { class: 'hint' }, ' · ') : null, ...name(m)]),
+              g.sentence ? h('div', { class: 'puzzle-motif-text' }, sanInText(g.sentence)) : null,
+            ),
+          ),
         )
       : h('p', { class: 'hint' }, t('puzzle.noMotifs')),
   );
@@ -237,8 +287,23 @@ function lineView(st: RoundState, on: RoundHandlers): HTMLElement {
       h('button', { class: 'btn', testid: 'puzzle-fwd', title: t('nav.next'), 'aria-label': t('nav.next'), disabled: view >= line.moves.length, onclick: () => on.step(view + 1) }, '→'),
     ),
     h('p', { class: 'hint' }, t('puzzle.stepHelp')),
+    lettersToggle(on),
     link(analysis, t('puzzle.analyse'), { class: 'btn', testid: 'puzzle-analysis' }),
   );
+}
+
+/** The choice of piece letters (the same setting as the game's and the analysis board's). */
+function lettersToggle(on: RoundHandlers): HTMLElement {
+  const box = h('input', {
+    type: 'checkbox',
+    testid: 'puzzle-letters',
+    checked: getSetting('chineseLetters'),
+    onchange: (e: Event) => {
+      setSetting('chineseLetters', (e.target as HTMLInputElement).checked);
+      on.redraw();
+    },
+  });
+  return h('label', { class: 'check puzzle-letters' }, box, ' ', t('settings.chineseLetters'), ' ', h('span', { lang: 'zh', class: 'hint', translate: 'no' }, '(马f3)'));
 }
 
 function resultView(st: RoundState, th: Themes | null, on: RoundHandlers): HTMLElement {
@@ -259,7 +324,7 @@ function resultView(st: RoundState, th: Themes | null, on: RoundHandlers): HTMLE
     h(
       'p',
       { class: 'hint puzzle-facts' },
-      t('puzzle.facts', { id: p.id, rating: String(Math.round(p.rating)), plays: String(p.plays) }),
+      t('puzzle.facts', { number: p.number ? String(p.number) : p.id, rating: String(Math.round(p.rating)), plays: String(p.plays) }),
       ' ',
       link(`/puzzle/${encodeURIComponent(p.id)}`, t('puzzle.permalink'), { testid: 'puzzle-permalink' }),
       p.game_url && /^https?:\/\//.test(p.game_url) ? [' · ', h('a', { href: p.game_url, target: '_blank' }, t('puzzle.sourceGame'))] : null,
@@ -365,7 +430,7 @@ export function dashboardView(d: DashboardData, th: Themes | null): HTMLElement 
                 h(
                   'tr',
                   { 'data-id': x.id, 'data-win': x.win ? '1' : '0' },
-                  h('td', {}, link(`/puzzle/${encodeURIComponent(x.id)}`, x.id, { translate: 'no' })),
+                  h('td', {}, link(`/puzzle/${encodeURIComponent(x.id)}`, x.number ? t('puzzle.numbered', { number: String(x.number) }) : x.id, { translate: 'no' })),
                   h('td', { class: x.win ? 'up' : 'down' }, x.win ? '✓ ' + t('puzzle.dash.win') : '✗ ' + t('puzzle.dash.loss')),
                   h('td', {}, String(Math.round(x.rating_after))),
                   h('td', { class: 'hint' }, dateText(x.at)),

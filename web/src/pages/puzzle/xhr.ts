@@ -75,20 +75,45 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   return data as T;
 }
 
+/** How far from the player's rating the puzzles are asked for (lichess's names; the server's `difficulty`). */
+export const DIFFICULTIES = ['easiest', 'easier', 'normal', 'harder', 'hardest'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const isDifficulty = (x: unknown): x is Difficulty => typeof x === 'string' && (DIFFICULTIES as readonly string[]).includes(x);
+
 export interface NextQuery {
   theme?: string | null;
   rating?: number | null;
   exclude?: string[];
+  /** Sent when chosen; an account's server remembers it. */
+  difficulty?: Difficulty | null;
+  /** A new guest's 学棋 lessons done (the server starts them from what the course implies). */
+  course?: number | null;
 }
 
-/** A puzzle near the rating (the account's when not given), of the theme, not one of `exclude`. */
-export async function nextPuzzle(q: NextQuery): Promise<Puzzle> {
+/** What `next` answers besides the puzzle: the difficulty applied, and a new player's starting rating. */
+export interface Next {
+  puzzle: Puzzle;
+  difficulty: Difficulty | null;
+  newcomer: Glicko | null;
+}
+
+/** A puzzle near the rating (the account's, or a new player's start, when not given), of the theme and difficulty,
+ * not one of `exclude`. */
+export async function nextPuzzle(q: NextQuery): Promise<Next> {
   const p = new URLSearchParams({ format: 'guoxiang' });
   if (q.theme) p.set('theme', q.theme);
   if (q.rating) p.set('rating', String(Math.round(q.rating)));
   if (q.exclude?.length) p.set('exclude', q.exclude.slice(-200).join(','));
+  if (q.difficulty) p.set('difficulty', q.difficulty);
+  if (q.course) p.set('course', String(Math.max(0, Math.min(1000, Math.floor(q.course)))));
   const a = await request<PuzzleAnswer>('GET', '/api/puzzle/next?' + p.toString());
-  return fromView(a.puzzle);
+  const n = a.newcomer;
+  return {
+    puzzle: fromView(a.puzzle),
+    difficulty: isDifficulty(a.difficulty) ? a.difficulty : null,
+    newcomer: n ? { rating: n.rating, deviation: n.deviation, volatility: n.volatility ?? 0.06 } : null,
+  };
 }
 
 let themes: Promise<Themes> | null = null;
@@ -104,9 +129,11 @@ export function loadThemes(): Promise<Themes> {
   return themes;
 }
 
-/** Judges the moves after the setup move, the last one being the solver's try. */
-export function tryMoves(id: string, moves: string[]): Promise<Verdict> {
-  return request<Verdict>('POST', `/api/puzzle/${encodeURIComponent(id)}/try`, { moves } satisfies PuzzleTryRequest);
+/** Judges the moves after the setup move, the last one being the solver's try; `chineseLetters`: the moves in the
+ * server's sentences with Chinese piece letters (…车xd2), the learner's choice. */
+export function tryMoves(id: string, moves: string[], chineseLetters = false): Promise<Verdict> {
+  const q = chineseLetters ? '?letters=zh' : '';
+  return request<Verdict>('POST', `/api/puzzle/${encodeURIComponent(id)}/try${q}`, { moves } satisfies PuzzleTryRequest);
 }
 
 export function sendRound(id: string, body: RoundBody): Promise<RoundAnswer> {
@@ -160,6 +187,7 @@ export function fromLichess(a: LichessPuzzle): Puzzle {
     plays: p.plays,
     motifs: (p.motifs ?? []).map((id) => ({ id, zh: id, en: id })),
     lichess_themes: p.themes,
+    number: p.number ?? 0,
     game_url: a.game.id ? `https://lichess.org/${a.game.id}` : null,
   };
 }
