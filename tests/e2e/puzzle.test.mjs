@@ -201,6 +201,7 @@ test('a guest in Chinese: solves by clicking, fails one, takes hints; rating, da
   // In Chinese letters, as the move list (the choice's default in Chinese): 车xd7, never Rxd7.
   assert.match(reason, /[王后车象马]x?[a-h][1-8]/, reason);
   assert.doesNotMatch(reason, /[KQRBN]x?[a-h][1-8]/, reason);
+  await shot(page, 'wrong-zh-desktop');
   assert.equal((await board(page)).fen, startFen, 'the wrong move is taken back');
   const down = lost.answer.rating.after;
   assert.ok(down < up, `a wrong move lowers the rating: ${up} → ${down}`);
@@ -506,6 +507,16 @@ test('an account: the rating and the dashboard are the server’s', { timeout: 1
   assert.equal(answer.rating.before, before);
   assert.ok(answer.rating.after > before, `${before} → ${answer.rating.after}`);
   await page.waitForSelector(`${tid('puzzle-result')}[data-result="solved"]`);
+  // 牵制 and 绝对牵制 say the same sentence about this pin: one item, the sentence once.
+  const items = await page.$$eval(`${tid('puzzle-motifs')} li`, (els) =>
+    els.map((e) => ({ ids: e.dataset.motifs, text: e.querySelector('.puzzle-motif-text')?.textContent ?? '' })),
+  );
+  const pin = items.find((i) => i.ids.split(' ').includes('absolute_pin'));
+  assert.ok(pin && pin.ids.split(' ').includes('pin'), `pin and absolute pin in one item: ${JSON.stringify(items)}`);
+  assert.match(await page.textContent(`${tid('puzzle-motifs')} li[data-motif="${pin.ids.split(' ')[0]}"]`), /牵制.*绝对牵制|绝对牵制.*牵制/s);
+  const sentences = items.map((i) => i.text).filter((x) => x);
+  assert.equal(new Set(sentences).size, sentences.length, `each sentence once: ${JSON.stringify(sentences)}`);
+  await shot(page, 'pin-zh-desktop');
   // The browser keeps nothing of it; the dashboard reads the server.
   assert.equal(await page.evaluate(() => localStorage.getItem('gx.puzzle.guest')), null);
   await page.click(tid('puzzle-tab-dashboard'));
