@@ -44,7 +44,8 @@ export interface MainBoard {
   el: HTMLElement;
   /** Where the promotion choice is shown. */
   promo: HTMLElement;
-  /** The board's column: the exercise's prompt and answer go at its end, under the board. */
+  /** The page's side column: the exercise's prompt and answer go at its top (beside the board on a desktop, right
+   * under it on a phone). */
   col: HTMLElement;
 }
 
@@ -235,16 +236,17 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     if (noneMine) parts.push(h('p', { class: 'muted', testid: 'review-no-mistakes' }, pick('没有错着，下得好！', 'No mistakes: well played!')));
     if (list.length) parts.push(keyList);
     if (othersToggle) parts.push(othersToggle);
-    parts.push(h('p', { class: 'review-actions' }, learnButton, ' ', pgn));
-    parts.push(details(r, sides));
+    if (learnButton) parts.push(h('p', { class: 'review-actions' }, learnButton));
+    parts.push(details(r, sides, pgn));
     const auto = autoReviewToggle();
     if (auto) parts.push(auto);
     return parts;
   }
 
-  /** The figures, for whoever wants them: accuracy, average loss, the evaluation and loss of the move shown. */
+  /** The figures, for whoever wants them: accuracy, average loss, the evaluation and loss of the move shown, and the
+   * PGN with evaluations. */
   let detailsOpen = false;
-  function details(r: GameReviewData, sides: readonly ('white' | 'black')[]): HTMLElement {
+  function details(r: GameReviewData, sides: readonly ('white' | 'black')[], pgn: HTMLElement): HTMLElement {
     const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(1));
     const table = h(
       'table',
@@ -264,7 +266,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
           ),
         )
       : null;
-    const d = h('details', { class: 'review-details', testid: 'review-details' }, h('summary', {}, pick('详情', 'Details')), table, moveFigures);
+    const d = h('details', { class: 'review-details', testid: 'review-details' }, h('summary', {}, pick('详情', 'Details')), table, moveFigures, h('p', { class: 'review-actions' }, pgn));
     d.open = detailsOpen;
     d.addEventListener('toggle', () => (detailsOpen = d.open));
     return d;
@@ -333,8 +335,8 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
   function startLearn(list: ReviewedMove[]): void {
     const b = o.mainBoard();
     if (!b) return;
-    const bar = h('div', { class: 'learn-bar', testid: 'review-learn-bar' });
-    b.col.append(bar);
+    const bar = h('div', { class: 'review-learn-bar', testid: 'review-learn-bar' });
+    b.col.prepend(bar);
     learn = { list, s: startLearning(list.length), feedback: '', ok: null, bar };
     o.onBoardTaken(true);
     render();

@@ -145,7 +145,7 @@ export function makeView(
     },
     events: { select: (key) => (review.ownsBoard() ? undefined : hooks.onSelect(key)) },
   });
-  review.attachBoard({ api: board, el: boardEl, promo: promoEl, col: boardEl.closest('.board-col') as HTMLElement }, () => drawBoard(ctx.get()));
+  review.attachBoard({ api: board, el: boardEl, promo: promoEl, col: el.querySelector('.side') as HTMLElement }, () => drawBoard(ctx.get()));
 
   function illegalShapes(st: GameState): DrawShape[] {
     if (!st.illegal) return [];
