@@ -2,6 +2,7 @@
 """How `guoxiang review` agrees with an independent engine (Stockfish, dev-only) on what a mistake is.
 
     python3 tools/review_agreement.py GAMES.pgn [REVIEW.jsonl] [--cache SF.json] [--stockfish PATH] [--depth 14]
+                                      [--list] [--without-people]
 
 REVIEW.jsonl is `guoxiang review GAMES.pgn --json` (or the `review_dump` example's output). Stockfish evaluates
 every position of every game at a fixed depth with UCI_ShowWDL (one thread, 64 MiB hash); its expected score for
@@ -127,6 +128,9 @@ def main():
     ap.add_argument("--depth", type=int, default=14)
     ap.add_argument("--cache")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--without-people", action="store_true",
+                    help="score the review as it was before the marks for people (docs/review.md): a move classed "
+                         "good that lost >= 8 points was a mistake, a blunder that lost < 30 points a mistake")
     a = ap.parse_args()
     sf = Stockfish(a.stockfish, a.depth, a.cache)
     reviews = [json.loads(line) for line in open(a.review)] if a.review else None
@@ -153,6 +157,15 @@ def main():
                     continue
                 loss = exp[i] - (100.0 - exp[i + 1])
                 cls = mv["class"]
+                if a.without_people:
+                    # The marks for people unmark a mistake (or inaccuracy) by its swing and make a mistake a blunder
+                    # by material; the loss and the judge that speaks are the same, so the class before is known.
+                    if cls == "good" and mv["loss"] >= 8:
+                        cls = "mistake"
+                    elif cls == "good" and mv["loss"] >= 4:
+                        cls = "inaccuracy"
+                    elif cls == "blunder" and mv["loss"] < 30:
+                        cls = "mistake"
                 table.setdefault(cls, []).append(loss)
                 missed = loss >= 30 and cls not in ("mistake", "blunder", "missed_win")
                 unconfirmed = cls in ("blunder", "missed_win") and loss < 15
