@@ -1,7 +1,8 @@
 //! Reviews every game of a PGN file as `guoxiang review FILE.pgn --json` does and prints, per game, one JSON line
 //! with the same `game` and `moves`, plus `positions`: what the first judge (the hand-written evaluation, or the
 //! one judge asked for) said about every position (the start and after each move) — `fen`, `legal`, `eval` (side to move), `best`, `second` `{uci, eval}` — so that the curve and
-//! the thresholds can be re-fitted without searching again (tools/review_fit.py, docs/review.md "Calibration").
+//! the thresholds can be re-fitted without searching again (tools/review_fit.py, docs/review.md "Calibration"), and
+//! `verdicts`: per move, each judge's loss, class and the facts the marks for people use (tools/review_marks.py).
 //!
 //!     cargo run --release -p guoxiang-review --example review_dump -- FILE.pgn [NODES [both|hand|network]] > DUMP.jsonl
 //!
@@ -68,7 +69,25 @@ fn main() -> Result<(), String> {
                 pos.play_unchecked(m);
             }
         }
-        let v = json!({ "game": n, "nodes": r.nodes, "moves": r.moves, "positions": positions });
+        // Each judge's verdict per move (the first judge's first): loss, class and the facts of the marks for
+        // people, so that those marks can be re-fitted from the dump (tools/review_marks.py).
+        let verdicts: Vec<_> = r
+            .moves
+            .iter()
+            .map(|mv| {
+                mv.verdicts
+                    .iter()
+                    .map(|v| {
+                        json!({
+                            "loss": v.loss, "class": v.class, "people_loss": v.facts.people_loss,
+                            "material_lost": v.facts.material_lost, "allows_mate": v.facts.allows_mate,
+                            "before": v.facts.before,
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let v = json!({ "game": n, "nodes": r.nodes, "moves": r.moves, "positions": positions, "verdicts": verdicts });
         writeln!(out, "{v}").map_err(|e| format!("standard output: {e}"))?;
         n_games += 1;
         eprintln!("game {n}: {} plies, {:.1} s", g.moves.len(), t.elapsed().as_secs_f64());

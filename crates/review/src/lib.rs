@@ -131,6 +131,18 @@ pub struct MoveReview {
     /// For inaccuracies and worse: which kind of error the comment describes (not in the JSON).
     #[serde(skip)]
     pub kind: Option<explain::Kind>,
+    /// What each judge found, the first judge's first (not in the JSON): for calibrating the marks from a dump
+    /// (crates/review/examples/review_dump.rs) without searching again.
+    #[serde(skip)]
+    pub verdicts: Vec<Verdict>,
+}
+
+/// One judge's verdict on a move, before the judges are combined and the marks for people applied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Verdict {
+    pub loss: f64,
+    pub class: Class,
+    pub facts: chances::Facts,
 }
 
 /// A sentence in both languages, each with the moves in Chinese piece letters (王后车象马: `马f3`) and in SAN's
@@ -237,8 +249,11 @@ pub fn review_judged(
         let white_eval = white_eval_after(before, after, ja);
         let Some(other) = &other else {
             let f = explain::facts(before, m, jb, ja);
+            let verdict = Verdict { loss, class, facts: f };
             let class = chances::for_people(class, f, loss, f.people_loss);
-            out.push(review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval));
+            let mut r = review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval);
+            r.verdicts = vec![verdict];
+            out.push(r);
             continue;
         };
         let (ob, oa) = (&other[i], &other[i + 1]);
@@ -249,13 +264,19 @@ pub fn review_judged(
         let other_errs = other_class.is_mistake_or_worse();
         let use_other = other_errs && (!first_errs || other_loss > loss);
         let (first_facts, other_facts) = (explain::facts(before, m, jb, ja), explain::facts(before, m, ob, oa));
+        let verdicts = vec![
+            Verdict { loss, class, facts: first_facts },
+            Verdict { loss: other_loss, class: other_class, facts: other_facts },
+        ];
         let (jb, ja, loss, class, confirm, facts, other_people) = if use_other {
             (ob, oa, other_loss, other_class, loss, other_facts, first_facts.people_loss)
         } else {
             (jb, ja, loss, class, other_loss, first_facts, other_facts.people_loss)
         };
         let class = chances::for_people(chances::confirmed(class, confirm), facts, confirm, other_people);
-        out.push(review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval));
+        let mut r = review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval);
+        r.verdicts = verdicts;
+        out.push(r);
     }
     let (white, black) = summarise(&out, &positions);
     Ok((GameReview { moves: out, white, black, nodes: options.nodes }, first))
@@ -482,6 +503,7 @@ fn review_move_as(
         comment,
         motifs,
         kind,
+        verdicts: Vec::new(),
     }
 }
 
