@@ -20,9 +20,10 @@ fn data() -> Option<PathBuf> {
     }
 }
 
-/// (lichess theme, precision floor, recall floor): the issue's targets are precision 0.85 and recall 0.75; where
-/// the tagger meets them the floor is at least the target, elsewhere it sits a little under what the tagger
-/// measures today (docs/puzzles/tagger.md has the table), so that a regression shows.
+/// (lichess theme, precision floor, recall floor): the issue's targets are precision 0.85 and recall 0.75 (issue 38:
+/// 0.8 and 0.6 for hangingPiece, deflection and intermezzo); where the tagger meets them the floor is at least the
+/// target, elsewhere it sits a little under what the tagger measures today (docs/puzzles/tagger.md has the table),
+/// so that a regression shows.
 const FLOORS: &[(&str, f64, f64)] = &[
     ("fork", 0.85, 0.75),
     ("pin", 0.85, 0.75),
@@ -35,6 +36,11 @@ const FLOORS: &[(&str, f64, f64)] = &[
     ("mateIn2", 0.98, 0.98),
     ("promotion", 0.97, 0.98),
     ("enPassant", 0.98, 0.98),
+    // Issue 38: hangingPiece, deflection, intermezzo (and clearance, not a target) a little under what they measure.
+    ("hangingPiece", 0.85, 0.95),
+    ("deflection", 0.85, 0.85),
+    ("intermezzo", 0.90, 0.80),
+    ("clearance", 0.50, 0.45),
 ];
 
 const REPORTED: &[&str] = &[

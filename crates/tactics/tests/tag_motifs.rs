@@ -271,6 +271,13 @@ fn a_check_by_the_piece_that_then_takes_back_is_no_intermezzo() {
 }
 
 #[test]
+fn a_queen_trade_with_check_is_not_a_deflection() {
+    // Qxe5+ Rxe5 Rxd8: the rook left d8 to take back a queen for a queen — a trade, then a loose rook.
+    let found = tags("3rr3/6k1/8/4q3/8/8/1Q6/3R2K1 w - - 0 1", "b2e5 e8e5 d1d8");
+    assert!(!has(&found, Motif::Deflection), "{found:?}");
+}
+
+#[test]
 fn a_knight_clears_the_file_for_the_rook() {
     // Nf6+ leaves e4 and the rook goes through it to the seventh rank.
     let found = tags("6k1/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4f6 g8h8 e1e7");

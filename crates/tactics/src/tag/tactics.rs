@@ -379,7 +379,8 @@ fn material(l: &Line, f: &Facts, out: &mut Vec<Tag>) {
 
 /// A check drives an enemy piece (the king too) off a square from which it guarded another, and the solver's
 /// next move captures on the square it no longer guards — with another piece than the checker, or with the checker
-/// when what it takes is less than a queen (a check that also hits the queen is a fork).
+/// when what it takes is less than a queen (a check that also hits the queen is a fork); a checking capture that
+/// is taken back by the guard, having taken as much as it was worth, is a trade and not counted.
 fn deflection(l: &Line, out: &mut Vec<Tag>) {
     for j in l.solver_plies().skip(1) {
         let (reply, m) = (l.moves[j - 1], l.moves[j]);
@@ -389,8 +390,11 @@ fn deflection(l: &Line, out: &mut Vec<Tag>) {
             continue;
         }
         let guarded = attacks_of(pos, from).contains(t) && !attacks_of(now, reply.to()).contains(t);
-        let checker_again = dest(l.moves[j - 2]) == m.from();
-        if guarded && !(checker_again && value_at(now, t) >= 9) {
+        let checker = l.moves[j - 2];
+        let checker_again = dest(checker) == m.from();
+        // A check that takes something worth as much as the checker, the checker being taken back: a trade.
+        let trade = reply.to() == checker.to() && taken(l, j - 2) >= value_at(l.before(j - 2), checker.from());
+        if guarded && !trade && !(checker_again && value_at(now, t) >= 9) {
             push(
                 out,
                 Motif::Deflection,
