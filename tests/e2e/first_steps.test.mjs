@@ -141,6 +141,9 @@ test('a result said from each player’s side; a spectator keeps the neutral sen
   await a.click(tid('start-game'));
   const url = await a.locator(tid('friend-link')).inputValue();
   await b.goto(new URL(url).pathname);
+  // The English guest's name reads 游客-… on the Chinese page.
+  await b.locator(tid('challenger')).waitFor();
+  assert.match(await b.textContent(tid('challenger')), /^游客-/);
   await b.click(tid('accept-challenge'));
   await Promise.all([a.waitForURL(/\/game\/[A-Za-z0-9]+$/), b.waitForURL(/\/game\/[A-Za-z0-9]+$/)]);
   await a.waitForSelector(`${tid('board')}[data-my-color="white"]`);

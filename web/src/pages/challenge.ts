@@ -8,7 +8,7 @@ import type { Page } from '../app';
 import { h, replace } from '../dom';
 import { t } from '../i18n';
 import type { ServerMessage } from '../protocol';
-import { tcLabel } from '../ui/names';
+import { displayName, tcLabel } from '../ui/names';
 
 export function challengePage(id: string): Page {
   const body = h('div', { class: 'challenge-body' }, h('p', {}, t('common.loading')));
@@ -32,7 +32,7 @@ export function challengePage(id: string): Page {
       'dl',
       { class: 'facts' },
       h('dt', {}, t('challenge.from')),
-      h('dd', { testid: 'challenger', translate: 'no' }, c.challenger.name + (c.challenger.rating ? ` (${c.challenger.rating})` : '')),
+      h('dd', { testid: 'challenger', translate: 'no' }, displayName(c.challenger.name) + (c.challenger.rating ? ` (${c.challenger.rating})` : '')),
       h('dt', {}, t('home.timeControl')),
       h('dd', {}, tcOf(c)),
       h('dt', {}, t('challenge.yourColor')),

@@ -133,7 +133,7 @@ export function profilePage(name: string): Page {
 
   function side(p: ExportPlayer): string {
     if (p.aiLevel !== undefined) return t('engine.name', { level: String(p.aiLevel) });
-    return p.user?.name ?? '?';
+    return p.user ? displayName(p.user.name) : '?';
   }
 
   /** The rating change of this profile's player in a rated game. */

@@ -27,6 +27,7 @@ import { currentFen, initialState, needsSearch, reduce } from './state';
 import type { Action, State } from './state';
 import { AnalysisStream } from './stream';
 import { layout } from './view';
+import { displayName } from '../../ui/names';
 
 const ENGINE_KEY = 'gx.analysis.engine';
 
@@ -308,7 +309,8 @@ export function analysisPage(gameId: string | null, query: URLSearchParams): Pag
     api
       .game(gameId)
       .then((g) => {
-        const name = (p: typeof g.white) => (p.is_engine ? t('engine.name', { level: String(p.engine_level) }) : p.name);
+        // Guests' names in the page's language (游客-… in Chinese), as everywhere else.
+        const name = (p: typeof g.white) => (p.is_engine ? t('engine.name', { level: String(p.engine_level) }) : displayName(p.name));
         dispatch({ type: 'load', tree: fromMoves(g.initial_fen, g.moves_uci), title: `${name(g.white)} – ${name(g.black)} (${g.result})` });
       })
       .catch((e: unknown) => toast(errorText(e)));
