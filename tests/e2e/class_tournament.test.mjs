@@ -5,7 +5,7 @@
 // those two are paired, the two away sit the round out without a forfeit. There is no table of zeros before round
 // 1; after it the standings have Chinese tie-break names with a visible legend, the crosstable a legend of its
 // codes, and a student who came back is paired in round 2. Screenshots of the page (zh and en, desktop and phone)
-// go to docs/screenshots/tournament-class-*.png.
+// go to docs/screenshots/tournament-class-*.png. Over the board, the heading names no site rules.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -158,5 +158,20 @@ test('an online class tournament waits for presence', { timeout: 300_000 }, asyn
     await P.page.screenshot({ path: join(OUT, `tournament-class-${lang}-${name}.png`), fullPage: true });
     if (P !== org) await P.context.close();
   }
+  // Over the board: no site rules in the heading, no presence or grace; a pasted list takes ratings.
+  const r = await o.request.post('/api/tournaments', {
+    data: { name: '校内线下赛', system: 'round_robin', mode: 'otb', time_control: '5400+30', rated: false },
+  });
+  assert.equal(r.status(), 201, await r.text());
+  const otb = (await r.json()).id;
+  await o.goto(`/tournament/${otb}`);
+  await o.fill(tid('paste-list'), '王小明 1200\n李华、张三');
+  await o.click(tid('paste-add'));
+  await o.waitForFunction((sel) => document.querySelectorAll(sel).length === 3, tid('player-row'));
+  const line = await o.locator('.tour-head .level-line').innerText();
+  assert.ok(line.includes('线下对局'), line);
+  assert.ok(!line.includes('网上规则'), `no online rules over the board: ${line}`);
+  assert.equal(await o.locator(tid('tour-presence')).count(), 0);
+  assert.equal(await o.locator(`${tid('player-row')}:has-text("王小明")`).locator('td').nth(2).innerText(), '1200');
   for (const c of [org, ...S]) await c.context.close();
 });

@@ -234,11 +234,16 @@ export function tournamentPage(id: string): Page {
       roundsEl,
       h('h2', {}, t('tour.pairings')),
       tabs,
+      // Scrolls sideways on a phone rather than widening the page.
       h(
-        'table',
-        { class: 'table pairings' },
-        h('thead', {}, h('tr', {}, h('th', {}, t('tour.board')), h('th', {}, t('tour.white')), h('th', {}, t('tour.result')), h('th', {}, t('tour.black')), h('th', {}, ''))),
-        h('tbody', {}, rows),
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'table pairings' },
+          h('thead', {}, h('tr', {}, h('th', {}, t('tour.board')), h('th', {}, t('tour.white')), h('th', {}, t('tour.result')), h('th', {}, t('tour.black')), h('th', {}, ''))),
+          h('tbody', {}, rows),
+        ),
       ),
       r.byes.length
         ? h(
