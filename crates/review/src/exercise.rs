@@ -290,8 +290,8 @@ fn right_words(pos: &Position, after: &Position, s: &Seen) -> Words {
         );
     }
     words(
-        |_| "这步保住了子力，局面和最佳着法一样。".into(),
-        |_| "This keeps your material and the position holds, as with the best move.".into(),
+        |_| "这步保住了子力，局面也没有变差。".into(),
+        |_| "This keeps your material, and your position holds.".into(),
     )
 }
 

@@ -94,7 +94,15 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
   let destroyed = false;
   /** The opponent's key moments are shown too. */
   let showOthers = false;
-  let learn: { list: ReviewedMove[]; s: LearnState; feedback: string; ok: boolean | null; bar: HTMLElement } | null = null;
+  /** The exercises' run; `solved`: the position after the right try of the exercise on, kept on the board. */
+  let learn: {
+    list: ReviewedMove[];
+    s: LearnState;
+    feedback: string;
+    ok: boolean | null;
+    bar: HTMLElement;
+    solved?: { fen: string; lastMove: [Key, Key] };
+  } | null = null;
   const line = replay(o.initialFen, o.ucis);
   const san = (s: string) => (o.chineseLetters() ? chineseSan(s) : s);
   const sentence = (c: ReviewComment | null | undefined) => commentText(c, getLang() === 'zh' ? 'zh' : 'en', o.chineseLetters());
@@ -384,13 +392,13 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     const { m, before } = cur;
     const color = moverOf(m.ply);
     const result = l.s.results[l.s.index];
-    const fen = fenOf(before);
+    const fen = result === 'solved' && l.solved ? l.solved.fen : fenOf(before);
     b.api.set({
       fen,
       orientation: o.myColor ?? color,
       turnColor: color,
       check: checkColor(before),
-      lastMove: undefined,
+      lastMove: result === 'solved' && l.solved ? l.solved.lastMove : undefined,
       movable: { free: false, color: result === 'open' ? color : undefined, dests: result === 'open' ? destsOf(before) : new Map() },
       premovable: { enabled: false },
     });
@@ -422,14 +430,16 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     const { m, before } = cur;
     const go = (role?: Role) => {
       const nm = legalMove(before, from, to, role);
-      if (nm) void tryMove(m, standardUci(before, nm));
-      else render();
+      if (!nm) return render();
+      const after = before.clone();
+      after.play(nm);
+      void tryMove(m, standardUci(before, nm), { fen: fenOf(after), lastMove: [from, to] });
     };
     if (isPromotion(before, from, to)) choosePromotion(b.promo, moverOf(m.ply), (r) => (r ? go(r) : render()));
     else go();
   }
 
-  async function tryMove(m: ReviewedMove, uci: string): Promise<void> {
+  async function tryMove(m: ReviewedMove, uci: string, solved: { fen: string; lastMove: [Key, Key] }): Promise<void> {
     const l = learn;
     if (!l) return;
     l.feedback = pick('引擎在想……', 'The engine is thinking…');
@@ -441,6 +451,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
       const why = sentence(a.reason);
       if (a.correct) {
         l.s = learnStep(l.s, { t: 'solved' });
+        l.solved = solved;
         l.feedback = pick('✓ 对了！', '✓ Right!') + (why ? ' ' + why : '');
         l.ok = true;
       } else {
@@ -473,6 +484,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     const l = learn;
     if (!l) return;
     l.s = learnStep(l.s, e);
+    l.solved = undefined;
     l.feedback = '';
     l.ok = null;
     render();
