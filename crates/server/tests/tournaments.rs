@@ -654,7 +654,8 @@ async fn an_online_swiss_pairs_only_the_players_present() {
 /// A round-robin's table is fixed: its round waits until everyone is at the page, then starts by itself.
 #[tokio::test]
 async fn an_online_round_robin_waits_for_every_player() {
-    let server = TestServer::start(&temp_db("tour_presence_rr")).await;
+    let db = temp_db("tour_presence_rr");
+    let server = TestServer::start(&db).await;
     let (org, players) = people(&server).await;
     let v = ok(
         &server,
@@ -675,6 +676,14 @@ async fn an_online_round_robin_waits_for_every_player() {
     assert_eq!(v["status"], "running");
     assert_eq!(v["round_list"].as_array().unwrap().len(), 0, "Chen is not here: round 1 waits: {v}");
     assert!(v["next_round_at_ms"].is_i64(), "it looks again soon: {v}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(get(&server, &id).await["round_list"].as_array().unwrap().len(), 0);
+    // The server stops while the round waits; the new one goes on waiting (presence is not stored: the players'
+    // pages make them present again).
+    server.crash().await;
+    let server = TestServer::start(&db).await;
+    look(&server, &players[0].1, &id).await;
+    look(&server, &players[1].1, &id).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(get(&server, &id).await["round_list"].as_array().unwrap().len(), 0);
     look(&server, &players[2].1, &id).await;

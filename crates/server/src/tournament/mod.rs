@@ -1058,6 +1058,11 @@ impl Tournaments {
             self.create_games(id, &doc).await;
             if doc.round_list.last().is_some_and(doc::Round::finished) {
                 self.round_finished(id, &doc).await;
+            } else if let (true, Some(at)) = (doc.round_list.is_empty(), doc.next_round_at_ms)
+                && doc.status == TournamentStatus::Running
+            {
+                // Round 1 was waiting for the players to be present: the wait goes on.
+                self.due_at(id, at);
             }
         }
         Ok(())
