@@ -1397,21 +1397,24 @@ mod tests {
 
     #[test]
     fn the_trf_round_trip_keeps_players_and_results() {
-        let mut d = doc(TournamentSystem::Swiss, 6);
+        let mut d = doc(TournamentSystem::Swiss, 8);
         d.start(0).unwrap();
         d.pair_next(1, &[]).unwrap();
-        for b in 1..=3 {
-            d.set_result(
-                1,
-                b,
-                [TournamentResult::WhiteWins, TournamentResult::Draw, TournamentResult::BlackForfeitWin]
-                    [b as usize - 1],
-            )
-            .unwrap();
+        // Board 4: both absent, a double forfeit (`-` against `-`, issue 38).
+        let results = [
+            TournamentResult::WhiteWins,
+            TournamentResult::Draw,
+            TournamentResult::BlackForfeitWin,
+            TournamentResult::DoubleForfeit,
+        ];
+        for b in 1..=4 {
+            d.set_result(1, b, results[b as usize - 1]).unwrap();
         }
         d.after_round();
         let text = trf::write(&d.to_trf(false));
-        let back = Doc::from_trf(&trf::parse(&text).unwrap(), ("o".into(), "org".into()), 5).unwrap();
+        let (w, b) = (d.round_list[0].boards[3].white, d.round_list[0].boards[3].black);
+        assert!(text.contains(&format!("{b:04} w -")) && text.contains(&format!("{w:04} b -")), "{text}");
+        let mut back = Doc::from_trf(&trf::parse(&text).unwrap(), ("o".into(), "org".into()), 5).unwrap();
         assert_eq!(back.round_list.len(), 1);
         // TRF-16 keeps who met whom, not the board order.
         let games = |d: &Doc| {
@@ -1422,6 +1425,8 @@ mod tests {
         assert_eq!(games(&back), games(&d));
         assert_eq!(back.rounds, 3);
         assert_eq!(back.standings(), d.standings());
+        // The imported tournament pairs its next round.
+        assert_eq!(back.pair_next(6, &[]).unwrap().boards.len(), 4);
     }
 
     #[test]
