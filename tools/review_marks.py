@@ -27,7 +27,7 @@ MISTAKES = ("mistake", "blunder", "missed_win")
 
 # The review's constants (crates/review/src/chances.rs).
 CONFIRM_MIN = 25.0
-PEOPLE_MIN = 5.0
+PEOPLE_MIN = 4.0
 BLUNDER_MATERIAL = 3
 NOT_LOST = 25.0
 MISTAKE_MIN = 8.0
@@ -44,7 +44,7 @@ def for_people(cls, f, other_loss, other_people, people_min, upgrade, floor_belo
     return cls
 
 
-def combine(verdicts, people_min=PEOPLE_MIN, upgrade=MISTAKE_MIN, floor_below=999.0):
+def combine(verdicts, people_min=PEOPLE_MIN, upgrade=CONFIRM_MIN, floor_below=999.0):
     """The class of a move from its judges' verdicts, as crates/review/src/lib.rs `review_judged` combines them."""
     if len(verdicts) == 1:
         v = verdicts[0]
@@ -121,7 +121,7 @@ def main():
     if a.check:
         differ = sum(combine(v) != c for _, v, c in moves)
         print(f"--check: {differ} moves classed otherwise than in the dump")
-    rows = [(PEOPLE_MIN, MISTAKE_MIN, 999.0)]
+    rows = [(PEOPLE_MIN, CONFIRM_MIN, 999.0)]
     if a.grid:
         rows = [(p, u, fb) for p in (0.0, 2.0, 3.0, 4.0, 5.0, 6.0) for u in (MISTAKE_MIN, CONFIRM_MIN, 999.0)
                 for fb in (15.0, 20.0, 999.0)]

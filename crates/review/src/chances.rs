@@ -212,9 +212,9 @@ pub fn confirmed(class: Class, other_loss: f64) -> Class {
 /// the engine curve and 3 to people's.
 pub const PEOPLE_K: f64 = 0.0047;
 /// A mistake or inaccuracy is marked only when some judge finds the move loses at least this many points on the
-/// people's curve (about 43 cp near equality): smaller swings are ones a beginner cannot feel (docs/review.md,
-/// "Marks for people").
-pub const PEOPLE_MIN: f64 = 5.0;
+/// people's curve (about a third of a pawn near equality): smaller swings are ones a beginner cannot feel
+/// (docs/review.md, "Marks for people": the largest floor that keeps 90% recall on the tuning games).
+pub const PEOPLE_MIN: f64 = 4.0;
 /// Material of at least this many pawns given away (a minor piece), or a mate allowed, makes a mistake a blunder …
 pub const BLUNDER_MATERIAL: i32 = 3;
 /// … from a position the mover was not already losing: expected score before the move at least this much.
@@ -249,7 +249,8 @@ pub struct Facts {
 /// - An inaccuracy or mistake whose swing no judge finds at least [`PEOPLE_MIN`] on the people's curve is no
 ///   error at all (class good): no mark, no comment — unless it gives material away or allows a mate.
 /// - A mistake that gives away a minor piece or more ([`BLUNDER_MATERIAL`]) or allows a mate, from a position that
-///   was not already lost ([`NOT_LOST`]), is a blunder when the other judge finds at least a mistake's loss.
+///   was not already lost ([`NOT_LOST`]), is a blunder when the other judge finds it loses at least
+///   [`CONFIRM_MIN`], as any blunder needs.
 pub fn for_people(class: Class, speaker: Facts, other_loss: f64, other_people: f64) -> Class {
     let gives_away = speaker.material_lost >= BLUNDER_MATERIAL || speaker.allows_mate;
     match class {
@@ -260,7 +261,7 @@ pub fn for_people(class: Class, speaker: Facts, other_loss: f64, other_people: f
         {
             Class::Good
         }
-        Class::Mistake if gives_away && speaker.before >= NOT_LOST && other_loss >= MISTAKE_MIN => Class::Blunder,
+        Class::Mistake if gives_away && speaker.before >= NOT_LOST && other_loss >= CONFIRM_MIN => Class::Blunder,
         c => c,
     }
 }
@@ -357,11 +358,11 @@ mod tests {
         assert_eq!(for_people(Class::Mistake, Facts { material_lost: 1, ..a6 }, 9.0, 0.0), Class::Mistake);
         // A bishop left to be taken from an equal position: a blunder, even where the loss alone says mistake …
         let hung = f(20.0, 3, false, 50.0);
-        assert_eq!(for_people(Class::Mistake, hung, 12.0, 18.0), Class::Blunder);
-        assert_eq!(for_people(Class::Mistake, f(20.0, 0, true, 40.0), 12.0, 18.0), Class::Blunder);
-        // … but not from a lost position, nor when the other judge finds no mistake in it.
-        assert_eq!(for_people(Class::Mistake, Facts { before: 10.0, ..hung }, 12.0, 18.0), Class::Mistake);
-        assert_eq!(for_people(Class::Mistake, hung, MISTAKE_MIN - 0.1, 18.0), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, hung, CONFIRM_MIN, 18.0), Class::Blunder);
+        assert_eq!(for_people(Class::Mistake, f(20.0, 0, true, 40.0), 27.0, 18.0), Class::Blunder);
+        // … but not from a lost position, nor when the other judge does not confirm it as a blunder.
+        assert_eq!(for_people(Class::Mistake, Facts { before: 10.0, ..hung }, 27.0, 18.0), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, hung, CONFIRM_MIN - 0.1, 18.0), Class::Mistake);
         // Blunders, missed wins and the good moves stay as they are.
         for c in [Class::Blunder, Class::MissedWin, Class::Good, Class::Best, Class::OnlyMove] {
             assert_eq!(for_people(c, a6, 0.0, 0.0), c);
