@@ -6,8 +6,8 @@
 //! develop their pieces; their mistakes come later, as hung pieces and missed tactics. So the levels up to
 //! [`BOOK_LEVEL_MAX`] take a book move while the game is in the book (a weighted choice by the search's seed, so
 //! each game has its own opening), and until move [`OPENING_MOVES`] their choice among the search's candidates
-//! leaves out the quiet moves of the rook's pawns, the king and the rooks when a developing move is among them.
-//! The full-strength search and the evaluation are untouched.
+//! leaves out the quiet moves of the rook's pawns, of a knight to the rim, of the king and of the rooks when a
+//! developing move is among them. The full-strength search and the evaluation are untouched.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -169,13 +169,15 @@ pub fn book_move(pos: &Position, level: u8, seed: u64) -> Option<Move> {
 }
 
 /// Whether a low level leaves `m` out in the opening when it has a developing move among its candidates: a quiet
-/// move (no capture, no promotion, not out of check) of a rook's pawn, of the king other than castling, or of a rook.
+/// move (no capture, not out of check) of a rook's pawn, of a knight to the rim, of the king other than castling,
+/// or of a rook.
 pub fn off_in_opening(pos: &Position, m: Move, level: u8) -> bool {
     if level > BOOK_LEVEL_MAX || pos.fullmoves() > OPENING_MOVES || pos.is_check() || pos.is_capture(m) {
         return false;
     }
     match pos.role_at(m.from()) {
         Some(Role::Pawn) => matches!(m.from().file(), File::A | File::H),
+        Some(Role::Knight) => matches!(m.to().file(), File::A | File::H),
         Some(Role::King) => !m.is_castle(),
         Some(Role::Rook) => true,
         _ => false,
@@ -247,6 +249,7 @@ mod tests {
         assert!(off_in_opening(&start, m(&start, "h2h4"), 3));
         assert!(!off_in_opening(&start, m(&start, "e2e4"), 1));
         assert!(!off_in_opening(&start, m(&start, "g1f3"), 1));
+        assert!(off_in_opening(&start, m(&start, "g1h3"), 1));
         assert!(!off_in_opening(&start, m(&start, "a2a3"), BOOK_LEVEL_MAX + 1));
         let late = Position::from_fen("4k3/p7/8/8/8/8/P7/4K3 w - - 0 30").unwrap();
         assert!(!off_in_opening(&late, m(&late, "a2a3"), 1));
