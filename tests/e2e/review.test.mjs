@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // 复盘 end to end: a game against the computer in which we hang a piece, resigned; its review comes by itself
 // (progress first), marks the blunder in the move list, explains it in zh and in en, and "learn from your mistakes"
-// replays it as an exercise that the engine's move solves.
+// replays it as an exercise on the main board that the engine's move solves.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -103,15 +103,17 @@ test('a blunder against the computer is marked, explained in zh and en, and repl
   await page.click(`${tid('review-moment')}[data-ply="${blunderPly}"] a`);
   await page.waitForSelector(`${tid('review-comment')}[data-ply="${blunderPly}"]`);
   const zh = await page.textContent(tid('review-comment'));
-  assert.ok(zh.includes(judged.comment.zh.slice(0, 6)), `zh: ${zh}`);
+  // The sentence is the comment's (the move written once, in front of it).
+  const zhSentence = await page.textContent(tid('review-sentence'));
+  assert.ok(zhSentence && judged.comment.zh.includes(zhSentence.slice(0, 6)), `zh: ${zh}`);
   assert.match(zh, /败着|错着/);
   await page.click(tid('lang-switch'));
   await page.waitForFunction(() => document.documentElement.lang.startsWith('en'));
   await page.waitForSelector(tid('review-accuracy'));
   await page.click(`${tid('review-moment')}[data-ply="${blunderPly}"] a`);
   await page.waitForFunction(
-    ([sel, text]) => document.querySelector(sel)?.textContent.includes(text),
-    [tid('review-comment'), judged.comment.en.slice(0, 12)],
+    ([sel, text]) => text.includes(document.querySelector(sel)?.textContent.slice(0, 12) || '\u0000'),
+    [tid('review-sentence'), judged.comment.en],
   );
   const en = await page.textContent(tid('review-comment'));
   assert.match(en, /Blunder|Mistake/);
@@ -121,26 +123,26 @@ test('a blunder against the computer is marked, explained in zh and en, and repl
   const pgn = await page.evaluate(async (u) => (await fetch(u)).text(), href);
   assert.ok(pgn.includes('[%eval'), pgn);
 
-  // Learn from your mistakes: the blunder's position, a wrong try, then the engine's move.
+  // Learn from your mistakes, on the main board: the blunder's position, a wrong try, then the engine's move.
   await page.click(tid('review-learn'));
-  await page.waitForSelector(tid('review-learn-board'));
+  await page.waitForSelector(`${tid('board')}[data-learn="1"]`);
   const prompt = await page.textContent(tid('review-learn-prompt'));
   assert.match(prompt, /Exercise 1 of \d+/);
-  const exercises = review.review.moves.filter(
-    (m) => m.ply % 2 === 1 && m.best && ['mistake', 'blunder', 'missed_win'].includes(m.class),
-  );
+  const exercises = review.review.moves.filter((m) => m.ply % 2 === 1 && m.exercise);
   const first = exercises[0];
-  const fen = await page.getAttribute(tid('review-learn-board'), 'data-fen');
+  const fen = await page.getAttribute(tid('board'), 'data-fen');
   assert.ok(fen, 'the exercise board mirrors its position');
-  await clickSquare(page, first.uci.slice(0, 2), tid('review-learn-board'));
-  await clickSquare(page, first.uci.slice(2, 4), tid('review-learn-board'));
+  await clickSquare(page, first.uci.slice(0, 2));
+  await clickSquare(page, first.uci.slice(2, 4));
   await page.waitForFunction((sel) => /✗|✓/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
   assert.match(await page.textContent(tid('review-learn-feedback')), /✗/, 'the move played in the game is not the answer');
-  await page.waitForSelector(tid('review-learn-board'));
-  await clickSquare(page, first.best.slice(0, 2), tid('review-learn-board'));
-  await clickSquare(page, first.best.slice(2, 4), tid('review-learn-board'));
+  await clickSquare(page, first.best.slice(0, 2));
+  await clickSquare(page, first.best.slice(2, 4));
   await page.waitForFunction((sel) => /✓/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
   for (let i = 0; i < exercises.length; i++) await page.click(tid('review-learn-next'));
   assert.match(await page.textContent(tid('review-learn-done')), /You found 1 of \d+/);
+  // Back to the game: the board shows it again.
+  await page.click(tid('review-learn-close'));
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.learn === undefined, tid('board'));
   assert.equal((await boardState(page)).status, 'finished');
 });

@@ -55,14 +55,14 @@ pub fn outcome(e: Eval) -> Outcome {
 
 /// Whether a try evaluated `got` (its side's view) keeps what the best move's `wanted` promised: a forced mate only
 /// by a forced mate; a won position by one still at least [`NOT_WON`] (the missed win's margin: a try just under
-/// [`WON`] keeps a win just over it); a drawn one by one not below 100 − [`NOT_WON`]; a lost one by anything that is
-/// not a forced mate against it.
+/// [`WON`] keeps a win just over it); a drawn one by one not lost; a lost one by anything that is not a forced mate
+/// against it.
 pub fn keeps(wanted: Eval, got: Eval) -> bool {
     let x = got.expected();
     match outcome(wanted) {
         Outcome::Mates => outcome(got) == Outcome::Mates,
         Outcome::Won => x >= NOT_WON,
-        Outcome::Drawn => x >= 100.0 - NOT_WON,
+        Outcome::Drawn => outcome(got) >= Outcome::Drawn,
         Outcome::Lost => outcome(got) != Outcome::Mated,
         Outcome::Mated => true,
     }
@@ -448,7 +448,11 @@ mod tests {
         assert_eq!(outcome(Eval::Mate(3)), Outcome::Mates);
         assert_eq!(outcome(Eval::Mate(-1)), Outcome::Mated);
         assert!(!keeps(Eval::Mate(2), Eval::Cp(900)) && keeps(Eval::Mate(2), Eval::Mate(5)));
-        assert!(keeps(Eval::Cp(0), Eval::Cp(300)) && keeps(Eval::Cp(0), Eval::Cp(-30)));
+        assert!(
+            keeps(Eval::Cp(0), Eval::Cp(300))
+                && keeps(Eval::Cp(0), Eval::Cp(-30))
+                && keeps(Eval::Cp(-50), Eval::Cp(-70))
+        );
         assert!(!keeps(Eval::Cp(0), Eval::Cp(-300)));
         // A win just over the line is kept by one just under it, not by a draw.
         assert!(keeps(Eval::Cp(120), Eval::Cp(85)) && !keeps(Eval::Cp(300), Eval::Cp(0)));
