@@ -127,8 +127,9 @@ test('a hung piece against level 1: our "??" first, said in words, and learned o
   for (let i = 0; i < 20 && hang === null; i++) {
     const st = await waitTurnOrEnd(page, 'white', 60_000);
     assert.ok(!['finished', 'aborted'].includes(st.status), 'the game goes on');
+    // 1. e4 opens the bishop's and the queen's diagonals: a piece can be hung from the next move on.
     const h = i > 0 ? hangingMove(st.fen) : null;
-    await clickMove(page, h ? h.uci : chooseMove(st.fen));
+    await clickMove(page, h ? h.uci : i === 0 ? 'e2e4' : chooseMove(st.fen));
     await page.waitForFunction(
       ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
       [tid('board'), st.ply],
