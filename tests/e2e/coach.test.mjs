@@ -227,12 +227,15 @@ test('a hung piece against level 1: our "??" first, said in words, and learned o
   }
   assert.match(feedback, /✓/, `a move that keeps the ${hang.role} is right; refused: ${refused.join(' | ')}`);
   if (refused.length) console.log(`(refused before: ${refused.join(' | ')})`);
+  const settle = () => page.waitForTimeout(400); // the board's animation, before a picture
+  await settle();
   await page.screenshot({ path: join(SHOTS, 'review-learn-zh-desktop.png') });
 
   // Phone and English pictures of the same.
   await page.setViewportSize({ width: 360, height: 740 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.locator(tid('board')).scrollIntoViewIfNeeded();
+  await settle();
   await page.screenshot({ path: join(SHOTS, 'review-learn-zh-phone.png') });
   await page.click(tid('review-learn-close'));
   await page.waitForFunction(
@@ -257,5 +260,6 @@ test('a hung piece against level 1: our "??" first, said in words, and learned o
   await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.learn === '1', tid('board'));
   await page.click(tid('review-learn-solution'));
   await page.waitForFunction((sel) => /The answer/.test(document.querySelector(sel)?.textContent ?? ''), tid('review-learn-feedback'));
+  await settle();
   await page.screenshot({ path: join(SHOTS, 'review-learn-en-desktop.png') });
 });
