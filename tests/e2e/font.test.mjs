@@ -160,7 +160,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // A server of its own: the pages must show only our texts, not the names other specs gave players and tournaments.
+  server = await startServer(undefined, { own: true });
   browser = await launch();
 });
 

@@ -53,10 +53,11 @@ function freshDatabase(dir) {
 /**
  * The server to test: $GX_BASE if set (already running), else the binary $GX_BIN (or `bin`) started on a free
  * port with a fresh database (see freshDatabase). Returns {base, database, stop} (`database`: $GX_DATABASE for a running
- * server, when run.sh started it).
+ * server, when run.sh started it). `own`: always start one of its own, even when $GX_BASE is set (for a spec that
+ * must not see what the other specs wrote: their players' and tournaments' names).
  */
-export async function startServer(bin = process.env.GX_BIN) {
-  if (process.env.GX_BASE) {
+export async function startServer(bin = process.env.GX_BIN, { own = false } = {}) {
+  if (process.env.GX_BASE && !own) {
     return { base: process.env.GX_BASE.replace(/\/$/, ''), database: process.env.GX_DATABASE, stop: async () => {} };
   }
   if (!bin) throw new Error('set GX_BIN (the guoxiang binary) or GX_BASE (a running server)');
