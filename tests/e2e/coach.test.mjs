@@ -12,9 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
-import { pawnAttacks } from 'chessops/attacks';
-import { makeSquare, makeUci, opposite, parseSquare } from 'chessops/util';
-import { chooseMove, clickMove, clickSquare, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { makeUci, opposite, parseSquare } from 'chessops/util';
+import { chooseMove, clickMove, clickSquare, hangingMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHOTS = resolve(HERE, '../../docs/screenshots');
@@ -42,22 +41,6 @@ function position(fen) {
 /** Whether a square is attacked by `by` in `pos`. */
 function attacked(pos, sq, by) {
   return pos.kingAttackers(sq, by, pos.board.occupied).nonEmpty();
-}
-
-/** A move of a knight, bishop, rook or queen, capturing nothing, to a square an enemy pawn attacks: it hangs. */
-function hangingMove(fen) {
-  const pos = position(fen);
-  const me = pos.turn;
-  for (const [from, dests] of pos.allDests()) {
-    const piece = pos.board.get(from);
-    if (!['knight', 'bishop', 'rook', 'queen'].includes(piece.role)) continue;
-    for (const to of dests) {
-      if (pos.board.get(to)) continue;
-      const attackers = pawnAttacks(me, to).intersect(pos.board.pieces(opposite(me), 'pawn'));
-      if (attackers.nonEmpty()) return { uci: makeUci({ from, to }), role: piece.role, to: makeSquare(to) };
-    }
-  }
-  return null;
 }
 
 /**
@@ -122,9 +105,9 @@ test('a hung piece against level 1: our "??" first, said in words, and learned o
   const gameId = page.url().split('/').pop();
   await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
 
-  // A few sound moves, then a piece hung where a pawn takes it — whatever the computer answers.
+  // A few sound moves, then a piece hung (lib.mjs hangingMove) — whatever the computer answers.
   let hang = null;
-  for (let i = 0; i < 20 && hang === null; i++) {
+  for (let i = 0; i < 30 && hang === null; i++) {
     const st = await waitTurnOrEnd(page, 'white', 60_000);
     assert.ok(!['finished', 'aborted'].includes(st.status), 'the game goes on');
     // 1. e4 opens the bishop's and the queen's diagonals: a piece can be hung from the next move on.

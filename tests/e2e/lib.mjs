@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { Chess } from 'chessops/chess';
 import { parseFen, makeFen } from 'chessops/fen';
-import { makeSquare, makeUci } from 'chessops/util';
+import { pawnAttacks } from 'chessops/attacks';
+import { makeSquare, makeUci, opposite } from 'chessops/util';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -444,4 +445,29 @@ export async function openStep(page, lessonId, index) {
   );
   await page.goto(`/learn/${lessonId}`);
   await waitStep(page, index);
+}
+
+/**
+ * A move of a knight, bishop, rook or queen, capturing nothing, that hangs it: to a square an enemy pawn attacks, or
+ * failing that to a square some enemy piece attacks and none of ours defends (the computer's openings vary from game
+ * to game, so the first kind is not always there). Returns {uci, role, to} (`to` a square name), or null.
+ */
+export function hangingMove(fen) {
+  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  const me = pos.turn;
+  let undefended = null;
+  for (const [from, dests] of pos.allDests()) {
+    const piece = pos.board.get(from);
+    if (!['knight', 'bishop', 'rook', 'queen'].includes(piece.role)) continue;
+    for (const to of dests) {
+      if (pos.board.get(to)) continue;
+      const found = { uci: makeUci({ from, to }), role: piece.role, to: makeSquare(to) };
+      if (pawnAttacks(me, to).intersect(pos.board.pieces(opposite(me), 'pawn')).nonEmpty()) return found;
+      const occupied = pos.board.occupied.without(from).with(to);
+      const enemies = pos.kingAttackers(to, opposite(me), occupied);
+      const friends = pos.kingAttackers(to, me, occupied).without(from);
+      if (undefended === null && enemies.nonEmpty() && friends.isEmpty()) undefended = found;
+    }
+  }
+  return undefended;
 }

@@ -5,11 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Chess } from 'chessops/chess';
-import { parseFen } from 'chessops/fen';
-import { pawnAttacks } from 'chessops/attacks';
-import { makeUci, opposite } from 'chessops/util';
-import { boardState, chooseMove, clickMove, clickSquare, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { boardState, chooseMove, clickMove, clickSquare, hangingMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
 
 let server;
 let browser;
@@ -23,31 +19,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/**
- * A move of a knight, bishop, rook or queen, capturing nothing, that hangs it: to a square an enemy pawn attacks, or
- * failing that to a square some enemy piece attacks and none of ours defends. The computer's openings vary from game
- * to game, so the first kind is not always there.
- */
-function hangingMove(fen) {
-  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
-  const me = pos.turn;
-  let undefended = null;
-  for (const [from, dests] of pos.allDests()) {
-    const piece = pos.board.get(from);
-    if (!['knight', 'bishop', 'rook', 'queen'].includes(piece.role)) continue;
-    for (const to of dests) {
-      if (pos.board.get(to)) continue;
-      const attackers = pawnAttacks(me, to).intersect(pos.board.pieces(opposite(me), 'pawn'));
-      if (attackers.nonEmpty()) return makeUci({ from, to });
-      const occupied = pos.board.occupied.without(from).with(to);
-      const enemies = pos.kingAttackers(to, opposite(me), occupied);
-      const friends = pos.kingAttackers(to, me, occupied).without(from);
-      if (undefended === null && enemies.nonEmpty() && friends.isEmpty()) undefended = makeUci({ from, to });
-    }
-  }
-  return undefended;
-}
 
 test('a blunder against the computer is marked, explained in zh and en, and replayed as an exercise', { timeout: 300_000 }, async () => {
   const { page } = await newPage(browser, server.base, { lang: 'zh' });
@@ -67,7 +38,7 @@ test('a blunder against the computer is marked, explained in zh and en, and repl
     const st = await waitTurnOrEnd(page, 'white', 60_000);
     assert.ok(!['finished', 'aborted'].includes(st.status), 'the game goes on');
     const hang = i > 0 ? hangingMove(st.fen) : null;
-    const uci = hang ?? chooseMove(st.fen);
+    const uci = hang?.uci ?? chooseMove(st.fen);
     await clickMove(page, uci);
     await page.waitForFunction(
       ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
