@@ -223,6 +223,8 @@ test('a guest in Chinese: solves by clicking, fails one, takes hints; rating, da
   b = await board(page);
   assert.equal(b.hint, 'e4', 'the first hint: the piece to move');
   assert.equal(b.hintMove, '');
+  // The board's data says the hint at once; the board draws its square on the next frame.
+  await page.waitForSelector('cg-board square.puzzle-hint');
   const lit = await page.$eval('cg-board square.puzzle-hint', (el) => {
     const r = el.getBoundingClientRect();
     return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
