@@ -250,6 +250,21 @@ pub const TOPICS: &[&str] = &[
     "opening_families",
     "tactics_intro",
     "strategy_tips",
+    // Second edition (issue 39): safety, mates, pawn endings, the seeds' tactics, traps, the optional rules.
+    "protection",
+    "hanging_pieces",
+    "counting",
+    "mate_in_one",
+    "mate_in_two",
+    "mate_patterns",
+    "pawn_endings",
+    "opposition",
+    "square_of_the_pawn",
+    "key_squares",
+    "tactics",
+    "opening_traps",
+    "tournament_rules",
+    "first_game",
 ];
 
 // ----- the raw file -----
