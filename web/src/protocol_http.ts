@@ -516,7 +516,7 @@ orientation: Color,
 solutions: Array<Array<string>>, 
 /**
  * Moves steps: `line`, `mate`, `check`, `capture`, `castle`, `promote`, `en_passant`, `stars`, `escape`,
- * `any`; play steps: `win`, `draw`, `finish`.
+ * `any`, `safe`; play steps: `win`, `draw`, `finish`, `promote` (a mini-game: the first pawn to promote wins).
  */
 goal?: string, 
 /**
@@ -576,7 +576,15 @@ candidates?: Array<string>,
 /**
  * A play step's computer level (1–10).
  */
-level?: number, };
+level?: number, 
+/**
+ * A `stars` goal whose enemy pieces guard squares: a move onto a guarded square is refused (reason `guarded`).
+ */
+guarded?: boolean, 
+/**
+ * A `mate` goal's length in the learner's moves, proven by the checker (every defence is mated in time).
+ */
+mate_in?: number, };
 
 /**
  * One lesson.
@@ -587,6 +595,10 @@ export type LearnLesson = { id: string,
  */
 chapter: string, chapter_title: Bilingual, chapter_order: number, 
 /**
+ * Whether the lesson's chapter is optional (比赛规则: shown apart, not needed to finish the course).
+ */
+chapter_optional: boolean, 
+/**
  * The lesson's place in the whole course, from 1.
  */
 order: number, topics: Array<string>, title: Bilingual, intro: Bilingual | null, steps: Array<LearnStep>, };
@@ -594,7 +606,11 @@ order: number, topics: Array<string>, title: Bilingual, intro: Bilingual | null,
 /**
  * One chapter and its lessons.
  */
-export type LearnChapter = { id: string, order: number, title: Bilingual, summary: Bilingual, lessons: Array<LearnLesson>, };
+export type LearnChapter = { id: string, order: number, title: Bilingual, summary: Bilingual, 
+/**
+ * An optional chapter (比赛规则) is shown apart and not needed to finish the course.
+ */
+optional: boolean, lessons: Array<LearnLesson>, };
 
 /**
  * `GET /api/learn`: the whole course.

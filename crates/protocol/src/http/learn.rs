@@ -51,7 +51,7 @@ pub struct LearnStep {
     /// Learner move sequences (UCI) that complete a moves step (empty otherwise).
     pub solutions: Vec<Vec<String>>,
     /// Moves steps: `line`, `mate`, `check`, `capture`, `castle`, `promote`, `en_passant`, `stars`, `escape`,
-    /// `any`; play steps: `win`, `draw`, `finish`.
+    /// `any`, `safe`; play steps: `win`, `draw`, `finish`, `promote` (a mini-game: the first pawn to promote wins).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub goal: Option<String>,
@@ -113,6 +113,14 @@ pub struct LearnStep {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub level: Option<u8>,
+    /// A `stars` goal whose enemy pieces guard squares: a move onto a guarded square is refused (reason `guarded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub guarded: Option<bool>,
+    /// A `mate` goal's length in the learner's moves, proven by the checker (every defence is mated in time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mate_in: Option<u8>,
 }
 
 /// One lesson.
@@ -124,6 +132,9 @@ pub struct LearnLesson {
     pub chapter: String,
     pub chapter_title: Bilingual,
     pub chapter_order: u32,
+    /// Whether the lesson's chapter is optional (比赛规则: shown apart, not needed to finish the course).
+    #[serde(default)]
+    pub chapter_optional: bool,
     /// The lesson's place in the whole course, from 1.
     pub order: u32,
     pub topics: Vec<String>,
@@ -140,6 +151,9 @@ pub struct LearnChapter {
     pub order: u32,
     pub title: Bilingual,
     pub summary: Bilingual,
+    /// An optional chapter (比赛规则) is shown apart and not needed to finish the course.
+    #[serde(default)]
+    pub optional: bool,
     pub lessons: Vec<LearnLesson>,
 }
 

@@ -193,6 +193,12 @@ export function applyVerdict(ls: LessonState, item: string | null, v: LearnVerdi
   return false;
 }
 
+/** Who promoted first in a played line (`promote` goal): the side to move before the first five-letter UCI move. */
+export function firstPromotion(line: { moves: { uci: string }[]; positions: { turn: 'white' | 'black' }[] }): 'white' | 'black' | null {
+  const i = line.moves.findIndex((m) => m.uci.length === 5);
+  return i < 0 ? null : line.positions[i].turn;
+}
+
 /** A `play` step judged here: whether the game's end meets the goal within the move budget. */
 export function playGoalMet(step: LearnStep, result: { winner: 'white' | 'black' | null; me: 'white' | 'black'; myMoves: number }): boolean {
   if (step.max_moves && result.myMoves > step.max_moves) return false;
@@ -271,9 +277,14 @@ export function allLessons(chapters: LearnChapter[]): LearnLesson[] {
   return [...chapters].sort((a, b) => a.order - b.order).flatMap((c) => [...c.lessons].sort((a, b) => a.order - b.order));
 }
 
-/** Lessons done out of all of the course's (lessons no longer in the course are not counted). */
+/** The lessons the course asks for: those of the optional chapters (比赛规则) are left out. */
+export function requiredLessons(chapters: LearnChapter[]): LearnLesson[] {
+  return allLessons(chapters.filter((c) => !c.optional));
+}
+
+/** Lessons done out of the course's required ones (lessons no longer in the course, or optional, are not counted). */
 export function countDone(chapters: LearnChapter[], p: LearnProgress): { done: number; total: number } {
-  const lessons = allLessons(chapters);
+  const lessons = requiredLessons(chapters);
   return { done: lessons.filter((l) => p.lessons[l.id]?.done).length, total: lessons.length };
 }
 
@@ -284,9 +295,9 @@ export function lessonAfter(chapters: LearnChapter[], id: string): LearnLesson |
   return i >= 0 && i + 1 < lessons.length ? lessons[i + 1] : null;
 }
 
-/** The first lesson not done yet (where "continue" leads). */
+/** The first required lesson not done yet (where "continue" leads; the optional chapters are chosen, not led to). */
 export function nextToLearn(chapters: LearnChapter[], p: LearnProgress): LearnLesson | null {
-  return allLessons(chapters).find((l) => !p.lessons[l.id]?.done) ?? null;
+  return requiredLessons(chapters).find((l) => !p.lessons[l.id]?.done) ?? null;
 }
 
 const LETTER: Record<string, string> = { king: 'K', queen: 'Q', rook: 'R', bishop: 'B', knight: 'N', pawn: '' };

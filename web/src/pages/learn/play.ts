@@ -14,7 +14,7 @@ import { getLang, pick, t } from '../../i18n';
 import type { Color, GameSnapshot, GameStatus, ServerMessage, VersionedGameEvent } from '../../protocol';
 import { makeBoard, mirror } from '../../ui/board';
 import { choosePromotion } from '../../ui/promotion';
-import { playGoalMet } from './ctrl';
+import { firstPromotion, playGoalMet } from './ctrl';
 
 export interface PlayResult {
   met: boolean;
@@ -83,7 +83,9 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
 
   function render(): void {
     drawBoard();
-    const goal = t(step.goal === 'win' ? 'learn.play.goal.win' : step.goal === 'draw' ? 'learn.play.goal.draw' : 'learn.play.goal.finish');
+    const goal = t(
+      step.goal === 'win' ? 'learn.play.goal.win' : step.goal === 'draw' ? 'learn.play.goal.draw' : step.goal === 'promote' ? 'learn.play.goal.promote' : 'learn.play.goal.finish',
+    );
     const budget = step.max_moves ? (getLang() === 'zh' ? '' : ' ') + t('learn.play.budget', { n: String(step.max_moves) }) : '';
     const lines: (string | HTMLElement)[] = [h('div', {}, goal + budget)];
     if (gameId) lines.push(h('div', { class: 'hint' }, t('learn.play.you', { color: t(me === 'white' ? 'color.white' : 'color.black'), level: String(step.level ?? 1) })));
@@ -236,10 +238,20 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
 
   function judge(): void {
     if (ended || !gameId) return;
+    // A pawn-war mini-game (`promote`): the first promotion decides, whoever made it; the game is then left.
+    const promoter = step.goal === 'promote' ? firstPromotion(line) : null;
+    if (promoter) {
+      ended = true;
+      const met = promoter === me && (!step.max_moves || myMoves() <= step.max_moves);
+      note = met ? t('learn.play.promoted') : t('learn.play.theyPromoted');
+      endGame();
+      onEnd({ met, overBudget: false });
+      return;
+    }
     const budgetGone = !!step.max_moves && myMoves() >= step.max_moves && !over() && pos().turn === me;
     if (status.status === 'finished') {
       ended = true;
-      const met = playGoalMet(step, { winner: status.winner, me, myMoves: myMoves() });
+      const met = step.goal !== 'promote' && playGoalMet(step, { winner: status.winner, me, myMoves: myMoves() });
       if (!met) note = t('learn.play.missed');
       onEnd({ met, overBudget: false });
     } else if (budgetGone) {

@@ -50,7 +50,16 @@ function lessonCard(l: LearnLesson, p: LearnProgress, n: number): HTMLElement {
 export function indexView(chapters: LearnChapter[], p: LearnProgress, guest: boolean): HTMLElement {
   const { done, total } = countDone(chapters, p);
   const next = nextToLearn(chapters, p);
+  const optional = chapters.filter((c) => c.optional);
   let n = 0;
+  const chapterSection = (c: LearnChapter): HTMLElement =>
+    h(
+      'section',
+      { class: `learn-chapter${c.optional ? ' optional' : ''}`, testid: 'learn-chapter', 'data-chapter': c.id, 'data-optional': c.optional ? '1' : '0' },
+      h('h2', {}, h('span', { class: 'chapter-num' }, c.optional ? t('learn.optionalChapter') : t('learn.chapter', { n: String(c.order) })), ' ', tx(c.title)),
+      h('p', { class: 'hint' }, tx(c.summary)),
+      h('div', { class: 'lesson-cards' }, [...c.lessons].sort((a, b) => a.order - b.order).map((l) => lessonCard(l, p, ++n))),
+    );
   return h(
     'div',
     { class: 'page learn-index' },
@@ -64,15 +73,17 @@ export function indexView(chapters: LearnChapter[], p: LearnProgress, guest: boo
       next ? link(`/learn/${next.id}`, t('learn.continue', { title: tx(next.title) }), { class: 'btn primary', testid: 'learn-continue' }) : h('p', {}, t('learn.courseDone')),
       guest ? h('p', { class: 'hint' }, t('learn.guestNote')) : null,
     ),
-    chapters.map((c) =>
-      h(
-        'section',
-        { class: 'learn-chapter', testid: 'learn-chapter', 'data-chapter': c.id },
-        h('h2', {}, h('span', { class: 'chapter-num' }, t('learn.chapter', { n: String(c.order) })), ' ', tx(c.title)),
-        h('p', { class: 'hint' }, tx(c.summary)),
-        h('div', { class: 'lesson-cards' }, [...c.lessons].sort((a, b) => a.order - b.order).map((l) => lessonCard(l, p, ++n))),
-      ),
-    ),
+    chapters.filter((c) => !c.optional).map(chapterSection),
+    // The optional chapters (比赛规则) come apart, after the course: not needed to finish it.
+    optional.length
+      ? h(
+          'div',
+          { class: 'learn-optional', testid: 'learn-optional' },
+          h('h2', { class: 'learn-optional-title' }, t('learn.optionalTitle')),
+          h('p', { class: 'hint' }, t('learn.optionalNote')),
+          optional.map(chapterSection),
+        )
+      : null,
   );
 }
 
