@@ -382,7 +382,29 @@ fn learn_fixture() -> PathBuf {
 fn learn_check_accepts_a_valid_course() {
     let o = guoxiang(&["learn", "check", learn_fixture().to_str().unwrap()]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert_eq!(stdout(&o).trim(), "1 chapters, 2 lessons, 9 steps: ok");
+    // The figures of issue 39 (choice share, first play step), then the summary line.
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        ["choice: 1 of 9 steps (11.1 %); first play step: 9 of 9 (100.0 %)", "1 chapters, 2 lessons, 9 steps: ok"]
+    );
+}
+
+#[test]
+fn learn_stats_prints_the_figures_as_json() {
+    let o = guoxiang(&["learn", "--stats"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let lessons = json_lines(&stdout(&guoxiang(&["learn", "--json"])));
+    assert_eq!(v["lessons"], lessons.len());
+    let steps: usize = lessons.iter().map(|l| l["steps"].as_array().unwrap().len()).sum();
+    assert_eq!(v["steps"], steps);
+    let choice = lessons.iter().flat_map(|l| l["steps"].as_array().unwrap()).filter(|s| s["kind"] == "choice").count();
+    assert_eq!(v["choice"], choice);
+    let chapters = v["chapters"].as_array().unwrap();
+    assert_eq!(chapters.iter().map(|c| c["steps"].as_u64().unwrap() as usize).sum::<usize>(), steps);
+    assert!(chapters.iter().all(|c| c["id"].is_string() && c["optional"].is_boolean()), "{v}");
 }
 
 #[test]

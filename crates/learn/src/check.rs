@@ -9,10 +9,11 @@
 use std::collections::HashMap;
 
 use guoxiang_core::explain::REASON_CODES;
-use guoxiang_core::{Color, GameState, Position};
+use guoxiang_core::{Color, GameState, Position, Role, Termination};
 
 use crate::judge::{Try, judge_step};
 use crate::model::{Goal, PlayGoal, Step, StepKind, TOPICS, Verify};
+use crate::safety;
 use crate::{CheckError, Course, ErrorKind};
 
 /// Checks a course; file errors first (in course order), then coverage errors.
@@ -51,6 +52,7 @@ pub fn check(course: &Course) -> Vec<CheckError> {
             }
         }
     }
+    errors.extend(play_at_chapter_ends(course));
     for topic in TOPICS {
         if !course.lessons().any(|(_, l)| l.topics.iter().any(|t| t == topic)) {
             errors.push(CheckError {
@@ -60,6 +62,35 @@ pub fn check(course: &Course) -> Vec<CheckError> {
                 step: None,
                 message: format!("no lesson covers the topic {topic:?}"),
             });
+        }
+    }
+    errors
+}
+
+/// Every chapter after the first one with a `finish` play step (the first whole game), optional chapters aside,
+/// ends with a `play` step: a game or a mini-game against the computer.
+fn play_at_chapter_ends(course: &Course) -> Vec<CheckError> {
+    let is_finish = |s: &Step| matches!(s.kind, StepKind::Play { goal: PlayGoal::Finish, .. });
+    let Some(first) = course.chapters.iter().position(|c| c.lessons.iter().any(|l| l.steps.iter().any(is_finish)))
+    else {
+        return Vec::new();
+    };
+    let game = &course.chapters[first].file;
+    let mut errors = Vec::new();
+    for chapter in course.chapters[first + 1..].iter().filter(|c| !c.optional) {
+        let Some(lesson) = chapter.lessons.last() else { continue };
+        let Some(last) = lesson.steps.last() else { continue };
+        if !matches!(last.kind, StepKind::Play { .. }) {
+            errors.push(CheckError::file(
+                &chapter.file,
+                Some(lesson.id.clone()),
+                Some(lesson.steps.len() - 1),
+                format!(
+                    "the chapter ends with a {} step: every chapter after the first game ({game}) ends with a play \
+                     step (a game or mini-game against the computer), unless its [chapter] has optional = true",
+                    last.kind.name()
+                ),
+            ));
         }
     }
     errors
@@ -90,10 +121,13 @@ pub fn check_step(step: &Step) -> Vec<String> {
             for (n, sol) in step.solutions.iter().enumerate() {
                 check_solution(step, goal, n, sol, &mut errs);
             }
+            if let Goal::Mate { mate_in: Some(k), .. } = goal {
+                check_mate_in(&pos, *k, &step.solutions, &mut errs);
+            }
             for w in wrong {
-                if w.reason != "not_goal" && !REASON_CODES.contains(&w.reason.as_str()) {
+                if w.reason != "not_goal" && w.reason != "guarded" && !REASON_CODES.contains(&w.reason.as_str()) {
                     errs.push(format!(
-                        "wrong {:?}: unknown reason {:?} (not_goal or a code of `guoxiang explain`: {})",
+                        "wrong {:?}: unknown reason {:?} (not_goal, guarded or a code of `guoxiang explain`: {})",
                         w.moves,
                         w.reason,
                         REASON_CODES.join(", ")
@@ -172,6 +206,9 @@ pub fn check_step(step: &Step) -> Vec<String> {
             if *goal == PlayGoal::Win && !pos.can_mate(pos.turn()) {
                 errs.push("goal = \"win\" cannot be reached: the learner's side cannot checkmate from here".into());
             }
+            if *goal == PlayGoal::Promote && pos.pieces(pos.turn(), Role::Pawn).is_empty() {
+                errs.push("goal = \"promote\" cannot be reached: the learner's side has no pawn".into());
+            }
         }
     }
     errs
@@ -200,15 +237,34 @@ fn check_goal_position(pos: &Position, goal: &Goal, errs: &mut Vec<String>) {
                 ));
             }
         }
-        Goal::Stars { stars, .. } => {
+        Goal::Stars { stars, guarded, .. } => {
             let ours = pos.by_color(pos.turn());
             for s in stars {
                 if ours.contains(*s) {
                     errs.push(format!("star {s} is under one of the learner's own pieces"));
+                } else if *guarded && let Some(&(from, role)) = safety::guards(pos, *s, !pos.turn()).first() {
+                    errs.push(format!("star {s} is guarded by the {} on {from}: no move may land there", role.name()));
                 }
             }
         }
-        Goal::Line { lines } | Goal::Mate { lines } => {
+        Goal::Safe { target } => {
+            let us = pos.turn();
+            match target {
+                Some(t) if pos.color_at(*t) != Some(us) || pos.role_at(*t) == Some(Role::King) => {
+                    errs.push(format!("`target` {t}: no piece of the learner's (other than the king) stands there"));
+                }
+                Some(t) if safety::exchange_gain(pos, *t, !us) == 0 => {
+                    errs.push(format!("goal = \"safe\": the piece on {t} is not in danger (nothing to make safe)"));
+                }
+                None if safety::pieces_in_danger(pos, us).is_empty() => {
+                    errs.push(
+                        "goal = \"safe\": none of the learner's pieces is in danger (nothing to make safe)".into(),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Goal::Line { lines } | Goal::Mate { lines, .. } => {
             for (n, line) in lines.iter().enumerate() {
                 let mut p = pos.clone();
                 for (i, u) in line.iter().enumerate() {
@@ -226,6 +282,24 @@ fn check_goal_position(pos: &Position, goal: &Goal, errs: &mut Vec<String>) {
             errs.push(format!("`from` {f}: no legal move starts there"));
         }
         _ => {}
+    }
+}
+
+/// `mate_in = k`: every solution has k learner moves, and its first move forces mate in k against every defence.
+fn check_mate_in(pos: &Position, k: u8, solutions: &[Vec<String>], errs: &mut Vec<String>) {
+    let mut proved = Vec::new();
+    for (n, sol) in solutions.iter().enumerate() {
+        if sol.len() != k as usize {
+            errs.push(format!("solution {} {sol:?} has {} moves, not mate_in = {k}", n + 1, sol.len()));
+        }
+        let Some(first) = sol.first().and_then(|u| pos.parse_uci(u).ok()) else { continue };
+        if proved.contains(&first) {
+            continue;
+        }
+        proved.push(first);
+        if let Some(why) = crate::mate::disproof(pos, first, k) {
+            errs.push(format!("mate_in = {k} is not proven for solution {} {sol:?}: {why}", n + 1));
+        }
     }
 }
 
@@ -291,6 +365,11 @@ fn check_verify(start: &Position, verify: Verify, history: &[String]) -> Option<
         Verify::Fivefold => (game.repetitions() >= 5, "the fifth occurrence of the position"),
         Verify::Threefold => (game.repetitions() >= 3, "the third occurrence of the position"),
         Verify::FiftyMoves => (p.halfmoves() >= 100, "50 moves by each side without a capture or pawn move"),
+        // Article 9.6.2: drawn at once, unless the last move mated (the rules core's game status says which).
+        Verify::SeventyFive => (
+            game.outcome().map(|o| o.termination) == Some(Termination::SeventyFiveMoves),
+            "75 moves by each side without a capture or pawn move, and not checkmate (an automatic draw)",
+        ),
         Verify::WhiteCannotMate => (!p.can_mate(Color::White), "a position where White cannot checkmate"),
         Verify::BlackCannotMate => (!p.can_mate(Color::Black), "a position where Black cannot checkmate"),
     };

@@ -17,6 +17,7 @@ pub fn lesson_json(chapter: &Chapter, lesson: &Lesson, order: usize) -> Value {
         "chapter": chapter.id,
         "chapter_title": chapter.title,
         "chapter_order": chapter.order,
+        "chapter_optional": chapter.optional,
         "order": order,
         "topics": lesson.topics,
         "title": lesson.title,
@@ -45,7 +46,14 @@ pub fn course_json(course: &Course) -> Value {
                     lesson_json(c, l, n)
                 })
                 .collect();
-            json!({"id": c.id, "order": c.order, "title": c.title, "summary": c.summary, "lessons": lessons})
+            json!({
+                "id": c.id,
+                "order": c.order,
+                "title": c.title,
+                "summary": c.summary,
+                "optional": c.optional,
+                "lessons": lessons,
+            })
         })
         .collect();
     json!({ "chapters": chapters })
@@ -77,18 +85,29 @@ pub fn step_json(step: &Step) -> Value {
             put("goal", goal.name().into());
             match goal {
                 Goal::Line { lines } => put("lines", json!(lines)),
-                Goal::Mate { lines } if !lines.is_empty() => put("lines", json!(lines)),
+                Goal::Mate { lines, mate_in } => {
+                    if !lines.is_empty() {
+                        put("lines", json!(lines));
+                    }
+                    if let Some(n) = mate_in {
+                        put("mate_in", (*n).into());
+                    }
+                }
                 Goal::Capture { target: Some(t) } => put("target", t.to_string().into()),
                 Goal::Castle { side: Some(s) } => put("side", json!(s)),
                 Goal::Promote { role: Some(r) } => put("role", json!(r)),
-                Goal::Stars { stars, max_moves } => {
+                Goal::Stars { stars, max_moves, guarded } => {
                     put("stars", squares(stars));
+                    if *guarded {
+                        put("guarded", true.into());
+                    }
                     if let Some(n) = max_moves {
                         put("max_moves", (*n).into());
                     }
                 }
                 Goal::Escape { count } => put("count", (*count).into()),
                 Goal::Any { from: Some(f) } => put("from", f.to_string().into()),
+                Goal::Safe { target: Some(t) } => put("target", t.to_string().into()),
                 _ => {}
             }
         }

@@ -17,6 +17,7 @@ use guoxiang_core::{Color, Explanation, Move, Position, Square};
 use serde::Serialize;
 
 use crate::model::{CastleSide, Goal, Step, StepKind, Text, WrongMoves};
+use crate::safety;
 use crate::{Course, Lesson};
 
 /// The most entries a try may hold (a step never needs more; it bounds the work of one request).
@@ -54,6 +55,7 @@ impl Try {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reason {
     /// A rules-core explanation code (`pinned`, `castle_through_check`, … — an illegal move), or `not_goal`,
+    /// `guarded` (a stars step with `guarded = true`: the move lands on a square an enemy piece attacks),
     /// `wrong_square`, `wrong_choice`, `wrong_answer`.
     pub code: String,
     pub zh: String,
@@ -308,6 +310,8 @@ enum Step1 {
     Accept { done: bool, reply: Option<Move> },
     /// Legal but wrong (`not_goal`), with the words to say.
     Reject(Text),
+    /// Legal but wrong for another reason (`guarded`).
+    RejectAs(Reason),
 }
 
 fn not_goal_text(step: &Step, wrong: &[WrongMoves], moves: &[String]) -> Text {
@@ -353,20 +357,24 @@ fn sequence(
             Goal::Line { lines } => match follow_lines(lines, &line_positions, &played, &pos, m, false)? {
                 a @ Step1::Accept { .. } => a,
                 // Off the script: the wrong try's own words if the course has them, else the hint.
-                Step1::Reject(_) => Step1::Reject(not_goal_text(step, wrong, &moves[..=i])),
+                Step1::Reject(_) | Step1::RejectAs(_) => Step1::Reject(not_goal_text(step, wrong, &moves[..=i])),
             },
-            Goal::Mate { lines } => {
+            Goal::Mate { lines, .. } => {
                 if pos.after(m).is_checkmate() {
                     Step1::Accept { done: true, reply: None }
                 } else {
                     match follow_lines(lines, &line_positions, &played, &pos, m, true)? {
                         a @ Step1::Accept { .. } => a,
-                        Step1::Reject(_) => Step1::Reject(not_goal_text(step, wrong, &moves[..=i])),
+                        Step1::Reject(_) | Step1::RejectAs(_) => {
+                            Step1::Reject(not_goal_text(step, wrong, &moves[..=i]))
+                        }
                     }
                 }
             }
-            Goal::Stars { stars, max_moves } => {
-                if pos.gives_check(m) {
+            Goal::Stars { stars, max_moves, guarded } => {
+                if let Some(reason) = guarded.then(|| guard_reason(&pos, m)).flatten() {
+                    Step1::RejectAs(reason)
+                } else if pos.gives_check(m) {
                     Step1::Reject(Text {
                         zh: "这一步会将军；在这个练习里对方不走棋，不能将军。".into(),
                         en: "That move gives check; in this exercise the opponent does not move, so no checks.".into(),
@@ -398,6 +406,19 @@ fn sequence(
                     Step1::Accept { done, reply: None }
                 }
             }
+            Goal::Safe { .. } => {
+                let danger = safety::pieces_in_danger(&pos.after(m), pos.turn());
+                match danger.first() {
+                    None => Step1::Accept { done: true, reply: None },
+                    Some(&(sq, _)) => {
+                        let own = wrong.iter().find(|w| w.reason == "not_goal" && w.moves == moves[..=i]);
+                        Step1::Reject(match own.and_then(|w| w.why.clone()) {
+                            Some(t) => t,
+                            None => in_danger_text(&pos.after(m), sq),
+                        })
+                    }
+                }
+            }
             _ => {
                 if single_move_goal(goal, &pos, m) {
                     Step1::Accept { done: true, reply: None }
@@ -407,6 +428,12 @@ fn sequence(
             }
         };
         match result {
+            Step1::RejectAs(r) => {
+                if i < last {
+                    return inconsistent(format!("{text} is refused ({}), but more moves follow it", r.code));
+                }
+                return Ok(refused(step, &pos, goal, &visited, r));
+            }
             Step1::Reject(t) => {
                 if i < last {
                     return inconsistent(format!("{text} does not do what the step asks, but more moves follow it"));
@@ -491,6 +518,33 @@ fn follow_lines(
     Ok(Step1::Reject(Text { zh: String::new(), en: String::new() }))
 }
 
+/// A stars step with `guarded = true`: the move is refused if a square it lands on (for castling the king's and
+/// the rook's) is attacked by an enemy piece once it is played; the words name the cheapest guard.
+fn guard_reason(pos: &Position, m: Move) -> Option<Reason> {
+    let after = pos.after(m);
+    let them = !pos.turn();
+    let landing = if m.is_castle() { vec![m.king_to(), m.castle_rook_to()] } else { vec![m.to()] };
+    landing.into_iter().find_map(|sq| {
+        let &(from, role) = safety::guards(&after, sq, them).first()?;
+        let (zh, en) = safety::piece_names(them, role);
+        Some(Reason {
+            code: "guarded".into(),
+            zh: format!("{sq} 被{zh}（{from}）守着：走到那里会被吃掉。"),
+            en: format!("The {en} on {from} guards {sq}: it would be taken there."),
+        })
+    })
+}
+
+/// Goal `safe`, a move that leaves a piece in danger: which one.
+fn in_danger_text(after: &Position, sq: Square) -> Text {
+    let role = after.role_at(sq).map_or("piece", |r| r.name());
+    let zh = after.role_at(sq).map_or('子', |r| r.zh_char());
+    Text {
+        zh: format!("你的{zh}（{sq}）还不安全：对方吃掉它能得到子力。"),
+        en: format!("Your {role} on {sq} is still not safe: the opponent wins material by taking it."),
+    }
+}
+
 /// Whether a legal move completes a one-move goal.
 fn single_move_goal(goal: &Goal, pos: &Position, m: Move) -> bool {
     match goal {
@@ -509,7 +563,7 @@ fn single_move_goal(goal: &Goal, pos: &Position, m: Move) -> bool {
         Goal::Promote { role } => m.is_promotion() && role.is_none_or(|r| m.promotion_role() == Some(r.role())),
         Goal::EnPassant => m.is_en_passant(),
         Goal::Any { from } => from.is_none_or(|f| m.from() == f),
-        Goal::Line { .. } | Goal::Mate { .. } | Goal::Stars { .. } | Goal::Escape { .. } => false,
+        Goal::Line { .. } | Goal::Mate { .. } | Goal::Stars { .. } | Goal::Escape { .. } | Goal::Safe { .. } => false,
     }
 }
 

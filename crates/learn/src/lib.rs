@@ -7,6 +7,9 @@
 //! | `check` | what the checker proves: legal positions, solutions that complete their step, wrong tries rejected with their stated reason, `verify`/`answer` true of the position, reachable `play` goals, topic coverage |
 //! | `judge` | [`judge`]: one try → a [`Verdict`] (stateless; the checker validates the course through it) |
 //! | `json` | the lesson JSON of `guoxiang learn --json` and `GET /api/learn` |
+//! | `mate` | the proof of `mate_in`: the first move forces mate against every defence |
+//! | `stats` | the share of `choice` steps and the place of the first `play` step |
+//! | `safety` | a static exchange evaluation: which pieces can be won (goal `safe`), who guards a square (`guarded` stars) |
 //!
 //! The only I/O is reading course files ([`read_dir`]); [`Course::embedded`] is the `course/` directory compiled
 //! into the binary.
@@ -14,7 +17,10 @@
 pub mod check;
 pub mod json;
 pub mod judge;
+pub mod mate;
 pub mod model;
+pub mod safety;
+pub mod stats;
 
 use std::fmt;
 use std::path::Path;
@@ -24,6 +30,7 @@ pub use model::{
     CastleSide, Chapter, Course, Goal, Lesson, PlayGoal, PromoteRole, Side, Step, StepKind, TOPICS, Text, Verify,
     WrongMoves, WrongSquare,
 };
+pub use stats::{ChapterStats, Stats};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));

@@ -33,6 +33,9 @@ pub struct Chapter {
     pub file: String,
     pub title: Text,
     pub summary: Text,
+    /// `[chapter] optional = true`: shown apart in the index, not needed to finish the course, and free of the
+    /// rule that a chapter after the first game ends with a `play` step.
+    pub optional: bool,
     pub lessons: Vec<Lesson>,
 }
 
@@ -95,16 +98,43 @@ impl StepKind {
 /// What completes a `moves` step.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Goal {
-    Line { lines: Vec<Vec<String>> },
-    Mate { lines: Vec<Vec<String>> },
+    Line {
+        lines: Vec<Vec<String>>,
+    },
+    /// `mate_in`: the checker proves that the first move of every solution forces mate in that many moves
+    /// against every defence.
+    Mate {
+        lines: Vec<Vec<String>>,
+        mate_in: Option<u8>,
+    },
     Check,
-    Capture { target: Option<Square> },
-    Castle { side: Option<CastleSide> },
-    Promote { role: Option<PromoteRole> },
+    Capture {
+        target: Option<Square>,
+    },
+    Castle {
+        side: Option<CastleSide>,
+    },
+    Promote {
+        role: Option<PromoteRole>,
+    },
     EnPassant,
-    Stars { stars: Vec<Square>, max_moves: Option<u32> },
-    Escape { count: u8 },
-    Any { from: Option<Square> },
+    /// `guarded`: the opponent's pieces guard squares, and a move onto one is refused (reason `guarded`).
+    Stars {
+        stars: Vec<Square>,
+        max_moves: Option<u32>,
+        guarded: bool,
+    },
+    Escape {
+        count: u8,
+    },
+    Any {
+        from: Option<Square>,
+    },
+    /// After the learner's move none of the learner's pieces can be won by the opponent's captures (static
+    /// exchange, `crate::safety`); with `target`, the piece that stood there is one of them.
+    Safe {
+        target: Option<Square>,
+    },
 }
 
 impl Goal {
@@ -121,6 +151,7 @@ impl Goal {
             Goal::Stars { .. } => "stars",
             Goal::Escape { .. } => "escape",
             Goal::Any { .. } => "any",
+            Goal::Safe { .. } => "safe",
         }
     }
 }
@@ -159,6 +190,8 @@ pub enum PlayGoal {
     Win,
     Draw,
     Finish,
+    /// A mini-game: the learner wins by promoting a pawn first.
+    Promote,
 }
 
 /// What a `choice` step's `verify` says about its position.
@@ -174,12 +207,14 @@ pub enum Verify {
     Fivefold,
     Threefold,
     FiftyMoves,
+    /// Article 9.6.2: 75 moves by each side without a capture or a pawn move, the game drawn without a claim.
+    SeventyFive,
     WhiteCannotMate,
     BlackCannotMate,
 }
 
 impl Verify {
-    const ALL: [(&'static str, Verify); 11] = [
+    const ALL: [(&'static str, Verify); 12] = [
         ("checkmate", Verify::Checkmate),
         ("stalemate", Verify::Stalemate),
         ("check", Verify::Check),
@@ -189,6 +224,7 @@ impl Verify {
         ("fivefold", Verify::Fivefold),
         ("threefold", Verify::Threefold),
         ("fifty_moves", Verify::FiftyMoves),
+        ("seventyfive", Verify::SeventyFive),
         ("white_cannot_mate", Verify::WhiteCannotMate),
         ("black_cannot_mate", Verify::BlackCannotMate),
     ];
@@ -283,6 +319,7 @@ struct RawChapter {
     id: String,
     title: Option<RawText>,
     summary: Option<RawText>,
+    optional: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -340,6 +377,8 @@ struct RawStep {
     history: Option<Vec<String>>,
     candidates: Option<Vec<String>>,
     level: Option<i64>,
+    guarded: Option<bool>,
+    mate_in: Option<i64>,
 }
 
 impl RawStep {
@@ -369,6 +408,8 @@ impl RawStep {
         f("history", self.history.is_some());
         f("candidates", self.candidates.is_some());
         f("level", self.level.is_some());
+        f("guarded", self.guarded.is_some());
+        f("mate_in", self.mate_in.is_some());
         v
     }
 }
@@ -505,6 +546,7 @@ pub(crate) fn parse_file(name: &str, contents: &str, errors: &mut Vec<CheckError
         file: name.to_owned(),
         title: title.unwrap_or_else(empty_text),
         summary: summary.unwrap_or_else(empty_text),
+        optional: raw.chapter.optional.unwrap_or(false),
         lessons,
     })
 }
@@ -556,13 +598,14 @@ fn convert_lesson(cx: &mut Ctx<'_>, l: RawLesson) -> Option<Lesson> {
 fn allowed_fields(kind: &str, goal: Option<&str>) -> &'static [&'static str] {
     match (kind, goal) {
         ("moves", Some("line")) => &["goal", "solutions", "wrong", "lines"],
-        ("moves", Some("mate")) => &["goal", "solutions", "wrong", "lines"],
+        ("moves", Some("mate")) => &["goal", "solutions", "wrong", "lines", "mate_in"],
         ("moves", Some("capture")) => &["goal", "solutions", "wrong", "target"],
         ("moves", Some("castle")) => &["goal", "solutions", "wrong", "side"],
         ("moves", Some("promote")) => &["goal", "solutions", "wrong", "role"],
-        ("moves", Some("stars")) => &["goal", "solutions", "wrong", "stars", "max_moves"],
+        ("moves", Some("stars")) => &["goal", "solutions", "wrong", "stars", "max_moves", "guarded"],
         ("moves", Some("escape")) => &["goal", "solutions", "wrong", "count"],
         ("moves", Some("any")) => &["goal", "solutions", "wrong", "from"],
+        ("moves", Some("safe")) => &["goal", "solutions", "wrong", "target"],
         ("moves", _) => &["goal", "solutions", "wrong"],
         ("squares", _) => &["targets", "wrong"],
         ("choice", _) => &["choices", "answer", "verify", "history"],
@@ -625,6 +668,8 @@ fn convert_step(cx: &mut Ctx<'_>, s: RawStep) -> Option<Step> {
                 s.side,
                 s.role,
                 s.from,
+                s.guarded,
+                s.mate_in,
             );
             StepKind::Moves { goal: goal?, wrong: wrong? }
         }
@@ -706,9 +751,13 @@ fn convert_step(cx: &mut Ctx<'_>, s: RawStep) -> Option<Step> {
                 },
             };
             let history = s.history.unwrap_or_default();
-            if !history.is_empty() && !matches!(verify, Some(Verify::Fivefold | Verify::Threefold | Verify::FiftyMoves))
+            if !history.is_empty()
+                && !matches!(
+                    verify,
+                    Some(Verify::Fivefold | Verify::Threefold | Verify::FiftyMoves | Verify::SeventyFive)
+                )
             {
-                cx.err("`history` goes with verify = \"fivefold\", \"threefold\" or \"fifty_moves\"");
+                cx.err("`history` goes with verify = \"fivefold\", \"threefold\", \"fifty_moves\" or \"seventyfive\"");
             }
             StepKind::Choice { choices, answer, verify, history }
         }
@@ -756,8 +805,12 @@ fn convert_step(cx: &mut Ctx<'_>, s: RawStep) -> Option<Step> {
                 Some("win") => PlayGoal::Win,
                 Some("draw") => PlayGoal::Draw,
                 Some("finish") => PlayGoal::Finish,
+                Some("promote") => PlayGoal::Promote,
                 other => {
-                    cx.err(format!("a play step's `goal` must be \"win\", \"draw\" or \"finish\"{}", got(other)));
+                    cx.err(format!(
+                        "a play step's `goal` must be \"win\", \"draw\", \"finish\" or \"promote\"{}",
+                        got(other)
+                    ));
                     ok = false;
                     PlayGoal::Finish
                 }
@@ -827,6 +880,8 @@ fn convert_goal(
     side: Option<String>,
     role: Option<String>,
     from: Option<String>,
+    guarded: Option<bool>,
+    mate_in: Option<i64>,
 ) -> Option<Goal> {
     let g = match goal {
         Some("line") => match lines {
@@ -836,7 +891,22 @@ fn convert_goal(
                 return None;
             }
         },
-        Some("mate") => Goal::Mate { lines: lines.unwrap_or_default() },
+        Some("mate") => {
+            let mate_in = match mate_in {
+                None => None,
+                Some(n @ 1..=3) => Some(n as u8),
+                Some(n) => {
+                    cx.err(format!("`mate_in` must be 1 to 3, not {n}"));
+                    return None;
+                }
+            };
+            let lines = lines.unwrap_or_default();
+            if mate_in.is_some_and(|n| n > 1) && lines.is_empty() {
+                cx.err("goal = \"mate\" with mate_in > 1 needs `lines` scripting a defence (the judge plays it)");
+                return None;
+            }
+            Goal::Mate { lines, mate_in }
+        }
         Some("check") => Goal::Check,
         Some("capture") => Goal::Capture { target: target.and_then(|t| cx.square("target", &t)) },
         Some("castle") => Goal::Castle {
@@ -873,7 +943,11 @@ fn convert_goal(
             if squares.len() != stars.len() {
                 return None;
             }
-            Goal::Stars { stars: squares, max_moves: positive(cx, "max_moves", max_moves) }
+            Goal::Stars {
+                stars: squares,
+                max_moves: positive(cx, "max_moves", max_moves),
+                guarded: guarded.unwrap_or(false),
+            }
         }
         Some("escape") => match count {
             Some(n @ 1..=3) => Goal::Escape { count: n as u8 },
@@ -886,10 +960,14 @@ fn convert_goal(
             }
         },
         Some("any") => Goal::Any { from: from.and_then(|f| cx.square("from", &f)) },
+        Some("safe") => match target {
+            None => Goal::Safe { target: None },
+            Some(t) => Goal::Safe { target: Some(cx.square("target", &t)?) },
+        },
         other => {
             cx.err(format!(
-                "a moves step's `goal` must be line, mate, check, capture, castle, promote, en_passant, stars, escape \
-                 or any{}",
+                "a moves step's `goal` must be line, mate, check, capture, castle, promote, en_passant, stars, escape, \
+                 any or safe{}",
                 got(other)
             ));
             return None;

@@ -1,6 +1,7 @@
 //! `guoxiang learn`: the 学棋 / Learn course. Alone: the lesson list of the course compiled in; `--json`: one JSON
-//! object per lesson (docs/learn.md "Interfaces"); `check DIR`: every problem of the course files in DIR, one per
-//! line with file, lesson and step (exit 1 if any, 2 if DIR cannot be read).
+//! object per lesson (docs/learn.md "Interfaces"); `--stats`: the course's figures as one JSON object; `check DIR`:
+//! every problem of the course files in DIR, one per line with file, lesson and step, then the share of `choice`
+//! steps and the place of the first `play` step, then the summary (exit 1 if any, 2 if DIR cannot be read).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,8 +12,12 @@ use guoxiang_learn::Course;
 #[derive(clap::Args)]
 pub struct Args {
     /// One JSON object per lesson of the built-in course, one per line.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "stats")]
     json: bool,
+    /// The built-in course's figures as one JSON object: lessons, steps, choice steps and their share, the first
+    /// play step and its place, each chapter's size.
+    #[arg(long)]
+    stats: bool,
     #[command(subcommand)]
     command: Option<LearnCommand>,
 }
@@ -32,6 +37,7 @@ enum LearnCommand {
 pub fn run(a: Args) -> Result<ExitCode, String> {
     match a.command {
         Some(LearnCommand::Check { dir, skip_coverage }) => check(&dir, skip_coverage),
+        None if a.stats => stats(),
         None => list(a.json),
     }
 }
@@ -49,6 +55,7 @@ fn check(dir: &std::path::Path, skip_coverage: bool) -> Result<ExitCode, String>
         writeln!(out, "{e}").map_err(|e| e.to_string())?;
     }
     let c = &report.course;
+    writeln!(out, "{}", guoxiang_learn::Stats::of(c).line()).map_err(|e| e.to_string())?;
     let summary = format!("{} chapters, {} lessons, {} steps", c.chapters.len(), c.lessons().count(), c.step_count());
     if errors.is_empty() {
         writeln!(out, "{summary}: ok").map_err(|e| e.to_string())?;
@@ -57,6 +64,16 @@ fn check(dir: &std::path::Path, skip_coverage: bool) -> Result<ExitCode, String>
         writeln!(out, "{summary}: {} errors", errors.len()).map_err(|e| e.to_string())?;
         Ok(ExitCode::from(1))
     }
+}
+
+fn stats() -> Result<ExitCode, String> {
+    let report = Course::embedded();
+    for e in report.file_errors() {
+        eprintln!("guoxiang: built-in course: {e}");
+    }
+    let s = serde_json::to_string(&guoxiang_learn::Stats::of(&report.course)).map_err(|e| e.to_string())?;
+    writeln!(std::io::stdout().lock(), "{s}").map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn list(json: bool) -> Result<ExitCode, String> {
