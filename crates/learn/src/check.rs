@@ -211,6 +211,8 @@ pub fn check_step(step: &Step) -> Vec<String> {
             }
         }
     }
+    // What the texts claim about the board (crate::claims).
+    errs.extend(crate::claims::check_step_texts(step));
     errs
 }
 

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `model` | the typed course ([`Course`], [`Chapter`], [`Lesson`], [`Step`]) and reading TOML files into it |
 //! | `check` | what the checker proves: legal positions, solutions that complete their step, wrong tries rejected with their stated reason, `verify`/`answer` true of the position, reachable `play` goals, topic coverage |
+//! | `claims` | text proofs: what `success` and `wrong.why` texts say (mate, stalemate, check, winning or taking a piece, negated or not) is true in the positions they speak about |
 //! | `judge` | [`judge`]: one try → a [`Verdict`] (stateless; the checker validates the course through it) |
 //! | `json` | the lesson JSON of `guoxiang learn --json` and `GET /api/learn` |
 //! | `mate` | the proof of `mate_in`: the first move forces mate against every defence |
@@ -15,6 +16,7 @@
 //! into the binary.
 
 pub mod check;
+pub mod claims;
 pub mod json;
 pub mod judge;
 pub mod mate;
