@@ -385,10 +385,8 @@ fn learn_check_accepts_a_valid_course() {
     // The figures of issue 39 (choice share, first play step), then the summary line.
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines,
-        ["choice: 1 of 9 steps (11.1 %); first play step: 9 of 9 (100.0 %)", "1 chapters, 2 lessons, 9 steps: ok"]
-    );
+    assert_eq!(lines.first(), Some(&"choice: 1 of 9 steps (11.1 %); first play step: 9 of 9 (100.0 %)"), "{out}");
+    assert_eq!(lines.last(), Some(&"1 chapters, 2 lessons, 9 steps: ok"), "{out}");
 }
 
 #[test]
