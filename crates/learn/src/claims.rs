@@ -215,6 +215,8 @@ struct Claim {
     word: String,
     /// A move named in the clause (SAN as written).
     san: Option<String>,
+    /// The move was named in an earlier clause (the claim is in brackets, or a bare "mate" / "将死").
+    carried: bool,
 }
 
 fn prove_text(out: &mut StepClaims, label: &str, lang: &str, text: &str, seq: &Seq, mate_goal: bool) {
@@ -233,15 +235,42 @@ fn prove_text(out: &mut StepClaims, label: &str, lang: &str, text: &str, seq: &S
             seq.moves_text()
         ));
     }
+    // A reply that is forced (the only legal move) may be told as done ("后g8+ 之后黑王只能吃后。吃完轮到你走 … 这就是
+    // 逼和"): when the text's mate or stalemate holds only after it, all its mate, stalemate and check words are
+    // read after it.
+    let forced_reply = match end.legal_moves().iter().copied().collect::<Vec<_>>()[..] {
+        [only] => Some(only),
+        _ => None,
+    }
+    .filter(|&only| {
+        let after = end.after(only);
+        claims.iter().any(|c| {
+            !c.negated
+                && c.san.is_none()
+                && ((c.kind == Kind::Mate && !end.is_checkmate() && after.is_checkmate())
+                    || (c.kind == Kind::Stalemate && !end.is_stalemate() && after.is_stalemate()))
+        })
+    });
     for c in claims {
-        let Some(ctx) = place(seq, c.san.as_deref()) else { continue };
+        let Some(ctx) = place(seq, c.san.as_deref(), c.carried) else { continue };
         let not = if c.negated { "not " } else { "" };
         let after = if ctx.named.is_empty() {
             format!("after {}", seq.moves_text())
         } else {
             format!("after {} then {}", seq.moves_text(), ctx.named)
         };
-        match prove(&ctx, &c) {
+        let mut result = prove(&ctx, &c);
+        if result.is_err()
+            && c.san.is_none()
+            && matches!(c.kind, Kind::Mate | Kind::Stalemate | Kind::Check)
+            && let Some(only) = forced_reply
+        {
+            let forced = Ctx { pos: ctx.pos.after(only), gave_check: false, named: String::new(), ..ctx };
+            if prove(&forced, &c).is_ok() {
+                result = Ok(());
+            }
+        }
+        match result {
             Ok(()) => {
                 out.proven += 1;
                 out.proven_list.push(format!("{label} ({lang}): “{}” ({not}{}) {after}", c.word, c.kind.name()));
@@ -269,11 +298,20 @@ struct Ctx {
     gave_check: bool,
     /// The move named by the text when it is not one of the sequence (a threat), as SAN.
     named: String,
+    /// The pieces taken on the way (by either side).
+    taken: Vec<Role>,
 }
 
-fn place(seq: &Seq, san: Option<&str>) -> Option<Ctx> {
+fn place(seq: &Seq, san: Option<&str>, carried: bool) -> Option<Ctx> {
     let mover = seq.start.turn();
     let gave = |upto: usize| seq.plies[..upto].iter().any(|(p, m, l)| *l && p.gives_check(*m));
+    let taken = |upto: usize| -> Vec<Role> {
+        seq.plies[..upto]
+            .iter()
+            .filter(|(p, m, _)| p.is_capture(*m))
+            .filter_map(|(p, m, _)| if m.is_en_passant() { Some(Role::Pawn) } else { p.role_at(m.to()) })
+            .collect()
+    };
     let Some(san) = san else {
         let n = seq.plies.len();
         return Some(Ctx {
@@ -282,16 +320,22 @@ fn place(seq: &Seq, san: Option<&str>) -> Option<Ctx> {
             mover,
             gave_check: gave(n),
             named: String::new(),
+            taken: taken(n),
         });
     };
     // One of the moves of the line (the latest that fits).
-    for (p, m, _) in seq.plies.iter().rev() {
+    for (i, (p, m, _)) in seq.plies.iter().enumerate().rev() {
         if p.parse_san(san).ok() == Some(*m) {
+            // A move of the line named a clause earlier is a piece's name there ("马d7 看住 b8，…：将死"), unless it
+            // is the last move.
+            if carried && i + 1 != seq.plies.len() {
+                return place(seq, None, false);
+            }
             let pos = p.after(*m);
             let mover = p.turn();
             let gave_check = p.gives_check(*m);
             let before = if mover == seq.start.turn() { seq.start.clone() } else { p.clone() };
-            return Some(Ctx { before, pos, mover, gave_check, named: String::new() });
+            return Some(Ctx { before, pos, mover, gave_check, named: String::new(), taken: taken(i + 1) });
         }
     }
     // A move in the position reached: a threat, or what comes next.
@@ -303,6 +347,7 @@ fn place(seq: &Seq, san: Option<&str>) -> Option<Ctx> {
         mover: end.turn(),
         gave_check: end.gives_check(m),
         named: end.san(m),
+        taken: Vec::new(),
     })
 }
 
@@ -371,18 +416,18 @@ fn prove(ctx: &Ctx, c: &Claim) -> Result<(), String> {
             Some(r) => (false, r, String::new()),
         },
         Kind::Capture(role) => {
-            let them = !ctx.mover;
-            // The other side lost the piece, or (the text telling the reply: "the king simply takes the queen") a
-            // reply in P takes one of the mover's.
-            let took = count(p, them, role) < count(&ctx.before, them, role)
-                || (p.turn() == them
-                    && p.legal_moves()
-                        .iter()
-                        .any(|&r| p.is_capture(r) && count(&p.after(r), ctx.mover, role) < count(p, ctx.mover, role)));
+            // Texts tell exchanges in turn ("bishop takes knight, pawn takes bishop", "she took the rook, and your
+            // king took her"): a piece of that kind was taken on the way, or is taken in some exchange of up to
+            // four captures from P.
+            let lost = Color::ALL.iter().any(|&c| count(p, c, role) < count(&ctx.before, c, role))
+                || ctx.taken.iter().any(|&t| role.is_none() || Some(t) == role);
             (
-                took,
-                format!("{} still has as much {}", side(them), role.map_or("material", |_| role_name(role))),
-                format!("{}'s {} is captured", side(them), role_name(role)),
+                lost || exchange_takes(p, role, 4),
+                format!(
+                    "no {} is taken on the way, nor in any exchange of up to four captures from there",
+                    role_name(role).trim_start_matches("a ").trim_start_matches("the ")
+                ),
+                format!("{} is taken", role_name(role)),
             )
         }
     };
@@ -391,6 +436,17 @@ fn prove(ctx: &Ctx, c: &Claim) -> Result<(), String> {
         (false, false) => Err(pos_text),
         (true, true) => Err(neg_text),
     }
+}
+
+/// Whether some sequence of at most `depth` captures from `p` takes a piece of `role` (any piece if `None`).
+fn exchange_takes(p: &Position, role: Option<Role>, depth: u32) -> bool {
+    if depth == 0 {
+        return false;
+    }
+    p.legal_moves().iter().filter(|&&m| p.is_capture(m)).any(|&m| {
+        let taken = if m.is_en_passant() { Some(Role::Pawn) } else { p.role_at(m.to()) };
+        role.is_none() || taken == role || exchange_takes(&p.after(m), role, depth - 1)
+    })
 }
 
 /// `None` if the mover wins material (and the piece) against every reply; else the reply that keeps it.
@@ -437,13 +493,16 @@ struct Clause {
     question: bool,
     /// The first clause of its sentence.
     first: bool,
+    /// Inside brackets （…） / (…): it speaks about what the clause before it named.
+    aside: bool,
 }
 
 /// The text cut into sentences (at 。！？；.!?;) and these into clauses (at ，：—、（） , : ( ) and contrast words).
 fn clauses(text: &str, zh: bool) -> Vec<Clause> {
-    let mut sentences: Vec<(Vec<String>, bool)> = Vec::new();
+    let mut sentences: Vec<(Vec<(String, bool)>, bool)> = Vec::new();
     let mut cur = String::new();
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    let mut aside = false;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         // A full stop or comma of English, not a move's or a number's.
@@ -451,21 +510,26 @@ fn clauses(text: &str, zh: bool) -> Vec<Clause> {
         let sentence_end = matches!(c, '。' | '！' | '？' | '；' | ';' | '!' | '?') || (c == '.' && spaced);
         let clause_end = matches!(c, '，' | '：' | '—' | ':' | '、' | '（' | '）' | '(' | ')') || (c == ',' && spaced);
         if sentence_end || clause_end {
-            parts.push(std::mem::take(&mut cur));
+            parts.push((std::mem::take(&mut cur), aside));
         } else {
             cur.push(c);
+        }
+        match c {
+            '（' | '(' => aside = true,
+            '）' | ')' => aside = false,
+            _ => {}
         }
         if sentence_end {
             sentences.push((std::mem::take(&mut parts), c == '？' || c == '?'));
         }
     }
-    parts.push(cur);
+    parts.push((cur, aside));
     sentences.push((parts, false));
     let seps: &[&str] = if zh { &["但是", "但", "可是", "却", "而且"] } else { &[" but ", " yet "] };
     let mut out = Vec::new();
     for (parts, question) in sentences {
         let mut first = true;
-        for part in parts {
+        for (part, aside) in parts {
             let mut pieces = vec![part];
             for sep in seps {
                 pieces = pieces.iter().flat_map(|p| p.split(sep).map(str::to_owned).collect::<Vec<_>>()).collect();
@@ -473,7 +537,7 @@ fn clauses(text: &str, zh: bool) -> Vec<Clause> {
             for p in pieces {
                 let p = p.trim().to_owned();
                 if !p.is_empty() {
-                    out.push(Clause { text: p, question, first });
+                    out.push(Clause { text: p, question, first, aside });
                     first = false;
                 }
             }
@@ -585,6 +649,8 @@ const ZH_SKIP: &[&str] = &[
     "值",
     "一旦",
     "等",
+    "最后",
+    "最终",
 ];
 /// Words that contain a ZH_SKIP word but are not modal.
 const ZH_NOT_SKIP: &[&str] = &[
@@ -609,9 +675,18 @@ fn claims_zh(text: &str) -> Vec<Claim> {
     let mut out = Vec::new();
     // A clause that supposes (如果…，) takes the rest of its sentence with it.
     let mut supposing = false;
-    for Clause { text: clause, question, first } in clauses(text, true) {
+    // The last move named in the sentence so far: a clause in brackets naming none speaks about it ("白方只剩 王e6
+    // （黑方一步棋也走不了…）").
+    let mut carry: Option<String> = None;
+    for Clause { text: clause, question, first, aside } in clauses(text, true) {
         if first {
             supposing = false;
+            carry = None;
+        }
+        let sans = san_tokens(&clause);
+        let carried = if aside || clause.chars().count() <= 4 { carry.clone() } else { None };
+        if let Some((_, last)) = sans.last() {
+            carry = Some(last.clone());
         }
         if ZH_SUPPOSE.iter().any(|w| clause.contains(w)) || clause.ends_with('时') || clause.ends_with("以后") {
             supposing = true;
@@ -619,14 +694,19 @@ fn claims_zh(text: &str) -> Vec<Claim> {
         if question || supposing || zh_skip(&clause) {
             continue;
         }
-        let sans = san_tokens(&clause);
         let negated_at = |at: usize| {
             let before = &clause[..at];
             let tail: String = before.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
             ZH_NEG.iter().any(|n| tail.contains(n))
         };
         let push = |at: usize, kind: Kind, word: &str, out: &mut Vec<Claim>| {
-            out.push(Claim { kind, negated: negated_at(at), word: word.to_owned(), san: san_for(&sans, at) });
+            out.push(Claim {
+                kind,
+                negated: negated_at(at),
+                word: word.to_owned(),
+                san: san_for(&sans, at).or_else(|| carried.clone()),
+                carried: san_for(&sans, at).is_none() && carried.is_some(),
+            });
         };
         // Mate.
         let mut mate_at = None;
@@ -671,7 +751,13 @@ fn claims_zh(text: &str) -> Vec<Claim> {
             }
         }
         if let Some(at) = clause.find("只是将军").or_else(|| clause.find("只是在将军")) {
-            out.push(Claim { kind: Kind::Mate, negated: true, word: "只是将军".into(), san: san_for(&sans, at) });
+            out.push(Claim {
+                kind: Kind::Mate,
+                negated: true,
+                word: "只是将军".into(),
+                san: san_for(&sans, at).or_else(|| carried.clone()),
+                carried: san_for(&sans, at).is_none() && carried.is_some(),
+            });
         }
         // Winning and capturing: a verb, then within a few characters a piece (or 子).
         let verbs: &[(&str, bool)] = &[
@@ -785,6 +871,9 @@ const EN_SKIP: &[&str] = &[
     "worth",
     "soon",
     "later",
+    "end",
+    "eventually",
+    "finally",
 ];
 const EN_NEG: &[&str] = &["not", "no", "never", "without", "cannot", "neither", "nor", "nothing", "none"];
 
@@ -825,11 +914,18 @@ fn claims_en(text: &str) -> Vec<Claim> {
     let mut out = Vec::new();
     // A clause that supposes ("once the king steps away, …") takes the rest of its sentence with it.
     let mut supposing = false;
-    for Clause { text: clause, question, first } in clauses(text, false) {
+    let mut carry: Option<String> = None;
+    for Clause { text: clause, question, first, aside } in clauses(text, false) {
         let words = en_words(&clause);
         let w = |i: usize| words.get(i).map_or("", |(_, s)| s.as_str());
         if first {
             supposing = false;
+            carry = None;
+        }
+        let sans = san_tokens(&clause);
+        let carried = if aside || words.len() <= 2 { carry.clone() } else { None };
+        if let Some((_, last)) = sans.last() {
+            carry = Some(last.clone());
         }
         if EN_SUPPOSE.contains(&w(0)) || (w(0) == "as" && w(1) == "soon") {
             supposing = true;
@@ -852,11 +948,12 @@ fn claims_en(text: &str) -> Vec<Claim> {
         if skip {
             continue;
         }
-        let sans = san_tokens(&clause);
         let negated_at = |i: usize| (i.saturating_sub(3)..i).any(|k| EN_NEG.contains(&w(k)) || w(k).ends_with("n't"));
         let push = |i: usize, kind: Kind, word: String, negated: bool, out: &mut Vec<Claim>| {
             let at = words[i].0;
-            out.push(Claim { kind, negated, word, san: san_for(&sans, at) });
+            let own = san_for(&sans, at);
+            let carried_now = own.is_none() && carried.is_some();
+            out.push(Claim { kind, negated, word, san: own.or_else(|| carried.clone()), carried: carried_now });
         };
         let mut had_mate = false;
         let mut had_check = false;
@@ -947,7 +1044,8 @@ fn claims_en(text: &str) -> Vec<Claim> {
                     // The object: a piece within the next four words, not "your"/"own".
                     let mut role = None;
                     for k in i + 1..(i + 5).min(words.len()) {
-                        if ["your", "own", "my"].contains(&w(k)) {
+                        // "your"/"own": the learner's piece, not read; "with a pawn", "by", "on", "from": not the object.
+                        if ["your", "own", "my", "with", "by", "on", "from", "at", "in"].contains(&w(k)) {
                             break;
                         }
                         if let Some(r) = en_role(w(k)) {
