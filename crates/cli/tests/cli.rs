@@ -386,6 +386,8 @@ fn learn_check_accepts_a_valid_course() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.first(), Some(&"choice: 1 of 9 steps (11.1 %); first play step: 9 of 9 (100.0 %)"), "{out}");
+    // The texts' claims proven (crates/learn/src/claims.rs): the fixture's texts make none.
+    assert!(lines.contains(&"texts: 0 claims proven"), "{out}");
     assert_eq!(lines.last(), Some(&"1 chapters, 2 lessons, 9 steps: ok"), "{out}");
 }
 

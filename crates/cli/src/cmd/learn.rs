@@ -56,6 +56,8 @@ fn check(dir: &std::path::Path, skip_coverage: bool) -> Result<ExitCode, String>
     }
     let c = &report.course;
     writeln!(out, "{}", guoxiang_learn::Stats::of(c).line()).map_err(|e| e.to_string())?;
+    // What the texts claim (mate, stalemate, check, winning a piece) and the rules core proved (docs/learn.md).
+    writeln!(out, "texts: {} claims proven", guoxiang_learn::claims::proven_claims(c)).map_err(|e| e.to_string())?;
     let summary = format!("{} chapters, {} lessons, {} steps", c.chapters.len(), c.lessons().count(), c.step_count());
     if errors.is_empty() {
         writeln!(out, "{summary}: ok").map_err(|e| e.to_string())?;
