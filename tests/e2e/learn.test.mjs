@@ -6,12 +6,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { makeUci, parseSquare } from 'chessops/util';
 import {
   boardState,
   chooseMove,
   chromeText,
   clickMove,
   firstLessons,
+  guardedMove,
   illegalTry,
   launch,
   learnLessons,
@@ -102,16 +106,25 @@ async function doLesson(page, lesson, { wrong = false, lang = 'zh' } = {}) {
 }
 
 test('a new visitor on a phone: the first lesson of every chapter, progress kept, then in the new account', { timeout: 900_000 }, async () => {
+  // The first lesson of every chapter, and the traps of the openings' chapter (the second edition's new lesson there).
   const firsts = firstLessons(lessons);
+  const traps = lessons.find((l) => l.id === 'opening_traps');
+  if (traps && traps.steps.every((s) => s.kind !== 'play')) firsts.push(traps);
   assert.ok(firsts.length >= 2, `chapters: ${firsts.length}`);
+  const required = lessons.filter((l) => !l.chapter_optional);
+  const firstsRequired = firsts.filter((l) => !l.chapter_optional).length;
   for (const l of firsts) assert.ok(l.steps.every((s) => s.kind !== 'play'), `${l.id}: no play step in a first lesson`);
   const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
   await page.goto('/');
   await page.click(tid('learn-nav'));
   await page.waitForURL(/\/learn$/);
   let p = await progressNumbers(page);
-  assert.deepEqual([p.done, p.total], [0, lessons.length]);
+  // The optional chapter (比赛规则) is not counted: the course is complete without it.
+  assert.deepEqual([p.done, p.total], [0, required.length]);
   assert.match(p.text, /课/);
+  for (const l of lessons.filter((x) => x.chapter_optional)) {
+    assert.equal(await page.locator(`${tid('learn-optional')} [data-chapter="${l.chapter}"]`).count(), 1, `${l.chapter} shown apart`);
+  }
   // Every chapter and lesson listed, all in Chinese.
   assert.equal(Object.keys(await cards(page)).length, lessons.length);
   const indexText = await chromeText(page);
@@ -138,7 +151,7 @@ test('a new visitor on a phone: the first lesson of every chapter, progress kept
     if (reload) await page.reload();
     else await page.goto('/learn');
     p = await progressNumbers(page);
-    assert.deepEqual([p.done, p.total], [firsts.length, lessons.length], `after reload: ${reload}`);
+    assert.deepEqual([p.done, p.total], [firstsRequired, required.length], `after reload: ${reload}`);
     const c = await cards(page);
     for (const l of firsts) assert.deepEqual(c[l.id], { done: true, stars: stars[l.id] }, `card of ${l.id}`);
     assert.equal(Object.values(c).filter((x) => x.done).length, firsts.length);
@@ -172,7 +185,7 @@ test('a new visitor on a phone: the first lesson of every chapter, progress kept
   );
   await page.goto('/learn');
   p = await progressNumbers(page);
-  assert.equal(p.done, firsts.length);
+  assert.equal(p.done, firstsRequired);
   const c = await cards(page);
   for (const l of firsts) assert.equal(c[l.id].stars, stars[l.id]);
   // After logging out, the guest who comes next starts afresh: the account's progress is not shown to them.
@@ -249,5 +262,58 @@ test('a play step: a real game against the computer inside the lesson', { timeou
     await page.waitForSelector(tid('play-start'));
     assert.equal(await page.locator(tid('lesson-step-done')).count(), 0);
   }
+  await context.close();
+});
+
+test('the second edition on a phone: a guarded star refused and explained, an attacked piece saved (goal safe)', { timeout: 300_000 }, async () => {
+  const find = (pred) => {
+    for (const l of lessons) for (const [i, st] of l.steps.entries()) if (pred(st)) return { lesson: l, index: i, step: st };
+    return null;
+  };
+  const guarded = find((st) => st.kind === 'moves' && st.goal === 'stars' && st.guarded && guardedMove(st.fen));
+  const safe = find((st) => st.kind === 'moves' && st.goal === 'safe');
+  assert.ok(guarded, 'a stars step with guarded squares');
+  assert.ok(safe, 'a step with goal safe');
+  const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
+
+  // A star on a guarded square: refused with the reason `guarded`, which names the guard; the board is put back.
+  await openStep(page, guarded.lesson.id, guarded.index);
+  const bad = guardedMove(guarded.step.fen);
+  const before = await boardState(page);
+  const v = await learnTry(page, () => clickMove(page, bad));
+  assert.equal(v.ok, false, `${bad} onto a guarded square is refused`);
+  assert.equal(v.reason.code, 'guarded');
+  const reason = (await page.locator(tid('lesson-reason')).textContent()).trim();
+  assert.equal(reason, v.reason.zh);
+  assert.match(reason, /[a-h][1-8]/, 'the reason names a square');
+  assert.match(reason, CJK);
+  assert.equal((await boardState(page)).fen, before.fen, 'the refused move is taken back');
+  console.log(`# ${guarded.lesson.id} step ${guarded.index}: ${bad} refused: ${reason}`);
+  const stars = await solveStep(page, guarded.step);
+  assert.ok(stars.every((x) => x.ok) && stars.at(-1).done, 'then the stars are collected');
+
+  // Goal safe: a move that leaves the piece en prise is refused (not_goal) and the hint shows; a solution saves it.
+  await openStep(page, safe.lesson.id, safe.index);
+  const pos = Chess.fromSetup(parseFen(safe.step.fen).unwrap()).unwrap();
+  const firstMoves = new Set(safe.step.solutions.map((x) => x[0]));
+  const tries = [];
+  for (const [from, dests] of pos.allDests()) for (const to of dests) tries.push(makeUci({ from, to }));
+  let refused = null;
+  const promotion = (u) => pos.board.get(parseSquare(u.slice(0, 2))).role === 'pawn' && /[18]$/.test(u.slice(2, 4));
+  for (const uci of tries.filter((u) => !firstMoves.has(u) && !promotion(u)).slice(0, 8)) {
+    const w = await learnTry(page, () => clickMove(page, uci));
+    if (!w.ok) {
+      refused = { uci, w };
+      break;
+    }
+    // An accepted other move completes the step: start it again.
+    await openStep(page, safe.lesson.id, safe.index);
+  }
+  assert.ok(refused, `a move that does not save the piece is refused (${safe.lesson.id} step ${safe.index})`);
+  assert.equal(refused.w.reason.code, 'not_goal');
+  assert.ok(await page.locator(tid('lesson-hint')).isVisible(), 'the hint shows after the refused move');
+  console.log(`# ${safe.lesson.id} step ${safe.index}: ${refused.uci} refused (not_goal); solution ${safe.step.solutions[0].join(' ')}`);
+  const done = await solveStep(page, safe.step);
+  assert.ok(done.every((x) => x.ok) && done.at(-1).done, 'a solution saves the piece');
   await context.close();
 });

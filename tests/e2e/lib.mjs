@@ -430,6 +430,8 @@ export async function solveStep(page, step) {
 
 /** On a lesson page: past the intro (if any), to the step with the given index. */
 export async function waitStep(page, index) {
+  // The intro (with its start button) or a step: whichever the lesson opens on, once it has rendered.
+  await page.waitForSelector(`${tid('lesson-start')}, ${tid('lesson-step')}`);
   if (await page.locator(tid('lesson-start')).count()) await page.click(tid('lesson-start'));
   await page.waitForSelector(`${tid('lesson-step')}[data-step="${index}"]`);
   await page.waitForSelector(tid('lesson-prompt'));
@@ -470,4 +472,21 @@ export function hangingMove(fen) {
     }
   }
   return undefended;
+}
+
+/** A move of the side to move in `fen` onto an empty square an enemy piece other than the king attacks, or null. */
+export function guardedMove(fen) {
+  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  const me = pos.turn;
+  const enemyKing = pos.board.kingOf(opposite(me));
+  for (const [from, dests] of pos.allDests()) {
+    if (pos.board.get(from).role === 'king') continue;
+    for (const to of dests) {
+      if (pos.board.get(to)) continue;
+      const occupied = pos.board.occupied.without(from).with(to);
+      const guards = pos.kingAttackers(to, opposite(me), occupied).without(enemyKing);
+      if (guards.nonEmpty()) return makeUci({ from, to });
+    }
+  }
+  return null;
 }

@@ -15,6 +15,7 @@ import {
   isLegalUci,
   launch,
   learnLessons,
+  guardedMove,
   learnTry,
   openStep,
   pieceToShow,
@@ -63,6 +64,14 @@ function findStep(pred) {
 const STARS = findStep((s) => s.kind === 'moves' && s.goal === 'stars' && (s.stars ?? []).length > 1);
 const LEGAL = findStep((s) => s.kind === 'legal_moves');
 const PLAY = findStep((s) => s.kind === 'play');
+// The second edition: a stars step with guarded squares (a refused move explained), a tactic of the seeds (its hint
+// shown), the pawn-war mini-game's goal.
+const GUARDED = findStep((s) => s.kind === 'moves' && s.goal === 'stars' && s.guarded && guardedMove(s.fen));
+const TACTIC = (() => {
+  const l = lessons.find((x) => x.id === 'tactics_fork') ?? lessons.find((x) => x.chapter === 'tactics' && x.order > 0);
+  return l ? [l, 0, l.steps[0]] : null;
+})();
+const PROMOTE = findStep((s) => s.kind === 'play' && s.goal === 'promote');
 const SQUARES = findStep((s) => s.kind === 'squares' && (s.answer ?? s.targets ?? []).length > 1) ?? findStep((s) => s.kind === 'choice');
 try {
   for (const lang of ['zh', 'en']) {
@@ -153,6 +162,37 @@ try {
           if (bad) await learnTry(page, () => clickMove(page, bad));
           await page.waitForTimeout(400);
           await shot('learn-stars');
+        }
+        if (GUARDED) {
+          const [l, i, step] = GUARDED;
+          await openStep(page, l.id, i);
+          await learnTry(page, () => clickMove(page, guardedMove(step.fen)));
+          await page.waitForSelector(tid('lesson-reason'));
+          await page.waitForTimeout(300);
+          await shot('learn-guarded');
+        }
+        if (TACTIC) {
+          const [l, i] = TACTIC;
+          await openStep(page, l.id, i);
+          await page.click(tid('lesson-hint-button'));
+          await page.waitForTimeout(300);
+          await shot('learn-tactic');
+        }
+        if (PROMOTE) {
+          const [l, i] = PROMOTE;
+          await openStep(page, l.id, i);
+          await page.waitForTimeout(300);
+          await shot('learn-pawn-war');
+        }
+        // The index's end: the optional chapter (比赛规则) apart.
+        await page.goto('/learn');
+        const optional = page.locator(tid('learn-optional'));
+        if (await optional.count()) {
+          await optional.scrollIntoViewIfNeeded();
+          await page.waitForTimeout(300);
+          const path = join(OUT, `learn-optional-${lang}-${d.name}.png`);
+          await page.screenshot({ path });
+          console.log(path);
         }
         if (LEGAL) {
           const [l, i, step] = LEGAL;
