@@ -1053,20 +1053,31 @@ fn claims_en(text: &str) -> Vec<Claim> {
                             break;
                         }
                     }
+                    // "you took it for free", "your bishop takes the bishop for nothing": the learner wins it.
+                    let free = (1..words.len()).any(|k| w(k - 1) == "for" && ["free", "nothing"].contains(&w(k)));
+                    let ours = words[..i].iter().any(|(_, x)| x == "you" || x == "your");
+                    if role.is_none() && free && ours && ["it", "them", "him", "one"].contains(&w(i + 1)) {
+                        role = Some(None);
+                    }
                     let Some(role) = role else { continue };
                     // "f2 takes the bishop back": a recapture further on, not read.
                     if (i + 1..(i + 6).min(words.len())).any(|k| w(k) == "back") {
                         continue;
                     }
-                    let kind = if win { Kind::Win(role) } else { Kind::Capture(role) };
+                    let kind = if win || (free && ours) { Kind::Win(role) } else { Kind::Capture(role) };
                     push(i, kind, format!("{} {}", words[i].1, role_name(role)), negated_at(i), &mut out);
                 }
                 // "for free" alone; with a capture verb it is that capture's ("the rook takes the knight for free").
+                // "you are a pawn up for free"; not "you let it go for free" (a piece given away).
                 "free"
                     if w(i.wrapping_sub(1)) == "for"
+                        && words[..i].iter().any(|(_, x)| x == "you" || x == "your")
                         && !words.iter().any(|(_, x)| {
-                            ["wins", "win", "won", "winning", "takes", "took", "captures", "captured", "capture"]
-                                .contains(&x.as_str())
+                            [
+                                "wins", "win", "won", "winning", "takes", "took", "captures", "captured", "capture",
+                                "let", "give", "gave", "given", "lose", "lost", "hang", "hangs", "leave", "left", "go",
+                            ]
+                            .contains(&x.as_str())
                         }) =>
                 {
                     push(i, Kind::Win(None), "for free".into(), negated_at(i), &mut out);
