@@ -779,7 +779,11 @@ fn claims_zh(text: &str) -> Vec<Claim> {
                 continue;
             }
             taken.push((at, v.len()));
-            let rest = &clause[at + v.len()..];
+            // 后 in 以后 / 之后 / 然后 … is "after", not the queen (same byte length, so offsets hold).
+            let masked = ["以后", "之后", "然后", "后来", "最后", "随后", "背后", "身后", "前后", "后面"]
+                .iter()
+                .fold(clause.clone(), |c, w| c.replace(w, &w.replace('后', "〇")));
+            let rest = &masked[at + v.len()..];
             // 你的 / 自己的 / 己方: the learner loses it; not read.
             let head: String = rest.chars().take(8).collect();
             if head.contains("你的") || head.contains("自己") || head.contains("我") {
@@ -801,7 +805,7 @@ fn claims_zh(text: &str) -> Vec<Claim> {
             }
             // A passive or 把 form: the piece before the verb (后就被吃掉了, 把后吃掉).
             if role.is_none() && !win {
-                let before: Vec<char> = clause[..at].chars().collect();
+                let before: Vec<char> = masked[..at].chars().collect();
                 let n = before.len();
                 for k in (n.saturating_sub(5)..n).rev() {
                     if let Some(r) = zh_role(before[k])
