@@ -9,7 +9,8 @@
 //!
 //! A text is cut into clauses (at ，。；！？：— , . ; ! ? : and at "but" / 但 / 可是 / 却). In a clause, these words
 //! are claims: checkmate (将死, 将杀, 闷杀, 绝杀, checkmate, mate, mated, mates), stalemate (逼和, stalemate), check
-//! (将军, 被将军, 双将, "gives check", "with check", "in check", "is check", the verb "checks"/"checked"), winning
+//! (将军, 被将军, "gives check", "with check", "in check", "is check", the verb "checks"/"checked"), double check
+//! (双将, "double check": two pieces give check), winning
 //! material (赢得, 得到, 白得, 赢了, 白吃, "wins", "won", "for free" — with a piece: 后 车 象 马 兵 子, queen …) and
 //! capturing (吃掉, 吃了, 吃下, "takes", "captures", "captured" + a piece). A claim word with a negator shortly before
 //! it (没有 没 不是 不会 不能 无法 并非 未 不 非; not, no, n't, never, without, cannot, neither, nor) is a negated claim
@@ -25,6 +26,7 @@
 //! What makes a claim true, in the position P the text speaks about (reached from S by the mover's moves):
 //! - checkmate / stalemate: P is checkmate / stalemate;
 //! - check: P is check, or (with no move named) one of the mover's moves on the way to P gave check;
+//! - double check: the same with two pieces giving check;
 //! - wins: after every legal reply in P (P itself if there is none), the mover's material (1, 3, 3, 5, 9) is
 //!   higher than in S, and, with a piece named, the other side has fewer of that piece than in S;
 //! - captures: the other side has less material (fewer of the piece named) in P than in S.
@@ -178,6 +180,7 @@ enum Kind {
     Mate,
     Stalemate,
     Check,
+    DoubleCheck,
     Win(Option<Role>),
     Capture(Option<Role>),
 }
@@ -188,6 +191,7 @@ impl Kind {
             Kind::Mate => "checkmate".into(),
             Kind::Stalemate => "stalemate".into(),
             Kind::Check => "check".into(),
+            Kind::DoubleCheck => "double check".into(),
             Kind::Win(r) => format!("wins {}", role_name(r)),
             Kind::Capture(r) => format!("captures {}", role_name(r)),
         }
@@ -227,7 +231,8 @@ fn prove_text(out: &mut StepClaims, label: &str, lang: &str, text: &str, seq: &S
     if !mate_goal
         && end.is_checkmate()
         && !claims.iter().any(|c| c.kind == Kind::Mate)
-        && let Some(c) = claims.iter().find(|c| c.kind == Kind::Check && !c.negated && c.san.is_none())
+        && let Some(c) =
+            claims.iter().find(|c| matches!(c.kind, Kind::Check | Kind::DoubleCheck) && !c.negated && c.san.is_none())
     {
         out.errors.push(format!(
             "{label} ({lang}) says “{}” (check) after {}, but it is checkmate: say so (将死 / checkmate)",
@@ -262,10 +267,10 @@ fn prove_text(out: &mut StepClaims, label: &str, lang: &str, text: &str, seq: &S
         let mut result = prove(&ctx, &c);
         if result.is_err()
             && c.san.is_none()
-            && matches!(c.kind, Kind::Mate | Kind::Stalemate | Kind::Check)
+            && matches!(c.kind, Kind::Mate | Kind::Stalemate | Kind::Check | Kind::DoubleCheck)
             && let Some(only) = forced_reply
         {
-            let forced = Ctx { pos: ctx.pos.after(only), gave_check: false, named: String::new(), ..ctx };
+            let forced = Ctx { pos: ctx.pos.after(only), gave_check: 0, named: String::new(), ..ctx };
             if prove(&forced, &c).is_ok() {
                 result = Ok(());
             }
@@ -294,8 +299,8 @@ struct Ctx {
     pos: Position,
     /// The side whose moves the claim is about (it wins, it gives check).
     mover: Color,
-    /// Whether one of the mover's moves on the way gave check.
-    gave_check: bool,
+    /// The most pieces giving check after one of the mover's moves on the way (0: none gave check).
+    gave_check: u32,
     /// The move named by the text when it is not one of the sequence (a threat), as SAN.
     named: String,
     /// The pieces taken on the way (by either side).
@@ -304,7 +309,14 @@ struct Ctx {
 
 fn place(seq: &Seq, san: Option<&str>, carried: bool) -> Option<Ctx> {
     let mover = seq.start.turn();
-    let gave = |upto: usize| seq.plies[..upto].iter().any(|(p, m, l)| *l && p.gives_check(*m));
+    let gave = |upto: usize| {
+        seq.plies[..upto]
+            .iter()
+            .filter(|(_, _, l)| *l)
+            .map(|(p, m, _)| p.after(*m).checkers().count())
+            .max()
+            .unwrap_or(0)
+    };
     let taken = |upto: usize| -> Vec<Role> {
         seq.plies[..upto]
             .iter()
@@ -333,7 +345,7 @@ fn place(seq: &Seq, san: Option<&str>, carried: bool) -> Option<Ctx> {
             }
             let pos = p.after(*m);
             let mover = p.turn();
-            let gave_check = p.gives_check(*m);
+            let gave_check = p.after(*m).checkers().count();
             let before = if mover == seq.start.turn() { seq.start.clone() } else { p.clone() };
             return Some(Ctx { before, pos, mover, gave_check, named: String::new(), taken: taken(i + 1) });
         }
@@ -345,7 +357,7 @@ fn place(seq: &Seq, san: Option<&str>, carried: bool) -> Option<Ctx> {
         before: end.clone(),
         pos: end.after(m),
         mover: end.turn(),
-        gave_check: end.gives_check(m),
+        gave_check: end.after(m).checkers().count(),
         named: end.san(m),
         taken: Vec::new(),
     })
@@ -406,8 +418,21 @@ fn prove(ctx: &Ctx, c: &Claim) -> Result<(), String> {
             format!("{} is stalemated", side(to_move)),
         ),
         Kind::Check if c.negated => (p.is_check(), String::new(), format!("{} is in check", side(to_move))),
+        Kind::DoubleCheck if c.negated => {
+            (p.checkers().count() >= 2, String::new(), format!("{} is in double check", side(to_move)))
+        }
+        Kind::DoubleCheck => (
+            p.checkers().count() >= 2 || ctx.gave_check >= 2,
+            format!(
+                "{} is checked by {} piece(s) (and no move of {} on the way gave double check)",
+                side(to_move),
+                p.checkers().count(),
+                side(ctx.mover)
+            ),
+            String::new(),
+        ),
         Kind::Check => (
-            p.is_check() || ctx.gave_check,
+            p.is_check() || ctx.gave_check >= 1,
             format!("{} is not in check (and no move of {} on the way gave check)", side(to_move), side(ctx.mover)),
             String::new(),
         ),
@@ -734,7 +759,7 @@ fn claims_zh(text: &str) -> Vec<Claim> {
         }
         // Check: 将军 as what happens, not a noun (将军的车, 远处的将军) nor its end (将军解除).
         if let Some(at) = clause.find("双将") {
-            push(at, Kind::Check, "双将", &mut out);
+            push(at, Kind::DoubleCheck, "双将", &mut out);
         } else if let Some(at) = clause.find("将军") {
             let rest = &clause[at + "将军".len()..];
             let before = &clause[..at];
@@ -1032,7 +1057,8 @@ fn claims_en(text: &str) -> Vec<Claim> {
                     }
                     had_check = true;
                     let word = if p == "double" { "double check".to_owned() } else { s.to_owned() };
-                    push(i, Kind::Check, word, negated_at(i), &mut out);
+                    let kind = if p == "double" { Kind::DoubleCheck } else { Kind::Check };
+                    push(i, kind, word, negated_at(i), &mut out);
                     if only {
                         push(
                             i,

@@ -246,6 +246,29 @@ solutions = [["d1d5"]]"#
     assert_refused(&e, &["success (en) says “captured a rook”"]);
 }
 
+/// Review §3b error 3's position: Nf7+ is a double check (knight and the b2 bishop); Nc6 uncovers only the bishop.
+#[test]
+fn a_double_check_needs_two_checkers() {
+    let step = |uci: &str, zh: &str, en: &str| {
+        format!(
+            r#"kind = "moves"
+goal = "line"
+fen = "3q3k/pp5p/6p1/4N3/8/8/1B3PPP/6K1 w - - 0 1"
+prompt = {{ zh = "马走开，象将军。", en = "Move the knight and let the bishop check." }}
+hint = {{ zh = "马走开。", en = "Move the knight." }}
+success = {{ zh = "{zh}", en = "{en}" }}
+lines = [["{uci}"]]
+solutions = [["{uci}"]]"#
+        )
+    };
+    let good = step("e5f7", "马f7 和象同时将军：双将。", "Nf7 and the bishop both give check: a double check.");
+    assert_clean(&good);
+    assert_eq!(proven(&good), 4);
+    let e = errors(&step("e5c6", "马c6 闪开，双将！", "Nc6 uncovers the bishop: double check!"));
+    assert_refused(&e, &["success (zh) says “双将” (double check) after e5c6", "Black is checked by 1 piece(s)"]);
+    assert_refused(&e, &["success (en) says “double check” (double check) after e5c6"]);
+}
+
 /// Every claim read in `course/` and what became of it: `cargo test -p guoxiang-learn --test claims --
 /// --ignored --nocapture` (for a writer tuning texts; `guoxiang learn check` reports only the false ones).
 #[test]
