@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GameSnapshot, VersionedGameEvent } from '../src/protocol';
-import { canPlay, initialState, mustSeal, reduce } from '../src/pages/game/state';
-import type { Action, GameState } from '../src/pages/game/state';
+import { canPlay, initialState, mustSeal, reduce } from '../src/pages/game/ctrl';
+import type { Action, GameState } from '../src/pages/game/ctrl';
 import { countdown } from '../src/pages/game/club';
 
 const ID = 'g1';

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fenOf } from '../src/chess';
 import type { GameSnapshot, ServerMessage, VersionedGameEvent } from '../src/protocol';
-import { claimNow, initialState, isOver, myColor, myTurn, ply, reduce, shownPly, turn } from '../src/pages/game/state';
-import type { Action, GameState } from '../src/pages/game/state';
+import { claimNow, initialState, isOver, myColor, myTurn, ply, reduce, shownPly, turn } from '../src/pages/game/ctrl';
+import type { Action, GameState } from '../src/pages/game/ctrl';
 
 const ID = 'g1';
 const ALICE = { id: 'u-alice', name: 'alice', is_engine: false, engine_level: null };

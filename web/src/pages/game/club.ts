@@ -9,8 +9,8 @@ import { h, replace } from '../../dom';
 import { getLang, pick, t } from '../../i18n';
 import type { ArbiterAct, Color } from '../../protocol';
 import type { Ctx } from './ctx';
-import { isOver, myColor, mustSeal, ply, ruleParts } from './state';
-import type { GameState } from './state';
+import { isOver, myColor, mustSeal, ply, ruleParts } from './ctrl';
+import type { GameState } from './ctrl';
 
 const sideName = (c: Color): string => t(c === 'white' ? 'color.white' : 'color.black');
 

@@ -9,8 +9,8 @@ import { h, replace } from '../../dom';
 import { pick, t } from '../../i18n';
 import { getSetting, setSetting } from '../../settings';
 import type { Ctx } from './ctx';
-import { claimNow, isOver, myColor, myTurn, opposite, ply, ruleParts, touchMove, turn } from './state';
-import type { GameState } from './state';
+import { claimNow, isOver, myColor, myTurn, opposite, ply, ruleParts, touchMove, turn } from './ctrl';
+import type { GameState } from './ctrl';
 
 /** The server lets a player claim the game a minute after the opponent left (docs/game.md, "Disconnection"). */
 export const GONE_CLAIM_MS = 60_000;

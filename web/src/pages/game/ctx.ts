@@ -2,7 +2,7 @@
 // What the game page's parts share: the current state, `dispatch` (reduce, then render), and the socket commands.
 
 import type { Action as GameAction, ArbiterAct } from '../../protocol';
-import type { Action, GameState } from './state';
+import type { Action, GameState } from './ctrl';
 
 export interface Ctx {
   gameId: string;

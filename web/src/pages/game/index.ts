@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The game page: board (click or drag; illegal tries are explained), clocks, the move list with navigation, the
 // opening, offers and claims, the result, rematch. Its state is the server's (snapshot + versioned events) run
-// through the reducer in state.ts; the board shows our move at once and is put back if the server refuses it.
+// through the reducer in ctrl.ts; the board shows our move at once and is put back if the server refuses it.
 // This file wires the parts: the socket, the keyboard, the clock loop, the opening look-up, the archive fallback.
 
 import { api, request } from '../../api';
@@ -14,8 +14,8 @@ import type { TournamentLink } from '../../protocol_http';
 import { t } from '../../i18n';
 import type { Ctx } from './ctx';
 import { makePlay } from './play';
-import { initialState, ply, reduce, shownPly } from './state';
-import type { Action, GameState } from './state';
+import { initialState, ply, reduce, shownPly } from './ctrl';
+import type { Action, GameState } from './ctrl';
 import { makeView } from './view';
 
 /** Actions after which the board is drawn from the state (the others leave a piece where the player put it). */

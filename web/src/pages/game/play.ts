@@ -10,7 +10,7 @@ import { claimable, guessIllegal, isPromotion, legalMove, parseTyped, wireUci } 
 import { t } from '../../i18n';
 import { choosePromotion } from '../../ui/promotion';
 import type { Ctx } from './ctx';
-import { canPlay, countsIllegal, isChess960, livePos, mustSeal, myColor, myTurn, touchMove, turn } from './state';
+import { canPlay, countsIllegal, isChess960, livePos, mustSeal, myColor, myTurn, touchMove, turn } from './ctrl';
 
 export interface Play {
   onBoardMove(orig: Key, dest: Key): void;

@@ -11,8 +11,8 @@ import { reviewPanel } from '../../ui/review';
 import type { MainBoard, ReviewPanel } from '../../ui/review';
 import type { Mark } from '../../review/model';
 import type { Ctx } from './ctx';
-import { myColor, shownPly } from './state';
-import type { GameState } from './state';
+import { myColor, shownPly } from './ctrl';
+import type { GameState } from './ctrl';
 
 export interface ReviewSlot {
   el: HTMLElement;

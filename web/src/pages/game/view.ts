@@ -21,8 +21,8 @@ import type { Ctx } from './ctx';
 import { makeReviewSlot } from './review';
 import { makeControls } from './controls';
 import { makeClubPanel } from './club';
-import { canPlay, isChess960, isOver, mustSeal, myColor, myTurn, opposite, ply, shownPly, turn } from './state';
-import type { GameState, Illegal } from './state';
+import { canPlay, isChess960, isOver, mustSeal, myColor, myTurn, opposite, ply, shownPly, turn } from './ctrl';
+import type { GameState, Illegal } from './ctrl';
 
 export interface View {
   el: HTMLElement;
