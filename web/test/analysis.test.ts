@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromMoves, fenAt, mainline, nodeAt } from '../src/analysis/tree';
-import { currentFen, initialState, needsSearch, reduce } from '../src/pages/analysis/state';
-import type { State } from '../src/pages/analysis/state';
+import { currentFen, initialState, needsSearch, reduce } from '../src/pages/analysis/ctrl';
+import type { State } from '../src/pages/analysis/ctrl';
 import { fromQuery, parseInput } from '../src/pages/analysis/load';
 import { lineText, scoreText, whiteCp } from '../src/ui/engine';
 import { evalShare } from '../src/ui/evalbar';

@@ -2,7 +2,7 @@
 // The analysis board: a move tree with variations (PGN in and out with comments and NAGs), the server engine's
 // lines streamed over `/ws/analysis` while it deepens (arrows on the board, an evaluation bar), an evaluation
 // graph over the main line, and the opening name. Loads a finished game by id, `?fen=…&moves=…`, a pasted PGN or
-// FEN. The state and its reducer are state.ts; this file wires the board, the views and the stream to it.
+// FEN. The state and its reducer are ctrl.ts; this file wires the board, the views and the stream to it.
 
 import type { Key } from '@lichess-org/chessground/types';
 import type { DrawShape } from '@lichess-org/chessground/draw';
@@ -23,8 +23,8 @@ import { choosePromotion } from '../../ui/promotion';
 import { markCurrent, renderTree } from '../../ui/tree';
 import { finishedValue, mainlineKey, runGraph } from './graph';
 import { fromQuery, parseInput } from './load';
-import { currentFen, initialState, needsSearch, reduce } from './state';
-import type { Action, State } from './state';
+import { currentFen, initialState, needsSearch, reduce } from './ctrl';
+import type { Action, State } from './ctrl';
 import { AnalysisStream } from './stream';
 import { layout } from './view';
 import { displayName } from '../../ui/names';
