@@ -475,7 +475,10 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     l.s = learnStep(l.s, { t: 'shown' });
     const best = m.best_line[0];
     const why = momentText(m);
-    l.feedback = pick(`答案：${best ? san(best) : m.best}。`, `The answer: ${best ? san(best) : m.best}.`) + (why ? ' ' + pick(`对局中的 ${moveLabel(m)}：`, `In the game, ${moveLabel(m)}: `) + why : '');
+    // A comment whose move was taken off its head goes on from the move ("In the game, 2.Ba6?? leaves …"); a whole
+    // sentence follows a colon.
+    const joinEn = /^[a-z]/.test(why) ? ' ' : ': ';
+    l.feedback = pick(`答案：${best ? san(best) : m.best}。`, `The answer: ${best ? san(best) : m.best}.`) + (why ? ' ' + pick(`对局中的 ${moveLabel(m)}：`, `In the game, ${moveLabel(m)}${joinEn}`) + why : '');
     l.ok = null;
     render();
   }
