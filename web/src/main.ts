@@ -15,7 +15,7 @@ import { loginPage } from './pages/login';
 import { profilePage } from './pages/profile';
 import { puzzlePage } from './pages/puzzle';
 import { tournamentListPage } from './pages/tournament/list';
-import { tournamentPage } from './pages/tournament/page';
+import { tournamentPage } from './pages/tournament';
 import { displayName } from './ui/names';
 // After chessground's stylesheets (imported by the board), so that ours wins.
 import './style.css';
