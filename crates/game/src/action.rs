@@ -3,10 +3,10 @@
 //! the Lichess API's endpoints) through the server's actor to [`Game::apply`](crate::Game::apply), where it arrives
 //! as [`Command::Player`](crate::Command::Player) with the colour the server knows the sender plays.
 
-use guoxiang_core::ClaimKind;
+use guoxiang_core::{ClaimKind, Move, Position, UciMove};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::game::MoveInput;
+use crate::error::CommandError;
 
 /// What a player asks of a game. Serialized with a `t` tag (`move`, `resign`, `claim_draw`, …), as the protocol's
 /// `game` message carries it; unknown fields are refused.
@@ -168,6 +168,56 @@ impl From<ActionRepr> for Action {
             ActionRepr::CallArbiter { reason } => Action::CallArbiter { reason },
         }
     }
+}
+
+/// A move as a command gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInput {
+    /// UCI notation: `e2e4`, `e7e8q`; castling as `e1g1` or king takes rook (`e1h1`).
+    Uci(String),
+    /// SAN (lenient: also Chinese piece letters, see `Position::parse_san`).
+    San(String),
+    /// An already resolved move; it is checked for legality.
+    Move(Move),
+}
+
+impl MoveInput {
+    pub fn uci(s: impl Into<String>) -> MoveInput {
+        MoveInput::Uci(s.into())
+    }
+
+    pub fn san(s: impl Into<String>) -> MoveInput {
+        MoveInput::San(s.into())
+    }
+
+    pub(crate) fn resolve(&self, pos: &Position) -> Result<Move, CommandError> {
+        let illegal = |mv: String| CommandError::IllegalMove { mv, fen: pos.fen() };
+        match self {
+            MoveInput::Uci(s) => {
+                let u = UciMove::parse(s)
+                    .map_err(|e| CommandError::BadMoveText { text: s.clone(), problem: e.problem.to_owned() })?;
+                u.to_move(pos).ok().or_else(|| castle_by_destination(pos, &u)).ok_or_else(|| illegal(s.clone()))
+            }
+            MoveInput::San(s) => pos.parse_san(s).map_err(|e| illegal(format!("{s} ({e})"))),
+            MoveInput::Move(m) => {
+                if pos.is_legal(*m) {
+                    Ok(*m)
+                } else {
+                    Err(illegal(format!("{m:?}")))
+                }
+            }
+        }
+    }
+}
+
+/// In Chess960 the king castles by moving onto its rook (the UCI form); a king moved to its castling square (`g1`,
+/// `c1`, …) is taken as castling too, when no ordinary king move goes there (so it cannot mean anything else).
+fn castle_by_destination(pos: &Position, u: &UciMove) -> Option<Move> {
+    let UciMove::Normal { from, to, promotion: None } = *u else { return None };
+    if !pos.is_chess960() {
+        return None;
+    }
+    pos.legal_moves_from(from).iter().copied().find(|m| m.is_castle() && m.king_to() == to)
 }
 
 fn move_text(m: &MoveInput) -> String {

@@ -2,11 +2,11 @@
 
 use guoxiang_clock::{Clock, ClockError, ClockState, LagReserve, Side, TimeControl, Timestamp};
 use guoxiang_core::{
-    CastlingMode, ClaimError, ClaimKind, Color, GameState, Move, Outcome, Position, Termination, UciMove, Validation,
+    CastlingMode, ClaimError, ClaimKind, Color, GameState, Move, Outcome, Position, Termination, Validation,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::action::Action;
+use crate::action::{Action, MoveInput};
 use crate::adjourn::{Adjournment, Judged, MAX_SEALED_TEXT, Proposal, SealedMove, judge};
 use crate::arbiter::{
     ArbiterAct, ArbiterRecord, ArbiterRef, Dispute, MAX_ADDED_MS, MAX_RULING_TEXT, duration_text, parse_result,
@@ -235,56 +235,6 @@ pub enum Status {
     },
     /// Cancelled without a result.
     Aborted { reason: AbortReason },
-}
-
-/// A move as a command gives it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveInput {
-    /// UCI notation: `e2e4`, `e7e8q`; castling as `e1g1` or king takes rook (`e1h1`).
-    Uci(String),
-    /// SAN (lenient: also Chinese piece letters, see `Position::parse_san`).
-    San(String),
-    /// An already resolved move; it is checked for legality.
-    Move(Move),
-}
-
-impl MoveInput {
-    pub fn uci(s: impl Into<String>) -> MoveInput {
-        MoveInput::Uci(s.into())
-    }
-
-    pub fn san(s: impl Into<String>) -> MoveInput {
-        MoveInput::San(s.into())
-    }
-
-    fn resolve(&self, pos: &Position) -> Result<Move, CommandError> {
-        let illegal = |mv: String| CommandError::IllegalMove { mv, fen: pos.fen() };
-        match self {
-            MoveInput::Uci(s) => {
-                let u = UciMove::parse(s)
-                    .map_err(|e| CommandError::BadMoveText { text: s.clone(), problem: e.problem.to_owned() })?;
-                u.to_move(pos).ok().or_else(|| castle_by_destination(pos, &u)).ok_or_else(|| illegal(s.clone()))
-            }
-            MoveInput::San(s) => pos.parse_san(s).map_err(|e| illegal(format!("{s} ({e})"))),
-            MoveInput::Move(m) => {
-                if pos.is_legal(*m) {
-                    Ok(*m)
-                } else {
-                    Err(illegal(format!("{m:?}")))
-                }
-            }
-        }
-    }
-}
-
-/// In Chess960 the king castles by moving onto its rook (the UCI form); a king moved to its castling square (`g1`,
-/// `c1`, …) is taken as castling too, when no ordinary king move goes there (so it cannot mean anything else).
-fn castle_by_destination(pos: &Position, u: &UciMove) -> Option<Move> {
-    let UciMove::Normal { from, to, promotion: None } = *u else { return None };
-    if !pos.is_chess960() {
-        return None;
-    }
-    pos.legal_moves_from(from).iter().copied().find(|m| m.is_castle() && m.king_to() == to)
 }
 
 /// What a game is asked to do. Every command is validated; a refused one changes nothing.

@@ -67,14 +67,14 @@ mod rules;
 mod serde_util;
 mod snapshot;
 
-pub use action::Action;
+pub use action::{Action, MoveInput};
 pub use adjourn::{Adjournment, SealedMove};
 pub use arbiter::{ARBITER_ACT_CODES, ArbiterAct, ArbiterRecord, ArbiterRef, Dispute};
 pub use error::{CommandError, SetupError};
 pub use event::{Clocks, Event, VersionedEvent, outcome_text};
 pub use game::{
-    AbortReason, Checkpoint, Command, Game, GameConfig, GameSetup, MAX_TAKEBACK_PLIES, MoveInput, MoveRecord, MoveText,
-    PlayerRef, Source, Status, Variant, move_text,
+    AbortReason, Checkpoint, Command, Game, GameConfig, GameSetup, MAX_TAKEBACK_PLIES, MoveRecord, MoveText, PlayerRef,
+    Source, Status, Variant, move_text,
 };
 pub use pgn::{PgnTags, format_clk, termination_tag};
 pub use rules::{IllegalMoves, Incident, Obligation, Rules, Touch, penalty_ms};
