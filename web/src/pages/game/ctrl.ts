@@ -13,9 +13,13 @@ import type {
   DisputeInfo,
   GameSnapshot,
   GameStatus,
+  GameResult,
   ServerMessage,
+  TerminationCode,
+  Variant,
   VersionedGameEvent,
 } from '../../protocol';
+import type { GameView } from '../../protocol_http';
 import type { ClockState } from '../../ui/clock';
 
 export const opposite = (c: Color): Color => (c === 'white' ? 'black' : 'white');
@@ -92,8 +96,8 @@ export interface GameState {
 
 export type Action =
   | { kind: 'server'; msg: ServerMessage; now: number; rtt: number }
-  /** A game read from the archive (it is no longer live). */
-  | { kind: 'archived'; snapshot: GameSnapshot; now: number }
+  /** A game read from the archive (it is no longer live): `GET /api/game/{id}`. */
+  | { kind: 'archived'; game: GameView; now: number }
   | { kind: 'user'; id: string | null }
   | { kind: 'goto'; ply: number }
   | { kind: 'flip' }
@@ -203,7 +207,7 @@ export function reduce(st: GameState, a: Action): GameState {
     case 'server':
       return onServer(s, a.msg, a.now, a.rtt);
     case 'archived':
-      return applySnapshot(s, a.snapshot, a.now, 0);
+      return applySnapshot(s, archivedSnapshot(a.game), a.now, 0);
     case 'user':
       return { ...s, me: a.id };
     case 'goto': {
@@ -268,6 +272,50 @@ function onServer(st: GameState, m: ServerMessage, now: number, rtt: number): Ga
     default:
       return st;
   }
+}
+
+/**
+ * A stored game as the page's snapshot, from what `GET /api/game/{id}` says about it: players, rated, variant,
+ * time control, position, moves, the clocks left at the end, status, version. The archive's view does not carry
+ * what only a live game has (offers, who is connected: none, as the game is over), the moves' clock times, the
+ * server's end-of-game sentence (the termination's own text is shown) or who aborted a game and why.
+ */
+export function archivedSnapshot(v: GameView): GameSnapshot {
+  const variant: Variant =
+    v.initial_fen === null ? { kind: 'standard' } : v.chess960 ? { kind: 'chess960', fen: v.initial_fen } : { kind: 'from_position', fen: v.initial_fen };
+  const status: GameStatus =
+    v.status === 'finished'
+      ? {
+          status: 'finished',
+          result: v.result as GameResult,
+          // A stored finished game has its termination; an old row without one reads as adjudicated.
+          termination: (v.termination ?? 'adjudication') as TerminationCode,
+          winner: v.winner,
+          message_zh: '',
+          message_en: '',
+        }
+      : // The archive's view does not say who aborted the game or why: the page names White until it does.
+        { status: 'aborted', reason: 'player', by: 'white' };
+  return {
+    id: v.id,
+    white: v.white,
+    black: v.black,
+    rated: v.rated,
+    variant,
+    time_control: v.time_control,
+    fen: v.fen,
+    turn: v.turn,
+    moves: v.moves_uci.map((u, i) => ({ uci: u, san: v.moves_san[i] ?? u, clock_ms: null })),
+    clocks: v.white_ms !== null && v.black_ms !== null ? { white_ms: v.white_ms, black_ms: v.black_ms } : null,
+    clock_running: null,
+    status,
+    draw_offer: null,
+    may_offer_draw: [false, false],
+    takeback_offer: null,
+    rematch_offer: null,
+    disconnected: [false, false],
+    version: v.version,
+  };
 }
 
 function applySnapshot(st: GameState, snap: GameSnapshot, now: number, rtt: number): GameState {

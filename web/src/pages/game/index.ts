@@ -9,7 +9,6 @@ import { HttpError } from '../../api';
 import { currentUser, errorText, notFoundEl, onUserChange, socket, toastError } from '../../app';
 import type { Page } from '../../app';
 import { h, replace } from '../../dom';
-import type { GameSnapshot, GameStatus } from '../../protocol';
 import type { TournamentLink } from '../../protocol_http';
 import { t } from '../../i18n';
 import type { Ctx } from './ctx';
@@ -143,40 +142,7 @@ export function gamePage(gameId: string): Page {
   function loadArchived(liveError: unknown): void {
     api
       .game(gameId)
-      .then((v) => {
-        const status: GameStatus =
-          v.status === 'finished'
-            ? {
-                status: 'finished',
-                result: v.result as '1-0',
-                termination: (v.termination ?? 'adjudication') as 'checkmate',
-                winner: v.winner,
-                message_zh: '',
-                message_en: '',
-              }
-            : { status: 'aborted', reason: 'player', by: 'white' };
-        const snapshot: GameSnapshot = {
-          id: v.id,
-          white: v.white,
-          black: v.black,
-          rated: false,
-          variant: v.initial_fen ? { kind: 'from_position', fen: v.initial_fen } : { kind: 'standard' },
-          time_control: '-',
-          fen: v.fen,
-          turn: 'white',
-          moves: v.moves_uci.map((u, i) => ({ uci: u, san: v.moves_san[i] ?? u, clock_ms: null })),
-          clocks: null,
-          clock_running: null,
-          status,
-          draw_offer: null,
-          may_offer_draw: [false, false],
-          takeback_offer: null,
-          rematch_offer: null,
-          disconnected: [false, false],
-          version: 0,
-        };
-        dispatch({ kind: 'archived', snapshot, now: performance.now() });
-      })
+      .then((game) => dispatch({ kind: 'archived', game, now: performance.now() }))
       .catch((e: unknown) => {
         if (st.snap) return;
         if (e instanceof HttpError && e.status === 404) {
