@@ -1,7 +1,6 @@
 //! A simple owned game model and the visitor that builds it.
 
 use crate::visitor::{GameResult, Location, Skip, Visitor};
-use crate::writer::{Numbering, write_game};
 
 /// One game: tags, movetext tree, result.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,6 +57,16 @@ impl PartialEq for Source {
 
 impl Eq for Source {}
 
+/// Whether a move token is a null move: `--`, `Z0`, `0000` or `@@@@` (the reader hands out all four as `--`; the
+/// others can come from a [`Game`] built by hand).
+#[inline]
+pub fn is_null_token(token: &str) -> bool {
+    // Most tokens are told apart by their first byte.
+    let Some(&first) = token.as_bytes().first() else { return false };
+    (matches!(first, b'-' | b'Z' | b'0' | b'@') || first.is_ascii_whitespace())
+        && matches!(token.trim(), "--" | "Z0" | "0000" | "@@@@")
+}
+
 impl Node {
     /// A node with just a move.
     pub fn new(san: impl Into<String>) -> Node {
@@ -66,7 +75,7 @@ impl Node {
 
     /// Whether the move is a null move (`--`; also `Z0`, `0000` or `@@@@` in a node built by hand).
     pub fn is_null(&self) -> bool {
-        crate::replay::is_null_token(&self.san)
+        is_null_token(&self.san)
     }
 }
 
@@ -79,20 +88,6 @@ impl Game {
     /// The mainline's move tokens.
     pub fn mainline(&self) -> impl Iterator<Item = &str> + '_ {
         self.moves.nodes.iter().map(|n| n.san.as_str())
-    }
-
-    /// Where move numbering starts: from the `FEN` tag if it has one that
-    /// gives side to move and move number, else move 1 with White.
-    pub fn numbering(&self) -> Numbering {
-        self.tag("FEN").and_then(Numbering::from_fen).unwrap_or_default()
-    }
-
-    /// The game in PGN export format (see [`write_game`]).
-    pub fn to_pgn(&self) -> String {
-        let mut out = Vec::new();
-        // Writing into a Vec cannot fail.
-        let _ = write_game(&mut out, self);
-        String::from_utf8(out).unwrap_or_default()
     }
 }
 

@@ -31,6 +31,7 @@
 //!   [`Replayer::with_null_moves`] keeps them: [`ReplayedGame::plies`] has every half-move as a [`Ply`], and
 //!   [`ReplayedGame::moves`] stops before the first null move ([`ReplayedGame::main_line`] serves both kinds).
 
+pub use crate::model::is_null_token;
 use crate::model::{Game, Line};
 use crate::visitor::{GameResult, Location, Skip, Visitor};
 use guoxiang_core::{CastlingMode, Move, Position, SanError, Text, UciMove, Validation};
@@ -79,16 +80,6 @@ impl Ply {
             Ply::Null => crate::NULL_MOVE.to_string(),
         }
     }
-}
-
-/// Whether a move token is a null move: `--`, `Z0`, `0000` or `@@@@` (the reader hands out all four as `--`; the
-/// others can come from a [`Game`] built by hand).
-#[inline]
-pub fn is_null_token(token: &str) -> bool {
-    // Most tokens are told apart by their first byte.
-    let Some(&first) = token.as_bytes().first() else { return false };
-    (matches!(first, b'-' | b'Z' | b'0' | b'@') || first.is_ascii_whitespace())
-        && matches!(token.trim(), "--" | "Z0" | "0000" | "@@@@")
 }
 
 /// Reads a move token in `pos`: SAN, else UCI (see the [module docs](self)). A null move is an error here; use

@@ -34,6 +34,22 @@ use std::io::{self, Write};
 use crate::model::{Game, Line};
 use crate::visitor::GameResult;
 
+impl Game {
+    /// Where move numbering starts: from the `FEN` tag if it has one that
+    /// gives side to move and move number, else move 1 with White.
+    pub fn numbering(&self) -> Numbering {
+        self.tag("FEN").and_then(Numbering::from_fen).unwrap_or_default()
+    }
+
+    /// The game in PGN export format (see [`write_game`]).
+    pub fn to_pgn(&self) -> String {
+        let mut out = Vec::new();
+        // Writing into a Vec cannot fail.
+        let _ = write_game(&mut out, self);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
 /// Maximum length of a movetext line, in characters.
 pub const MAX_LINE: usize = 80;
 
