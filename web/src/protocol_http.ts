@@ -1156,7 +1156,7 @@ game_id: string | null, result: TournamentResult | null, };
 /**
  * A player without a game in a round.
  */
-export type TournamentBye = { no: number, kind: ByeKind, points: number, };
+export type TournamentBye = { points: number, no: number, kind: ByeKind, };
 
 /**
  * A round.

@@ -16,72 +16,13 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// How players are paired.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TournamentSystem {
-    /// Everyone plays everyone once, by FIDE's Berger tables (循环赛).
-    RoundRobin,
-    /// Everyone plays everyone twice, colours reversed (双循环).
-    DoubleRoundRobin,
-    /// The FIDE (Dutch) Swiss system, C.04.3 (瑞士制).
-    Swiss,
-    /// An arena (竞技场, casual): for a fixed time, players are paired again as soon as their game ends; a win 2, a
-    /// draw 1, double on fire after two wins in a row.
-    Arena,
-}
-
-/// Where the games are played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TournamentMode {
-    /// On this server: each round's games are created for the players.
-    Online,
-    /// Over the board: the organiser or an arbiter enters the results.
-    Otb,
-}
-
-/// Where a tournament is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TournamentStatus {
-    /// Taking entries.
-    Open,
-    Running,
-    Finished,
-}
-
-/// A board's result, as TRF-16 scores it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-pub enum TournamentResult {
-    #[serde(rename = "1-0")]
-    WhiteWins,
-    #[serde(rename = "1/2-1/2")]
-    Draw,
-    #[serde(rename = "0-1")]
-    BlackWins,
-    /// White won by forfeit (Black did not play).
-    #[serde(rename = "+-")]
-    WhiteForfeitWin,
-    /// Black won by forfeit.
-    #[serde(rename = "-+")]
-    BlackForfeitWin,
-    /// Neither played: both lose by forfeit.
-    #[serde(rename = "--")]
-    DoubleForfeit,
-}
-
-/// A round without a game for a player.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ByeKind {
-    /// The pairing-allocated bye of a Swiss round (1 point, C.04.1).
-    Pairing,
-    /// A requested half-point bye.
-    Half,
-    /// No game and no point: the round-robin's free round, an absence, a withdrawal, a late entry's missed round.
-    Zero,
-}
+// The tournament document's kinds, boards and byes, and what the page shows of it, are `guoxiang-tournament`'s
+// (one model for the stored document and the wire); their TypeScript declarations come with its `ts` feature.
+pub use guoxiang_tournament::doc::view::{
+    ArenaGame, ArenaMark, ArenaRow, ArenaSheetEntry, ArenaView, CrossCell, CrossLine, StandingRow, TournamentBoard,
+    TournamentBye, TournamentPlayer, TournamentRound,
+};
+pub use guoxiang_tournament::doc::{ByeKind, TournamentMode, TournamentResult, TournamentStatus, TournamentSystem};
 
 /// `POST /api/tournaments`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -178,90 +119,6 @@ pub struct AddArbiter {
     pub name: String,
 }
 
-/// A player of a tournament.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct TournamentPlayer {
-    /// The starting rank (pairing number), from 1; before the start, a provisional number in the order of entry
-    /// (the start gives the ranks by rating, and forbidden pairs and byes follow their players).
-    pub no: u32,
-    pub name: String,
-    /// The account's name; `null` for a player entered by name.
-    pub user: Option<String>,
-    pub rating: Option<u32>,
-    /// Withdrawn (not paired any more).
-    pub withdrawn: bool,
-    pub score: f64,
-    /// Online with the presence check: whether the player is here now (on the tournament page, or connected
-    /// after playing the last round); `null` when the tournament does not check.
-    #[serde(default)]
-    pub present: Option<bool>,
-}
-
-/// A board of a round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct TournamentBoard {
-    pub board: u32,
-    /// Starting ranks.
-    pub white: u32,
-    pub black: u32,
-    /// Online: the game.
-    pub game_id: Option<String>,
-    pub result: Option<TournamentResult>,
-}
-
-/// A player without a game in a round.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct TournamentBye {
-    pub no: u32,
-    pub kind: ByeKind,
-    pub points: f64,
-}
-
-/// A round.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct TournamentRound {
-    pub number: u32,
-    pub boards: Vec<TournamentBoard>,
-    pub byes: Vec<TournamentBye>,
-    /// Every board has its result.
-    pub finished: bool,
-    pub started_at_ms: i64,
-}
-
-/// A line of the standings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct StandingRow {
-    /// 1 for the first; players level after every tie-break share a rank.
-    pub rank: u32,
-    pub no: u32,
-    pub name: String,
-    pub rating: Option<u32>,
-    pub score: f64,
-    /// The tie-breaks in the tournament's order ([`TournamentView::tie_breaks`]); `null` where one has no value
-    /// (ARO without a rated opponent).
-    pub tie_breaks: Vec<Option<f64>>,
-}
-
-/// One cell of the crosstable.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct CrossCell {
-    pub opponent: Option<u32>,
-    /// `w`, `b`, or `-` (no game).
-    pub colour: String,
-    /// The TRF-16 result code (`1 = 0 + - H F U Z`).
-    pub code: String,
-    pub points: f64,
-}
-
-/// One player's line of the crosstable.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct CrossLine {
-    pub no: u32,
-    pub name: String,
-    pub cells: Vec<CrossCell>,
-    pub score: f64,
-}
-
 /// `GET /api/tournament/{id}`: everything the tournament page shows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TournamentView {
@@ -308,68 +165,6 @@ pub struct TournamentView {
     /// Online: players are paired only when present ([`TournamentPlayer::present`]).
     #[serde(default)]
     pub presence_check: bool,
-}
-
-/// How an arena game scored for a player.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ArenaMark {
-    Normal,
-    /// One of two wins in a row that set the player on fire.
-    StreakStarter,
-    /// Scored on fire: double.
-    Double,
-    /// A draw that scored nothing (within the first 10 moves, or in a draw streak).
-    NoPoints,
-}
-
-/// One game of an arena player's sheet.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct ArenaSheetEntry {
-    pub opponent: u32,
-    /// `w` or `b`.
-    pub colour: char,
-    /// `w` won, `d` drawn, `l` lost.
-    pub result: char,
-    pub points: u32,
-    pub mark: ArenaMark,
-}
-
-/// A line of an arena's standings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct ArenaRow {
-    pub rank: u32,
-    pub no: u32,
-    pub name: String,
-    pub rating: u32,
-    pub score: u32,
-    /// The performance rating; `null` before a first game.
-    pub performance: Option<i32>,
-    pub on_fire: bool,
-    pub paused: bool,
-    pub sheet: Vec<ArenaSheetEntry>,
-}
-
-/// An arena game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct ArenaGame {
-    pub white: u32,
-    pub black: u32,
-    pub game_id: Option<String>,
-    /// `null` while it is played.
-    pub result: Option<TournamentResult>,
-}
-
-/// An arena's state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-pub struct ArenaView {
-    pub minutes: u32,
-    /// When it started and ends (once started).
-    pub started_at_ms: Option<i64>,
-    pub ends_at_ms: Option<i64>,
-    pub standings: Vec<ArenaRow>,
-    /// The games, newest first (at most 100).
-    pub games: Vec<ArenaGame>,
 }
 
 /// A tournament in a list.

@@ -3,7 +3,7 @@
 //!
 //! | module | what lives there |
 //! |---|---|
-//! | `doc` | a tournament's stored state and the acts on it (entries, start, pairing, results), without I/O |
+//! | `doc` | `guoxiang_tournament::doc`: a tournament's stored state and the acts on it (entries, start, pairing, results), without I/O |
 //! | this module | [`Tournaments`]: the acts done durably (one at a time, each a versioned write), online rounds' games created, results taken from finished games, the next round paired after a pause |
 //!
 //! **Durability.** An act reads the tournament, changes it, and writes it back only if nobody wrote meanwhile
@@ -12,7 +12,7 @@
 //! whenever a round waits) creates it; a game that ended while nobody listened is scored by the same pass from the
 //! stored result. A game's first-move timeout aborts it: the player who did not move loses by forfeit.
 
-pub mod doc;
+pub use guoxiang_tournament::doc;
 
 use std::sync::Arc;
 
@@ -526,7 +526,7 @@ impl Tournaments {
                 {
                     d.arena_presence(&user.id, false, now)?;
                 } else {
-                    d.join(Some(user.id.clone()), user.name.clone(), rating)?;
+                    d.join(Some(user.id.clone()), user.name.clone(), rating, crate::time::now_ms() as i64)?;
                 }
                 Ok(((), Vec::new()))
             })
@@ -580,7 +580,7 @@ impl Tournaments {
                 if rating.is_some_and(|r| r > 3500) {
                     return Err(ApiError::bad_request("bad_request", "等级分最多 3500", "a rating is at most 3500"));
                 }
-                d.join(None, name.to_owned(), rating)?;
+                d.join(None, name.to_owned(), rating, crate::time::now_ms() as i64)?;
                 Ok(((), Vec::new()))
             })
             .await?;
@@ -646,7 +646,7 @@ impl Tournaments {
         let (doc, ()) = self
             .act(id, |d| {
                 for (user_id, name, rating) in &entries {
-                    d.join(user_id.clone(), name.clone(), *rating)?;
+                    d.join(user_id.clone(), name.clone(), *rating, crate::time::now_ms() as i64)?;
                 }
                 Ok(((), Vec::new()))
             })
