@@ -34,7 +34,6 @@ pub mod see;
 pub mod tb;
 pub mod time;
 pub mod tt;
-mod weights;
 
 pub use levels::{LEVELS, Level};
 pub use score::{MAX_PLY, Score};

@@ -2,10 +2,12 @@
 //! them by game phase. Tables indexed by square are written as a board seen from white (rank 8 on the first line)
 //! and read for white with `sq ^ 56`, for black with `sq`.
 //!
-//! The values of the tunable weights live in `weights.rs`, written by the tuner (`crates/tune`); the flat
+//! The values of the tunable weights live in `params/weights.rs`, written by the tuner (`crates/tune`); the flat
 //! numbering of those weights that the tuner works on is [`feature`].
 
-pub use crate::weights::PARAMS;
+mod weights;
+
+pub use weights::PARAMS;
 
 /// A middlegame/endgame pair.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]

@@ -5,7 +5,7 @@
 //! guoxiang-tune levels [--table FILE] [--from N] [--to N] [--games N] [--book FILE]
 //! guoxiang-tune humans --pgn FILE [--pgn FILE …] [--cache FILE] [--per-band N] [--nodes N] [--table FILE] [--levels A-B]
 //! guoxiang-tune nnue --data FILE [--data FILE …] --out NET [--epochs N] [--batch N] [--lr X] [--lambda X] [--max N]
-//! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/weights.rs]
+//! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/params/weights.rs]
 //! ```
 //!
 //! `datagen` plays the engine against itself and writes quiet positions labelled with the game result; `tune`

@@ -35,7 +35,7 @@ impl Default for Settings {
         Settings {
             epochs: 2000,
             rate: 1.0,
-            out: "crates/engine/src/weights.rs".into(),
+            out: "crates/engine/src/params/weights.rs".into(),
             command: String::new(),
             l2: 0.0,
             freeze: Vec::new(),
@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn the_checked_in_weights_are_the_tuners_output() {
-        let file = include_str!("../../engine/src/weights.rs");
+        let file = include_str!("../../engine/src/params/weights.rs");
         let body = &file[file.find("use crate::params").expect("weights.rs has a `use` line")..];
         assert_eq!(body, render_body(&PARAMS));
     }
