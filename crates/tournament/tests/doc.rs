@@ -261,3 +261,52 @@ fn a_round_on_the_wire_keeps_its_fields_in_order() {
         r#"{"boards":[{"white":1,"black":2,"game_id":"g1","result":"0-1"}],"byes":[{"no":3,"kind":"pairing"}],"started_at_ms":7}"#
     );
 }
+
+#[test]
+fn a_trf_import_reads_byes_forbidden_pairs_and_the_system_and_refuses_what_does_not_fit() {
+    let mut d = doc(TournamentSystem::Swiss, 5);
+    d.forbid(1, 2).unwrap();
+    d.start(0).unwrap();
+    d.pair_next(1, &[]).unwrap();
+    for b in 1..=2 {
+        d.set_result(1, b, TournamentResult::Draw).unwrap();
+    }
+    d.after_round();
+    let t = d.to_trf(false);
+    let back = Doc::from_trf(&t, ("o".into(), "org".into()), 9).unwrap();
+    assert_eq!(back.round_list[0].byes, d.round_list[0].byes, "the pairing bye comes back");
+    assert_eq!(back.forbidden, vec![(1, 2)]);
+    assert_eq!(
+        (back.system, back.mode, back.status),
+        (TournamentSystem::Swiss, TournamentMode::Otb, TournamentStatus::Running)
+    );
+    assert_eq!((back.created_at_ms, back.round_list[0].started_at_ms), (9, 9));
+    let mut rr = t.clone();
+    rr.header.kind = Some("Round robin".into());
+    assert_eq!(Doc::from_trf(&rr, ("o".into(), "org".into()), 0).unwrap().system, TournamentSystem::RoundRobin);
+
+    // Both sides of board 1 claim a win.
+    let mut wrong = t.clone();
+    let (w, b) = (d.round_list[0].boards[0].white, d.round_list[0].boards[0].black);
+    for p in wrong.players.iter_mut().filter(|p| u32::from(p.start_number) == w || u32::from(p.start_number) == b) {
+        p.rounds[0].code = trf::Code::Win;
+    }
+    let err = Doc::from_trf(&wrong, ("o".into(), "org".into()), 0).unwrap_err();
+    assert_eq!(err.code, "bad_trf");
+    assert_eq!(err.en, format!("round 1: the results of {w} and {b} (1 and 1) do not match"));
+    let mut one = t.clone();
+    one.players.truncate(1);
+    assert_eq!(
+        Doc::from_trf(&one, ("o".into(), "org".into()), 0).unwrap_err().en,
+        "the TRF file must have at least 2 players"
+    );
+    let mut no_rounds = t;
+    no_rounds.rounds = None;
+    for p in &mut no_rounds.players {
+        p.rounds.clear();
+    }
+    assert_eq!(
+        Doc::from_trf(&no_rounds, ("o".into(), "org".into()), 0).unwrap_err().en,
+        "the TRF file gives no number of rounds (an XXR line) and no round played"
+    );
+}

@@ -134,85 +134,9 @@ impl Doc {
 
     /// An over-the-board tournament from a TRF-16 file: its players and every round in it, results included.
     pub fn from_trf(t: &trf::Tournament, organiser: (String, String), now_ms: i64) -> Result<Doc, Refused> {
-        let bad = |zh: String, en: String| refused("bad_trf", zh, en);
-        if t.players.len() < 2 {
-            return Err(bad("TRF 文件至少要有 2 名棋手".into(), "the TRF file must have at least 2 players".into()));
-        }
-        if t.players.len() > MAX_PLAYERS {
-            return Err(bad(format!("最多 {MAX_PLAYERS} 名棋手"), format!("at most {MAX_PLAYERS} players")));
-        }
-        let played = t.rounds_played();
-        let rounds = t.rounds.unwrap_or(played as u32).max(played as u32);
-        if rounds == 0 || rounds > MAX_SWISS_ROUNDS * 2 {
-            return Err(bad(
-                "TRF 文件没有说明轮数（XXR 行），也没有已赛的轮次".into(),
-                "the TRF file gives no number of rounds (an XXR line) and no round played".into(),
-            ));
-        }
-        let mut players: Vec<Entry> = t
-            .players
-            .iter()
-            .map(|p| Entry {
-                no: p.start_number.into(),
-                user_id: None,
-                name: p.name.clone(),
-                rating: p.rating.map(u32::from),
-                withdrawn_from: None,
-                first_round: 1,
-            })
-            .collect();
-        players.sort_by_key(|p| p.no);
-        let mut round_list = Vec::new();
-        for r in 0..played {
-            let mut round = Round { boards: Vec::new(), byes: Vec::new(), started_at_ms: now_ms };
-            for p in &t.players {
-                let e = t.entry(p.start_number, r);
-                match (e.opponent, e.colour) {
-                    (Some(opp), Colour::White) => {
-                        let o = t.entry(opp, r);
-                        let result = result_of_codes(e.code, o.code).ok_or_else(|| {
-                            bad(
-                                format!(
-                                    "第 {} 轮：{} 号与 {opp} 号的结果 {}/{} 不相符",
-                                    r + 1,
-                                    p.start_number,
-                                    e.code.as_char(),
-                                    o.code.as_char()
-                                ),
-                                format!(
-                                    "round {}: the results of {} and {opp} ({} and {}) do not match",
-                                    r + 1,
-                                    p.start_number,
-                                    e.code.as_char(),
-                                    o.code.as_char()
-                                ),
-                            )
-                        })?;
-                        round.boards.push(Board {
-                            white: p.start_number.into(),
-                            black: opp.into(),
-                            game_id: None,
-                            result: Some(result),
-                        });
-                    }
-                    (Some(_), _) => {}
-                    (None, _) => {
-                        let kind = match e.code {
-                            Code::PairingBye | Code::FullBye | Code::ForfeitWin => ByeKind::Pairing,
-                            Code::HalfBye => ByeKind::Half,
-                            _ => ByeKind::Zero,
-                        };
-                        round.byes.push(Bye { no: p.start_number.into(), kind });
-                    }
-                }
-            }
-            round_list.push(round);
-        }
-        let system = if t.header.kind.as_deref().is_some_and(|k| k.to_ascii_lowercase().contains("round")) {
-            TournamentSystem::RoundRobin
-        } else {
-            TournamentSystem::Swiss
-        };
+        let (played, rounds) = trf_size(t)?;
+        let round_list = (0..played).map(|r| trf_round(t, r, now_ms)).collect::<Result<Vec<_>, _>>()?;
+        let system = trf_system(t);
         let mut doc = Doc {
             name: t.header.name.clone().unwrap_or_else(|| "TRF".into()),
             system,
@@ -227,21 +151,13 @@ impl Doc {
             organiser_id: organiser.0,
             organiser: organiser.1,
             arbiters: Vec::new(),
-            players,
+            players: trf_players(t),
             round_list,
             next_round_at_ms: None,
             created_at_ms: now_ms,
             arena: None,
             starts_at_ms: None,
-            forbidden: t
-                .forbidden
-                .iter()
-                .flat_map(|g| {
-                    g.iter().enumerate().flat_map(move |(i, &a)| {
-                        g[i + 1..].iter().map(move |&b| (u32::from(a.min(b)), u32::from(a.max(b))))
-                    })
-                })
-                .collect(),
+            forbidden: trf_forbidden(t),
             byes_requested: Vec::new(),
             first_move_grace_s: None,
             presence_check: false,
@@ -250,4 +166,117 @@ impl Doc {
         doc.after_round();
         Ok(doc)
     }
+}
+
+fn bad_trf(zh: String, en: String) -> Refused {
+    refused("bad_trf", zh, en)
+}
+
+/// A TRF file's rounds played and rounds in all, once its players are 2 to [`MAX_PLAYERS`] and its rounds are
+/// known (an `XXR` line or rounds played) and at most twice [`MAX_SWISS_ROUNDS`].
+fn trf_size(t: &trf::Tournament) -> Result<(usize, u32), Refused> {
+    if t.players.len() < 2 {
+        return Err(bad_trf("TRF 文件至少要有 2 名棋手".into(), "the TRF file must have at least 2 players".into()));
+    }
+    if t.players.len() > MAX_PLAYERS {
+        return Err(bad_trf(format!("最多 {MAX_PLAYERS} 名棋手"), format!("at most {MAX_PLAYERS} players")));
+    }
+    let played = t.rounds_played();
+    let rounds = t.rounds.unwrap_or(played as u32).max(played as u32);
+    if rounds == 0 || rounds > MAX_SWISS_ROUNDS * 2 {
+        return Err(bad_trf(
+            "TRF 文件没有说明轮数（XXR 行），也没有已赛的轮次".into(),
+            "the TRF file gives no number of rounds (an XXR line) and no round played".into(),
+        ));
+    }
+    Ok((played, rounds))
+}
+
+/// A TRF file's players, by starting rank.
+fn trf_players(t: &trf::Tournament) -> Vec<Entry> {
+    let mut players: Vec<Entry> = t
+        .players
+        .iter()
+        .map(|p| Entry {
+            no: p.start_number.into(),
+            user_id: None,
+            name: p.name.clone(),
+            rating: p.rating.map(u32::from),
+            withdrawn_from: None,
+            first_round: 1,
+        })
+        .collect();
+    players.sort_by_key(|p| p.no);
+    players
+}
+
+/// Round `r` (from 0) of a TRF file: a board for each game (read from White's line, Black's must agree), a bye for
+/// each player without an opponent.
+fn trf_round(t: &trf::Tournament, r: usize, now_ms: i64) -> Result<Round, Refused> {
+    let mut round = Round { boards: Vec::new(), byes: Vec::new(), started_at_ms: now_ms };
+    for p in &t.players {
+        let e = t.entry(p.start_number, r);
+        match (e.opponent, e.colour) {
+            (Some(opp), Colour::White) => {
+                let o = t.entry(opp, r);
+                let result = result_of_codes(e.code, o.code).ok_or_else(|| {
+                    bad_trf(
+                        format!(
+                            "第 {} 轮：{} 号与 {opp} 号的结果 {}/{} 不相符",
+                            r + 1,
+                            p.start_number,
+                            e.code.as_char(),
+                            o.code.as_char()
+                        ),
+                        format!(
+                            "round {}: the results of {} and {opp} ({} and {}) do not match",
+                            r + 1,
+                            p.start_number,
+                            e.code.as_char(),
+                            o.code.as_char()
+                        ),
+                    )
+                })?;
+                round.boards.push(Board {
+                    white: p.start_number.into(),
+                    black: opp.into(),
+                    game_id: None,
+                    result: Some(result),
+                });
+            }
+            (Some(_), _) => {}
+            (None, _) => round.byes.push(Bye { no: p.start_number.into(), kind: trf_bye_kind(e.code) }),
+        }
+    }
+    Ok(round)
+}
+
+/// The bye a TRF code without an opponent stands for.
+fn trf_bye_kind(code: Code) -> ByeKind {
+    match code {
+        Code::PairingBye | Code::FullBye | Code::ForfeitWin => ByeKind::Pairing,
+        Code::HalfBye => ByeKind::Half,
+        _ => ByeKind::Zero,
+    }
+}
+
+/// A round-robin when the file's type (`092`) says "round", a Swiss otherwise.
+fn trf_system(t: &trf::Tournament) -> TournamentSystem {
+    if t.header.kind.as_deref().is_some_and(|k| k.to_ascii_lowercase().contains("round")) {
+        TournamentSystem::RoundRobin
+    } else {
+        TournamentSystem::Swiss
+    }
+}
+
+/// A TRF file's forbidden pairs (`XXP`): every two players of each group, lower rank first.
+fn trf_forbidden(t: &trf::Tournament) -> Vec<(u32, u32)> {
+    t.forbidden
+        .iter()
+        .flat_map(|g| {
+            g.iter()
+                .enumerate()
+                .flat_map(move |(i, &a)| g[i + 1..].iter().map(move |&b| (u32::from(a.min(b)), u32::from(a.max(b)))))
+        })
+        .collect()
 }
