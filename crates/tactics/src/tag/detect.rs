@@ -1,12 +1,12 @@
 //! The detectors: one function per motif (or family), each a chess statement checked on the positions of the
-//! line with attack maps and static exchange (docs/puzzles/tagger.md states them in one sentence each).
+//! line with attack maps and static exchange (docs/puzzles/tagger.md states them in one sentence each). This file
+//! has the facts and helpers the detectors share and the special-move and check detectors; `mates` and `tactics`
+//! have the others, and `all` in `tag` (mod.rs) runs them in turn.
 
 use guoxiang_core::{Bitboard, Position, Role, Square, attacks};
 
 use super::Line;
 use super::board::{balance, best_capture_on, cap, en, passed, see_units, text, value, value_at, zh};
-use super::mates;
-use super::tactics;
 use crate::Motif;
 use crate::tag::Tag;
 
@@ -22,7 +22,7 @@ pub(crate) struct Facts {
 }
 
 impl Facts {
-    fn new(l: &Line) -> Facts {
+    pub(crate) fn new(l: &Line) -> Facts {
         let gain = balance(l.last(), l.pov) - balance(&l.boards[0], l.pov);
         let mate = l.last().is_checkmate() && l.moves.len() % 2 == 1;
         let promotes = l.solver_plies().any(|i| l.moves[i].is_promotion());
@@ -31,26 +31,12 @@ impl Facts {
     }
 }
 
-/// Every motif found in the line.
-pub(crate) fn all(l: &Line) -> Vec<Tag> {
-    if l.moves.is_empty() {
-        return Vec::new();
-    }
-    let f = Facts::new(l);
-    let mut out = Vec::new();
-    mates::all(l, &f, &mut out);
-    special(l, &mut out);
-    checks(l, &mut out);
-    tactics::all(l, &f, &mut out);
-    out
-}
-
 pub(crate) fn push(out: &mut Vec<Tag>, motif: Motif, zh: String, en: String) {
     out.push(Tag { motif, text: text(zh, cap(en)) });
 }
 
 /// Promotion, under-promotion, en passant and castling by the solver.
-fn special(l: &Line, out: &mut Vec<Tag>) {
+pub(crate) fn special(l: &Line, out: &mut Vec<Tag>) {
     for i in l.solver_plies() {
         let (pos, m) = (l.before(i), l.moves[i]);
         if let Some(r) = m.promotion_role() {
@@ -92,7 +78,7 @@ fn special(l: &Line, out: &mut Vec<Tag>) {
 }
 
 /// Double check, discovered check and cross-check after the solver's moves.
-fn checks(l: &Line, out: &mut Vec<Tag>) {
+pub(crate) fn checks(l: &Line, out: &mut Vec<Tag>) {
     for i in l.solver_plies() {
         let (pos, m, after) = (l.before(i), l.moves[i], l.after(i));
         let checkers = after.checkers();

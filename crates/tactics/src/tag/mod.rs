@@ -37,10 +37,24 @@ pub fn tag(p: &Puzzle) -> Vec<Tag> {
 /// and an illegal `setup` yields no tags at all.
 pub fn tag_line(before: &Position, setup: Option<Move>, line: &[Move]) -> Vec<Tag> {
     let Some(l) = Line::new(before, setup, line) else { return Vec::new() };
-    let mut found = detect::all(&l);
+    let mut found = all(&l);
     found.sort_by_key(|t| t.motif);
     found.dedup_by_key(|t| t.motif);
     found
+}
+
+/// Every motif found in the line.
+fn all(l: &Line) -> Vec<Tag> {
+    if l.moves.is_empty() {
+        return Vec::new();
+    }
+    let f = detect::Facts::new(l);
+    let mut out = Vec::new();
+    mates::all(l, &f, &mut out);
+    detect::special(l, &mut out);
+    detect::checks(l, &mut out);
+    tactics::all(l, &f, &mut out);
+    out
 }
 
 /// Just the motifs of [`tag`].
