@@ -63,6 +63,7 @@ mod error;
 mod event;
 mod game;
 mod pgn;
+mod rematch;
 mod rules;
 mod serde_util;
 mod snapshot;

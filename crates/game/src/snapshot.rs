@@ -9,6 +9,7 @@ use crate::arbiter::{ArbiterRecord, Dispute};
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
 use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
+use crate::rematch::Rematch;
 use crate::rules::{Incident, Touch};
 use crate::serde_util::{color, opt_color};
 
@@ -142,8 +143,8 @@ impl Game {
             draw_offer: self.draw_offer,
             may_offer: self.may_offer,
             takeback_offer: self.takeback_offer,
-            rematch_offer: self.rematch_offer,
-            rematch_agreed: self.rematch_agreed,
+            rematch_offer: self.rematch.offer,
+            rematch_agreed: self.rematch.agreed,
             lag: self.lag,
             created_at: self.created_at,
             turn_started_at: self.turn_started_at,
@@ -212,8 +213,7 @@ impl Game {
             draw_offer: s.draw_offer,
             may_offer: s.may_offer,
             takeback_offer: s.takeback_offer,
-            rematch_offer: s.rematch_offer,
-            rematch_agreed: s.rematch_agreed,
+            rematch: Rematch { offer: s.rematch_offer, agreed: s.rematch_agreed },
             lag: s.lag,
             created_at: shift(s.created_at),
             turn_started_at: shift(s.turn_started_at),

@@ -12,6 +12,7 @@ use crate::arbiter::{
 };
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
+use crate::rematch::Rematch;
 use crate::rules::{IllegalMoves, Incident, Obligation, Rules, Touch, completed_move, only_fault_is_check, penalty_ms};
 use crate::serde_util::{color, outcome};
 
@@ -177,8 +178,7 @@ pub struct Game {
     pub(crate) may_offer: [bool; 2],
     pub(crate) takeback_offer: Option<Color>,
     /// Once the game is over: who offered a rematch, and whether one was agreed.
-    pub(crate) rematch_offer: Option<Color>,
-    pub(crate) rematch_agreed: bool,
+    pub(crate) rematch: Rematch,
     pub(crate) lag: [LagReserve; 2],
     pub(crate) created_at: Timestamp,
     /// Start of the current turn (for the first-move timeout).
@@ -227,8 +227,7 @@ impl Game {
             draw_offer: None,
             may_offer: [true, true],
             takeback_offer: None,
-            rematch_offer: None,
-            rematch_agreed: false,
+            rematch: Rematch::default(),
             lag: [reserve, reserve],
             created_at: now,
             turn_started_at: now,
@@ -1198,57 +1197,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    /// A rematch offer, acceptance or refusal: only once the game is over (finished or aborted), and only until
-    /// the rematch is agreed. Offering when the opponent has offered accepts; a computer opponent accepts at once.
-    /// The new game itself is the server's to create, on [`Event::RematchAgreed`].
-    fn cmd_rematch(&mut self, by: Color, action: &Action, out: &mut Vec<Event>) -> Result<(), CommandError> {
-        if !self.is_over() {
-            return Err(CommandError::NotOver);
-        }
-        if self.source == Source::Tournament {
-            return Err(CommandError::TournamentGame);
-        }
-        if self.rematch_agreed {
-            return Err(CommandError::RematchAgreed);
-        }
-        let offered_to_me = self.rematch_offer == Some(!by);
-        match action {
-            Action::RematchDecline => {
-                if !offered_to_me {
-                    return Err(CommandError::NoRematchOffer { by });
-                }
-                self.rematch_offer = None;
-                out.push(Event::RematchDeclined { by });
-            }
-            Action::RematchAccept if !offered_to_me && !self.player(!by).is_engine => {
-                return Err(CommandError::NoRematchOffer { by });
-            }
-            Action::RematchOffer if self.rematch_offer == Some(by) => {
-                return Err(CommandError::RematchAlreadyOffered { by });
-            }
-            Action::RematchOffer if !offered_to_me && !self.player(!by).is_engine => {
-                self.rematch_offer = Some(by);
-                out.push(Event::RematchOffered { by });
-            }
-            _ => {
-                self.rematch_offer = None;
-                self.rematch_agreed = true;
-                out.push(Event::RematchAgreed);
-            }
-        }
-        Ok(())
-    }
-
-    /// The pending rematch offer, once the game is over.
-    pub fn rematch_offer(&self) -> Option<Color> {
-        self.rematch_offer
-    }
-
-    /// Whether a rematch was agreed (the server then creates it; no further rematch actions are taken).
-    pub fn rematch_agreed(&self) -> bool {
-        self.rematch_agreed
     }
 
     /// Records a presence update (other commands are ignored).
