@@ -44,44 +44,59 @@ pub fn format_clk(ms: u64) -> String {
 }
 
 impl Game {
+    /// The game's result as PGN has it (`*` while it is being played, or when aborted).
+    pub fn pgn_result(&self) -> GameResult {
+        match self.outcome().map(|o| o.winner) {
+            Some(Some(guoxiang_core::Color::White)) => GameResult::WhiteWins,
+            Some(Some(guoxiang_core::Color::Black)) => GameResult::BlackWins,
+            Some(None) => GameResult::Draw,
+            None => GameResult::Unknown,
+        }
+    }
+
+    /// The tags of [`Game::to_pgn`], in the order it writes them (the seven-tag roster first).
+    pub fn pgn_tags(&self, tags: &PgnTags) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::with_capacity(13 + tags.extra.len());
+        let mut tag = |k: &str, v: &str| out.push((k.to_owned(), v.to_owned()));
+        let default_event =
+            format!("{} {} game", if self.rated { "Rated" } else { "Casual" }, self.time_control().speed().as_str());
+        tag("Event", tags.event.as_deref().unwrap_or(&default_event));
+        tag("Site", tags.site.as_deref().unwrap_or("?"));
+        tag("Date", tags.date.as_deref().unwrap_or("????.??.??"));
+        tag("Round", tags.round.as_deref().unwrap_or("-"));
+        tag("White", &self.white.name);
+        tag("Black", &self.black.name);
+        tag("Result", self.pgn_result().as_str());
+        tag("GameId", &self.id);
+        tag("TimeControl", &self.time_control().to_pgn());
+        // A result the arbiter set for a breach of the Laws (12.9) is a rules infraction, not an adjudication.
+        let infraction = matches!(self.status, Status::Finished { outcome } if outcome.termination == Termination::Adjudication)
+            && self.arbiter_log.iter().rev().find(|r| r.act == "set_result").is_some_and(|r| r.infraction);
+        tag("Termination", if infraction { "Rules infraction" } else { termination_tag(&self.status) });
+        for (k, v) in &tags.extra {
+            tag(k, v);
+        }
+        match &self.variant {
+            Variant::Standard => {}
+            Variant::Chess960 { .. } | Variant::FromPosition { .. } => {
+                let name = if matches!(self.variant, Variant::Chess960 { .. }) { "Chess960" } else { "From Position" };
+                tag("Variant", name);
+                tag("SetUp", "1");
+                tag("FEN", &self.state.start().fen());
+            }
+        }
+        out
+    }
+
     /// The game in PGN export format: the seven-tag roster, then `GameId`, `TimeControl`, `Termination`, and for a
     /// non-standard start `Variant`, `SetUp` and `FEN`; each move followed by `{ [%clk h:mm:ss] }` with the mover's
     /// time after the move (unless there is no time limit), and each counted illegal move by a comment saying what it
     /// was and what followed. Unfinished and aborted games get the result `*`.
     pub fn to_pgn(&self, tags: &PgnTags) -> String {
         let mut w = Writer::new(Vec::new());
-        let default_event =
-            format!("{} {} game", if self.rated { "Rated" } else { "Casual" }, self.time_control().speed().as_str());
-        let result = match self.outcome().map(|o| o.winner) {
-            Some(Some(guoxiang_core::Color::White)) => GameResult::WhiteWins,
-            Some(Some(guoxiang_core::Color::Black)) => GameResult::BlackWins,
-            Some(None) => GameResult::Draw,
-            None => GameResult::Unknown,
-        };
-        w.tag("Event", tags.event.as_deref().unwrap_or(&default_event));
-        w.tag("Site", tags.site.as_deref().unwrap_or("?"));
-        w.tag("Date", tags.date.as_deref().unwrap_or("????.??.??"));
-        w.tag("Round", tags.round.as_deref().unwrap_or("-"));
-        w.tag("White", &self.white.name);
-        w.tag("Black", &self.black.name);
-        w.tag("Result", result.as_str());
-        w.tag("GameId", &self.id);
-        w.tag("TimeControl", &self.time_control().to_pgn());
-        // A result the arbiter set for a breach of the Laws (12.9) is a rules infraction, not an adjudication.
-        let infraction = matches!(self.status, Status::Finished { outcome } if outcome.termination == Termination::Adjudication)
-            && self.arbiter_log.iter().rev().find(|r| r.act == "set_result").is_some_and(|r| r.infraction);
-        w.tag("Termination", if infraction { "Rules infraction" } else { termination_tag(&self.status) });
-        for (k, v) in &tags.extra {
-            w.tag(k, v);
-        }
-        match &self.variant {
-            Variant::Standard => {}
-            Variant::Chess960 { .. } | Variant::FromPosition { .. } => {
-                let name = if matches!(self.variant, Variant::Chess960 { .. }) { "Chess960" } else { "From Position" };
-                w.tag("Variant", name);
-                w.tag("SetUp", "1");
-                w.tag("FEN", &self.state.start().fen());
-            }
+        let result = self.pgn_result();
+        for (name, value) in self.pgn_tags(tags) {
+            w.tag(&name, &value);
         }
         let mut incidents = self.incidents.iter().peekable();
         let mut acts = self.arbiter_log.iter().peekable();

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod access;
+pub mod archive;
 pub mod auth;
 pub mod broker;
 pub mod error;

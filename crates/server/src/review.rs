@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use guoxiang_core::Lang;
-use guoxiang_pgn::{Reader, Replayer, write_game};
+use guoxiang_pgn::write_game;
 use guoxiang_review::{GameReview, Options};
 use guoxiang_store::{ReviewStatus, Store, StoreError};
 use serde_json::{Value, json};
@@ -202,16 +202,10 @@ impl Worker {
         if !reviewable(&game.status, moves.len()) {
             return Err(format!("game {id} is not over or has no moves ({})", game.status));
         }
-        let pgn = crate::http::archive::game_pgn_at(&self.public_url, &game, &moves).map_err(|e| e.en)?;
-        // The game as our PGN reader sees it: the start position, the moves, the tags (as `guoxiang review` reads
-        // a file).
-        let parsed = Reader::new(pgn.as_bytes())
-            .read_game(&mut Replayer::new())
-            .map_err(|e| format!("game {id}: its PGN does not read back: {e}"))?
-            .ok_or_else(|| format!("game {id}: empty PGN"))?;
-        if let Some(e) = parsed.errors.first() {
-            return Err(format!("game {id}: its PGN does not replay: {e}"));
-        }
+        // The game as our PGN reader would see its export: the start position, the moves, the tags (as
+        // `guoxiang review` reads a file), taken from the stored game.
+        let parsed =
+            crate::archive::replayed(&self.public_url, &game, &moves).map_err(|e| format!("game {id}: {e}"))?;
         let options = Options { nodes: row.nodes.max(1) as u64, syzygy: self.syzygy.clone(), ..Options::default() };
         let total = options.searches(parsed.moves.len());
         if !self.store.start_review(id, total as i64).await.map_err(|e| e.to_string())? {

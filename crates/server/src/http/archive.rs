@@ -8,7 +8,6 @@ use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use std::collections::BTreeMap;
 
-use guoxiang_game::PgnTags;
 use guoxiang_protocol::Color;
 use guoxiang_protocol::http::{
     ExportClock, ExportGame, ExportOpening, ExportPlayer, ExportPlayers, ExportUser, GameCount, GamePlayer, GameView,
@@ -19,102 +18,19 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
+use crate::archive::{EventTags, PgnOptions, civil, opening_of};
 use crate::error::{ApiError, ApiResult};
 use crate::live::game_row_view;
 
-/// `YYYY.MM.DD` (UTC) of a Unix time in ms.
-pub fn pgn_date(ms: i64) -> String {
-    let (y, m, d) = civil(ms.div_euclid(86_400_000));
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian.
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// The opening a stored game reached, if known.
-pub fn opening_of(moves: &[MoveRow], initial_fen: Option<&str>) -> Option<&'static guoxiang_openings::Opening> {
-    if initial_fen.is_some() {
-        return None;
-    }
-    let uci: Vec<&str> = moves.iter().map(|m| m.uci.as_str()).collect();
-    guoxiang_openings::classify_uci(&uci)
-}
-
-/// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening.
+/// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening (see [`crate::archive`]).
 pub fn game_pgn(state: &AppState, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
-    game_pgn_at(&state.config.public_url, row, moves)
+    game_pgn_with(&state.config.public_url, row, moves, PgnOptions::default())
 }
 
-/// [`game_pgn`] for a server reached at `public_url`.
-pub fn game_pgn_at(public_url: &str, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
-    game_pgn_with(public_url, row, moves, PgnOptions::default())
-}
-
-/// What a PGN export includes beyond the moves and the tags (Lichess's `clocks` and `opening` export flags).
-#[derive(Clone, Copy, Debug)]
-pub struct PgnOptions {
-    /// `[%clk]` comments.
-    pub clocks: bool,
-    /// The `ECO` and `Opening` tags.
-    pub opening: bool,
-}
-
-impl Default for PgnOptions {
-    fn default() -> PgnOptions {
-        PgnOptions { clocks: true, opening: true }
-    }
-}
-
-/// `HH:MM:SS` of a time in ms since the Unix epoch (UTC), for the `UTCTime` tag.
-pub fn pgn_time(ms: i64) -> String {
-    let s = ms.div_euclid(1000).rem_euclid(86_400);
-    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// [`game_pgn_at`] with the export's options.
-pub fn game_pgn_with(public_url: &str, row: &GameRow, moves: &[MoveRow], opts: PgnOptions) -> Result<String, ApiError> {
-    let game = crate::live::restore_game(row, moves).map_err(|e| ApiError::internal("pgn", e))?;
-    let tags = PgnTags {
-        event: None,
-        site: Some(format!("{public_url}/{}", row.id)),
-        date: Some(pgn_date(row.created_at_ms)),
-        round: None,
-        without_clocks: !opts.clocks,
-        extra: {
-            let mut extra = vec![
-                ("UTCDate".to_owned(), pgn_date(row.created_at_ms)),
-                ("UTCTime".to_owned(), pgn_time(row.created_at_ms)),
-            ];
-            let push = |extra: &mut Vec<(String, String)>, k: &str, v: Option<i64>| {
-                if let Some(v) = v {
-                    extra.push((
-                        k.to_owned(),
-                        if k.ends_with("Diff") && v >= 0 { format!("+{v}") } else { v.to_string() },
-                    ));
-                }
-            };
-            push(&mut extra, "WhiteElo", row.white_rating);
-            push(&mut extra, "BlackElo", row.black_rating);
-            push(&mut extra, "WhiteRatingDiff", row.white_rating_diff);
-            push(&mut extra, "BlackRatingDiff", row.black_rating_diff);
-            if let Some(o) = opening_of(moves, game.variant().fen()).filter(|_| opts.opening) {
-                extra.push(("ECO".to_owned(), o.eco.to_string()));
-                extra.push(("Opening".to_owned(), o.name_en.to_string()));
-            }
-            extra
-        },
-    };
-    Ok(game.to_pgn(&tags))
+/// [`game_pgn`] with the export's options, as a response's error when the stored game does not rebuild.
+fn game_pgn_with(public_url: &str, row: &GameRow, moves: &[MoveRow], opts: PgnOptions) -> Result<String, ApiError> {
+    crate::archive::game_pgn(public_url, row, moves, opts, EventTags::default())
+        .map_err(|e| ApiError::internal("pgn", e))
 }
 
 /// Lichess status names.

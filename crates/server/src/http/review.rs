@@ -18,7 +18,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use guoxiang_pgn::{Reader, ReplayedGame, Replayer};
+use guoxiang_pgn::ReplayedGame;
 use guoxiang_protocol::review::{
     GameReviewView, ReviewClass, ReviewComment, ReviewEval, ReviewProgress, ReviewSettings, ReviewState,
     ReviewStatusCode, ReviewText, ReviewTryAnswer, ReviewTryRequest,
@@ -214,11 +214,7 @@ fn replayed(
     row: &guoxiang_store::GameRow,
     moves: &[guoxiang_store::MoveRow],
 ) -> ApiResult<ReplayedGame> {
-    let pgn = crate::http::archive::game_pgn_at(public_url, row, moves)?;
-    Reader::new(pgn.as_bytes())
-        .read_game(&mut Replayer::new())
-        .map_err(|e| ApiError::internal("review try pgn", e))?
-        .ok_or_else(|| ApiError::internal("review try pgn", "empty"))
+    crate::archive::replayed(public_url, row, moves).map_err(|e| ApiError::internal("review try pgn", e))
 }
 
 /// `POST /api/game/{id}/review/try`: `{"correct", "best", "loss", "reason": {zh, en}}`.

@@ -25,6 +25,7 @@ use guoxiang_protocol::http::{
 use guoxiang_store::{Store, TournamentGameRow, TournamentRow, User};
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::archive::{EventTags, PgnOptions};
 use crate::error::ApiError;
 use crate::live::{Live, NewGame, new_game_id};
 pub use doc::{Doc, Refused};
@@ -1116,20 +1117,10 @@ impl Tournaments {
             for (i, b) in round.boards.iter().enumerate() {
                 let Some(game_id) = &b.game_id else { continue };
                 let Some((row, moves)) = self.0.store.game(game_id).await? else { continue };
-                let pgn = crate::http::archive::game_pgn_at(public_url, &row, &moves)?;
-                let event = doc.name.replace('\\', "\\\\").replace('"', "\\\"");
-                let mut lines: Vec<String> = Vec::new();
-                for line in pgn.lines() {
-                    if line.starts_with("[Event ") {
-                        lines.push(format!("[Event \"{event}\"]"));
-                    } else if line.starts_with("[Round ") {
-                        lines.push(format!("[Round \"{}.{}\"]", r + 1, i + 1));
-                    } else {
-                        lines.push(line.to_owned());
-                    }
-                }
-                out.push_str(lines.join("\n").trim_end());
-                out.push_str("\n\n");
+                let at = EventTags { event: Some(doc.name.clone()), round: Some(format!("{}.{}", r + 1, i + 1)) };
+                let pgn = crate::archive::game_pgn(public_url, &row, &moves, PgnOptions::default(), at)
+                    .map_err(|e| ApiError::internal("pgn", e))?;
+                out.push_str(&pgn);
             }
         }
         Ok(out)
