@@ -566,8 +566,6 @@ def read_package(crate_dir: Path) -> Package | None:
             roots.append((f"{name}[bin {f.stem}]", f))
         for f in sorted(bins.glob("*/main.rs")):
             roots.append((f"{name}[bin {f.parent.name}]", f))
-    if (src / "lib.rs").is_file() and (src / "main.rs").is_file():
-        pass  # both roots read their own `mod` declarations
     return Package(name, crate_dir, deps, roots)
 
 
