@@ -62,11 +62,13 @@ pub mod arbiter;
 mod error;
 mod event;
 mod game;
+mod illegal;
 mod pgn;
 mod rematch;
 mod rules;
 mod serde_util;
 mod snapshot;
+mod touch_move;
 
 pub use action::{Action, MoveInput};
 pub use adjourn::{Adjournment, SealedMove};

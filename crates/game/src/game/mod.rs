@@ -13,7 +13,7 @@ use crate::arbiter::{
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
 use crate::rematch::Rematch;
-use crate::rules::{IllegalMoves, Incident, Obligation, Rules, Touch, completed_move, only_fault_is_check, penalty_ms};
+use crate::rules::{Incident, Rules, Touch};
 use crate::serde_util::{color, outcome};
 
 mod setup;
@@ -142,7 +142,7 @@ pub struct MoveRecord {
     pub used_ms: u64,
 }
 
-fn side(c: Color) -> Side {
+pub(crate) fn side(c: Color) -> Side {
     c.fold(Side::White, Side::Black)
 }
 
@@ -361,26 +361,6 @@ impl Game {
     /// The rule set the game is played under.
     pub fn rules(&self) -> Rules {
         self.config.rules
-    }
-
-    /// Touch-move: the pieces the player on move has touched this turn, in order.
-    pub fn touches(&self) -> &[Touch] {
-        &self.touches
-    }
-
-    /// What the touches of this turn oblige the player on move to play.
-    pub fn obligation(&self) -> Obligation {
-        Obligation::of(self.position(), &self.touches)
-    }
-
-    /// How many completed illegal moves `color` has made that were counted.
-    pub fn illegal_moves(&self, color: Color) -> u8 {
-        self.illegal_counts[color.index()]
-    }
-
-    /// The illegal moves counted, in order.
-    pub fn incidents(&self) -> &[Incident] {
-        &self.incidents
     }
 
     /// The adjournment in progress (offered, called, sealed or resumed with the envelope closed). The sealed move's
@@ -1066,139 +1046,6 @@ impl Game {
         self.is_over()
     }
 
-    /// A touch (or, with `adjust`, "I adjust" and an adjustment) of the piece on `square` by the player on move.
-    fn cmd_touch(&mut self, by: Color, square: &str, adjust: bool, out: &mut Vec<Event>) -> Result<(), CommandError> {
-        if !self.config.rules.touch_move {
-            return Err(CommandError::TouchMoveOff);
-        }
-        if by != self.turn() {
-            // Only the player having the move touches with intent, or adjusts (Articles 4.2.1 and 4.3).
-            return Err(CommandError::NotYourTurn { by });
-        }
-        let nothing = || CommandError::NothingToTouch { square: square.to_owned() };
-        let sq = guoxiang_core::Square::parse(square).ok_or_else(nothing)?;
-        let piece = self.position().piece_at(sq).ok_or_else(nothing)?;
-        let square = sq.to_string();
-        if adjust {
-            out.push(Event::PieceAdjusted { by, square });
-            return Ok(());
-        }
-        if self.touches.iter().any(|t| t.square == sq) {
-            return Ok(());
-        }
-        self.touches.push(Touch { square: sq, piece });
-        let o = self.obligation();
-        let (message_zh, message_en) = o.text();
-        out.push(Event::PieceTouched { by, square, binding: o.binds(), message_zh, message_en });
-        Ok(())
-    }
-
-    /// A move that is not legal in a game that counts illegal moves: taken back (the position before it stands) and
-    /// counted when it is a completed illegal move of the kind the rule set counts; refused with `refusal`
-    /// otherwise.
-    fn illegal_move(
-        &mut self,
-        now: Timestamp,
-        by: Color,
-        mv: &MoveInput,
-        refusal: CommandError,
-        out: &mut Vec<Event>,
-    ) -> Result<(), CommandError> {
-        let regime = self.config.rules.illegal_moves;
-        let (Some(limit), MoveInput::Uci(text)) = (regime.losing_count(), mv) else { return Err(refusal) };
-        let pos = self.position();
-        let Some((from, to)) = completed_move(pos, text) else { return Err(refusal) };
-        let promotion = text.chars().nth(4).and_then(|c| guoxiang_core::Role::from_char(c.to_ascii_lowercase()));
-        if regime == IllegalMoves::KingIntoCheck && !only_fault_is_check(pos, from, to, promotion) {
-            return Err(refusal);
-        }
-        let reason = match pos.explain(from, to, promotion) {
-            guoxiang_core::Explanation::Illegal(r) => r.text(),
-            guoxiang_core::Explanation::Legal(_) => return Err(refusal),
-        };
-        let count = self.illegal_counts[by.index()] + 1;
-        self.illegal_counts[by.index()] = count;
-        // Article 7.5.5: two minutes (one in rapid and blitz) to the opponent for a first illegal move; the school
-        // rule gives no time.
-        let mut penalty = 0;
-        if regime == IllegalMoves::Fide && count < limit {
-            let before = self.clock.remaining(side(!by), now);
-            self.clock.add_time(side(!by), penalty_ms(self.time_control()));
-            penalty = self.clock.remaining(side(!by), now).unwrap_or(0).saturating_sub(before.unwrap_or(0));
-        }
-        let (zh_name, en_name) = (by.name_zh(), by.fold("White", "Black"));
-        let (zh_next, en_next) = if count >= limit {
-            ("判负".to_owned(), "loses the game".to_owned())
-        } else if regime == IllegalMoves::Fide {
-            (
-                format!("对方加时{}分钟；第{limit}次判负（第7.5.5条）", penalty / 60_000),
-                format!(
-                    "the opponent gets {}; a {}nd loses (Article 7.5.5)",
-                    if penalty == 60_000 {
-                        "a minute more".to_owned()
-                    } else {
-                        format!("{} more minutes", penalty / 60_000)
-                    },
-                    limit
-                ),
-            )
-        } else {
-            (format!("第{limit}次送王判负"), format!("a {limit}rd move into check loses (the school rule)"))
-        };
-        let kind_zh = if regime == IllegalMoves::KingIntoCheck { "送王" } else { "不合规则的着法" };
-        let message_zh = format!(
-            "{zh_name}{kind_zh} {text}：{}。局面已恢复到这步棋之前；这是{zh_name}第{count}次，{zh_next}",
-            reason.zh.trim_end_matches('。')
-        );
-        let message_en = format!(
-            "{en_name}'s illegal move {text}: {}. The position before it is restored; this is {en_name}'s \
-             illegal move number {count}: {en_next}",
-            reason.en.trim_end_matches('.')
-        );
-        self.incidents.push(Incident {
-            ply: self.moves.len() as u32,
-            by,
-            uci: text.clone(),
-            count,
-            penalty_ms: penalty,
-            message_zh: message_zh.clone(),
-            message_en: message_en.clone(),
-        });
-        out.push(Event::IllegalMoveCounted {
-            by,
-            uci: text.clone(),
-            count,
-            limit,
-            penalty_ms: penalty,
-            message_zh,
-            message_en,
-        });
-        if penalty > 0 {
-            out.push(Event::ClockUpdate { clocks: self.clocks(now) });
-        }
-        if count >= limit {
-            // 7.5.5: lost — unless the opponent cannot checkmate by any series of legal moves.
-            let termination = Termination::IllegalMove { offender: by };
-            let o =
-                if self.position().can_mate(!by) { Outcome::win(!by, termination) } else { Outcome::draw(termination) };
-            self.finish(now, o, out);
-            return Ok(());
-        }
-        // 7.5.1: Article 4.3 applies to the move that replaces the illegal one — the piece moved, and the piece it
-        // took, count as touched.
-        if self.config.rules.touch_move {
-            for sq in [from, to] {
-                if let Some(piece) = self.position().piece_at(sq)
-                    && !self.touches.iter().any(|t| t.square == sq)
-                    && (sq == from || piece.color != by)
-                {
-                    self.touches.push(Touch { square: sq, piece });
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Records a presence update (other commands are ignored).
     fn presence(&mut self, cmd: &Command, out: &mut Vec<Event>) {
         match *cmd {
@@ -1254,7 +1101,7 @@ impl Game {
         self.finish(now, o, out);
     }
 
-    fn finish(&mut self, now: Timestamp, o: Outcome, out: &mut Vec<Event>) {
+    pub(crate) fn finish(&mut self, now: Timestamp, o: Outcome, out: &mut Vec<Event>) {
         self.clock.stop(now);
         self.status = Status::Finished { outcome: o };
         self.draw_offer = None;
@@ -1332,13 +1179,7 @@ impl Game {
             Err(e @ CommandError::IllegalMove { .. }) => return self.illegal_move(now, by, mv, e, out),
             Err(e) => return Err(e),
         };
-        if self.config.rules.touch_move {
-            let o = self.obligation();
-            if !o.allows(self.position(), m) {
-                let (zh, en) = o.text();
-                return Err(CommandError::TouchMove { zh, en });
-            }
-        }
+        self.check_touch_obligation(m)?;
         if offer_draw {
             self.check_may_offer(by)?;
         }
