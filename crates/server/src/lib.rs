@@ -25,6 +25,7 @@ pub mod archive;
 pub mod auth;
 pub mod broker;
 pub mod error;
+pub mod explorer;
 pub mod http;
 pub mod hub;
 pub mod lichess;

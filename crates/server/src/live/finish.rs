@@ -95,8 +95,7 @@ pub(super) fn record_in_explorer(store: &Store, game: &Game) {
             _ => (None, None),
         };
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        if let Err(e) = crate::http::explorer::record_server_game(&store, &start, &moves, speed, ratings, result).await
-        {
+        if let Err(e) = crate::explorer::record_server_game(&store, &start, &moves, speed, ratings, result).await {
             tracing::warn!("game {id}: not added to the opening explorer: {e}");
         }
     });
