@@ -59,6 +59,7 @@
 mod action;
 pub mod adjourn;
 pub mod arbiter;
+mod draw;
 mod error;
 mod event;
 mod game;

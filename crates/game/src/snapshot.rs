@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adjourn::Adjournment;
 use crate::arbiter::{ArbiterRecord, Dispute};
+use crate::draw::DrawOffers;
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
 use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
@@ -140,8 +141,8 @@ impl Game {
             clock: self.clock.clone(),
             clocks: self.clocks(now),
             status: self.status,
-            draw_offer: self.draw_offer,
-            may_offer: self.may_offer,
+            draw_offer: self.draw.pending,
+            may_offer: self.draw.may_offer,
             takeback_offer: self.takeback_offer,
             rematch_offer: self.rematch.offer,
             rematch_agreed: self.rematch.agreed,
@@ -210,8 +211,7 @@ impl Game {
             state,
             clock,
             status: s.status,
-            draw_offer: s.draw_offer,
-            may_offer: s.may_offer,
+            draw: DrawOffers { pending: s.draw_offer, may_offer: s.may_offer },
             takeback_offer: s.takeback_offer,
             rematch: Rematch { offer: s.rematch_offer, agreed: s.rematch_agreed },
             lag: s.lag,

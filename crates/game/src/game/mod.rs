@@ -1,7 +1,7 @@
 //! [`Game`]: one game's complete state, driven by [`Command`]s at caller-supplied [`Timestamp`]s.
 
 use guoxiang_clock::{Clock, ClockError, ClockState, LagReserve, Side, TimeControl, Timestamp};
-use guoxiang_core::{ClaimError, ClaimKind, Color, GameState, Move, Outcome, Position, Termination};
+use guoxiang_core::{Color, GameState, Move, Outcome, Position, Termination};
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, MoveInput};
@@ -10,6 +10,7 @@ use crate::arbiter::{
     ArbiterAct, ArbiterRecord, ArbiterRef, Dispute, MAX_ADDED_MS, MAX_RULING_TEXT, duration_text, parse_result,
     ruling_text,
 };
+use crate::draw::DrawOffers;
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
 use crate::rematch::Rematch;
@@ -173,9 +174,8 @@ pub struct Game {
     pub(crate) state: GameState,
     pub(crate) clock: Clock,
     pub(crate) status: Status,
-    pub(crate) draw_offer: Option<Color>,
-    /// `[white, black]`: whether the player may offer a draw (see the re-offer rule in `docs/game.md`).
-    pub(crate) may_offer: [bool; 2],
+    /// The draw offers: the pending one, and who may offer (the re-offer rule in `docs/game.md`).
+    pub(crate) draw: DrawOffers,
     pub(crate) takeback_offer: Option<Color>,
     /// Once the game is over: who offered a rematch, and whether one was agreed.
     pub(crate) rematch: Rematch,
@@ -224,8 +224,7 @@ impl Game {
             state,
             clock: Clock::new(setup.time_control),
             status: Status::Created,
-            draw_offer: None,
-            may_offer: [true, true],
+            draw: DrawOffers::default(),
             takeback_offer: None,
             rematch: Rematch::default(),
             lag: [reserve, reserve],
@@ -314,16 +313,6 @@ impl Game {
     /// Finished or aborted.
     pub fn is_over(&self) -> bool {
         matches!(self.status, Status::Finished { .. } | Status::Aborted { .. })
-    }
-
-    /// The player whose draw offer is pending.
-    pub fn draw_offer(&self) -> Option<Color> {
-        self.draw_offer
-    }
-
-    /// Whether `color` may offer a draw now as far as the re-offer rule goes.
-    pub fn may_offer_draw(&self, color: Color) -> bool {
-        self.may_offer[color.index()]
     }
 
     /// The player whose takeback request is pending.
@@ -454,12 +443,6 @@ impl Game {
             }
             _ => None,
         }
-    }
-
-    /// The draws the player to move could claim right now without a move (Articles 9.2 and 9.3); empty when the
-    /// game is not in play.
-    pub fn claimable_draws(&self) -> Vec<ClaimKind> {
-        if self.is_over() { Vec::new() } else { self.state.claimable() }
     }
 
     /// From when `by` may claim victory because the opponent is disconnected (`None` while the opponent is
@@ -798,20 +781,8 @@ impl Game {
                 Ok(())
             }
             Action::OfferDraw => self.cmd_offer_draw(now, by, out),
-            Action::AcceptDraw => {
-                if self.draw_offer != Some(!by) {
-                    return Err(CommandError::NoDrawOffer { by });
-                }
-                self.finish(now, Outcome::draw(Termination::Agreement), out);
-                Ok(())
-            }
-            Action::DeclineDraw => {
-                if self.draw_offer != Some(!by) {
-                    return Err(CommandError::NoDrawOffer { by });
-                }
-                self.decline_draw(by, out);
-                Ok(())
-            }
+            Action::AcceptDraw => self.cmd_accept_draw(now, by, out),
+            Action::DeclineDraw => self.cmd_decline_draw(by, out),
             Action::ClaimDraw { kind, intended } => self.cmd_claim(now, by, kind, intended.as_ref(), out),
             Action::Abort => {
                 if self.status != Status::Created {
@@ -1104,7 +1075,7 @@ impl Game {
     pub(crate) fn finish(&mut self, now: Timestamp, o: Outcome, out: &mut Vec<Event>) {
         self.clock.stop(now);
         self.status = Status::Finished { outcome: o };
-        self.draw_offer = None;
+        self.draw.pending = None;
         self.takeback_offer = None;
         self.adjourned_at = None;
         self.adjournment = None;
@@ -1114,49 +1085,11 @@ impl Game {
 
     fn abort(&mut self, reason: AbortReason, out: &mut Vec<Event>) {
         self.status = Status::Aborted { reason };
-        self.draw_offer = None;
+        self.draw.pending = None;
         self.takeback_offer = None;
         self.adjourned_at = None;
         self.adjournment = None;
         out.push(reason.event());
-    }
-
-    fn check_may_offer(&self, by: Color) -> Result<(), CommandError> {
-        if self.draw_offer == Some(by) {
-            return Err(CommandError::DrawAlreadyOffered { by });
-        }
-        if !self.may_offer[by.index()] {
-            return Err(CommandError::ReofferNotAllowed { by });
-        }
-        Ok(())
-    }
-
-    fn offer_draw(&mut self, by: Color, out: &mut Vec<Event>) {
-        self.draw_offer = Some(by);
-        // The opponent has now seen an offer: they may offer again even if theirs was declined before.
-        self.may_offer[(!by).index()] = true;
-        out.push(Event::DrawOffered { by });
-    }
-
-    fn decline_draw(&mut self, by: Color, out: &mut Vec<Event>) {
-        self.draw_offer = None;
-        self.may_offer[(!by).index()] = false;
-        out.push(Event::DrawDeclined { by });
-    }
-
-    fn cmd_offer_draw(&mut self, now: Timestamp, by: Color, out: &mut Vec<Event>) -> Result<(), CommandError> {
-        if self.draw_offer == Some(!by) {
-            self.finish(now, Outcome::draw(Termination::Agreement), out);
-            return Ok(());
-        }
-        // The sealer has made a move by sealing it: an offer now is one made with the move (10.9).
-        let sealer = self.adjournment.as_ref().and_then(|a| a.sealed.as_ref()).map(|s| s.by);
-        if self.turn() == by && sealer != Some(by) {
-            return Err(CommandError::OfferWithMove { by });
-        }
-        self.check_may_offer(by)?;
-        self.offer_draw(by, out);
-        Ok(())
     }
 
     fn cmd_move(
@@ -1181,20 +1114,20 @@ impl Game {
         };
         self.check_touch_obligation(m)?;
         if offer_draw {
-            self.check_may_offer(by)?;
+            self.draw.check(by)?;
         }
         if !self.timed_move(now, by, m, lag_ms, out)? {
             return Ok(());
         }
         if offer_draw && !self.is_over() {
-            self.offer_draw(by, out);
+            out.push(self.draw.offer(by));
         }
         Ok(())
     }
 
     /// Presses the clock for `by`'s legal move `m` and plays it. `Ok(false)` if the flag had fallen: the game is then
     /// over and the move not played.
-    fn timed_move(
+    pub(crate) fn timed_move(
         &mut self,
         now: Timestamp,
         by: Color,
@@ -1257,9 +1190,9 @@ impl Game {
             ply: self.moves.len() as u32,
             clocks: self.clocks(now),
         });
-        if self.draw_offer == Some(!by) {
+        if self.draw.pending == Some(!by) {
             // Making a move declines the opponent's offer.
-            self.decline_draw(by, out);
+            out.push(self.draw.decline(by));
         }
         if self.takeback_offer.take().is_some() {
             out.push(Event::TakebackCancelled);
@@ -1268,49 +1201,6 @@ impl Game {
             self.finish(now, o, out);
         }
         Ok(())
-    }
-
-    fn cmd_claim(
-        &mut self,
-        now: Timestamp,
-        by: Color,
-        kind: ClaimKind,
-        intended: Option<&MoveInput>,
-        out: &mut Vec<Event>,
-    ) -> Result<(), CommandError> {
-        if by != self.turn() {
-            return Err(CommandError::NotYourTurn { by });
-        }
-        let m = intended.map(|i| i.resolve(self.position())).transpose()?;
-        match self.state.claim(kind, m) {
-            Ok(o) => {
-                self.finish(now, o, out);
-                Ok(())
-            }
-            Err(e @ (ClaimError::NotRepeated { .. } | ClaimError::NotFiftyMoves { .. })) => {
-                // Article 9.5.3: two minutes to the opponent; the intended move, if any, must be played.
-                let before = self.clock.remaining(side(!by), now);
-                self.clock.add_time(side(!by), self.config.claim_penalty_ms);
-                let after = self.clock.remaining(side(!by), now);
-                let text = e.text();
-                out.push(Event::DrawClaimRejected {
-                    by,
-                    kind: kind.termination(by).code().to_owned(),
-                    penalty_ms: after.unwrap_or(0).saturating_sub(before.unwrap_or(0)),
-                    message_zh: text.zh,
-                    message_en: text.en,
-                });
-                out.push(Event::ClockUpdate { clocks: self.clocks(now) });
-                if let Some(m) = m {
-                    self.timed_move(now, by, m, 0, out)?;
-                }
-                Ok(())
-            }
-            Err(ClaimError::IllegalMove { uci, .. }) => {
-                Err(CommandError::IllegalMove { mv: uci, fen: self.position().fen() })
-            }
-            Err(ClaimError::GameOver(o)) => Err(CommandError::GameOver(o)),
-        }
     }
 
     /// Plies to undo so that it is `by`'s turn again, if `by` has a move to take back.
@@ -1362,7 +1252,7 @@ impl Game {
         self.clock = clock;
         self.touches.clear();
         self.takeback_offer = None;
-        self.draw_offer = None;
+        self.draw.pending = None;
         self.turn_started_at = now;
         self.status = if timed { Status::Started } else { Status::Created };
         out.push(Event::TakebackDone { plies: n as u32, fen: self.position().fen(), clocks: self.clocks(now) });
