@@ -6,7 +6,7 @@ import { currentUser, errorText, link, navigate } from '../../app';
 import type { Page } from '../../app';
 import { h, replace } from '../../dom';
 import { getLang, t } from '../../i18n';
-import type { TournamentMode, TournamentSummary, TournamentSystem } from '../../protocol_http';
+import type { NewTournament, TournamentMode, TournamentSummary, TournamentSystem } from '../../protocol_http';
 import { tcFromBox, tcLabel } from '../../ui/names';
 import { rulesField, tcField } from '../home-parts';
 import { tourApi } from './xhr';
@@ -17,201 +17,191 @@ export function tournamentListPage(): Page {
   const formEl = h('section', { class: 'tour-create' });
   const importEl = h('section', { class: 'tour-import' });
   const el = h('div', { class: 'page tour-page' }, h('h1', {}, t('tour.title')), h('p', { class: 'hint' }, t('tour.intro')), listEl, formEl, importEl);
-
-  function renderList(ts: TournamentSummary[]): void {
-    if (!ts.length) {
-      replace(listEl, h('p', { class: 'hint', testid: 'tour-none' }, t('tour.none')));
-      return;
-    }
-    const fmt = (x: number) => new Date(x).toLocaleDateString(getLang() === 'zh' ? 'zh-CN' : 'en-GB');
-    replace(
-      listEl,
-      h(
-        'table',
-        { class: 'table' },
-        h(
-          'thead',
-          {},
-          h('tr', {}, [t('tour.name'), t('tour.system'), t('tour.timeControl'), t('tour.players'), t('tour.round'), t('tour.status'), t('tour.created')].map((x) => h('th', {}, x))),
-        ),
-        h(
-          'tbody',
-          {},
-          ts.map((s) =>
-            h(
-              'tr',
-              { testid: 'tour-row', 'data-id': s.id },
-              h('td', {}, link(`/tournament/${s.id}`, s.name, { translate: 'no' })),
-              h('td', {}, systemText(s.system), ' · ', modeText(s.mode)),
-              h('td', {}, s.time_control === '-' ? '—' : tcLabel(s.time_control)),
-              h('td', {}, String(s.players)),
-              h('td', {}, s.rounds ? `${s.current_round} / ${s.rounds}` : '—'),
-              h('td', {}, statusText(s.status)),
-              h('td', {}, fmt(s.created_at_ms)),
-            ),
-          ),
-        ),
-      ),
-    );
-  }
-
-  function renderForm(): void {
-    const me = currentUser();
-    if (!me || me.guest) {
-      replace(formEl, h('p', { class: 'hint' }, t('tour.loginToOrganise'), ' ', link('/login', t('nav.login'))));
-      replace(importEl);
-      return;
-    }
-    const name = h('input', { testid: 'tour-name', id: 'tour-name', autocomplete: 'off', placeholder: t('tour.namePlaceholder') });
-    const system = h(
-      'select',
-      { testid: 'tour-system', id: 'tour-system' },
-      (['swiss', 'round_robin', 'double_round_robin', 'arena'] as TournamentSystem[]).map((s) => h('option', { value: s }, systemText(s))),
-    );
-    const mode = h(
-      'select',
-      { testid: 'tour-mode', id: 'tour-mode' },
-      (['online', 'otb'] as TournamentMode[]).map((m) => h('option', { value: m }, modeText(m))),
-    );
-    const rounds = h('input', { testid: 'tour-rounds', id: 'tour-rounds', type: 'number', min: '1', max: '30', value: '5' });
-    const roundsField = h('div', { class: 'field' }, h('label', { for: 'tour-rounds' }, t('tour.rounds')), rounds);
-    const minutes = h('input', { testid: 'tour-minutes', id: 'tour-minutes', type: 'number', min: '10', max: '720', value: '60' });
-    const minutesField = h('div', { class: 'field' }, h('label', { for: 'tour-minutes' }, t('tour.minutes')), minutes);
-    const gap = h('input', { testid: 'tour-gap', id: 'tour-gap', type: 'number', min: '0', max: '604800', value: '30' });
-    const rated = h('input', { testid: 'tour-rated', id: 'tour-rated', type: 'checkbox' });
-    const tc = tcField('10+5');
-    const rules = rulesField('online');
-    const err = h('p', { class: 'error', testid: 'tour-error', 'aria-live': 'polite' });
-    const gapField = h('div', { class: 'field' }, h('label', { for: 'tour-gap' }, t('tour.gap')), gap);
-    // A class needs minutes to sit down and find its boards: five by default, not the 30 s of a casual game.
-    const grace = h(
-      'select',
-      { testid: 'tour-grace', id: 'tour-grace' },
-      [1, 2, 3, 5, 10, 15].map((m) => h('option', { value: String(m * 60), selected: m === 5 }, String(m))),
-    );
-    const graceField = h('div', { class: 'field' }, h('label', { for: 'tour-grace' }, t('tour.graceField')), grace, h('span', { class: 'hint' }, t('tour.graceHelp')));
-    const presence = h('input', { testid: 'tour-presence', id: 'tour-presence', type: 'checkbox', checked: true });
-    const presenceField = h('label', { class: 'check', for: 'tour-presence' }, presence, ' ', t('tour.presenceField'));
-    const startsAt = h('input', { testid: 'tour-starts-at', id: 'tour-starts-at', type: 'datetime-local', step: '1' });
-    const startsField = h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'tour-starts-at' }, t('tour.startsAt')),
-      startsAt,
-      h('span', { class: 'hint' }, t('tour.startsAtHelp')),
-    );
-    const sync = () => {
-      roundsField.hidden = system.value !== 'swiss';
-      minutesField.hidden = system.value !== 'arena';
-      gapField.hidden = system.value === 'arena';
-      if (system.value === 'arena') mode.value = 'online';
-      mode.disabled = system.value === 'arena';
-      startsField.hidden = mode.value !== 'online';
-      graceField.hidden = mode.value !== 'online' || system.value === 'arena';
-      presenceField.hidden = mode.value !== 'online' || system.value === 'arena';
-      // Over the board the arbiter's rules apply, not the site's.
-      rules.el.hidden = mode.value !== 'online';
-      rated.disabled = mode.value !== 'online';
-      if (rated.disabled) rated.checked = false;
-    };
-    system.addEventListener('change', sync);
-    mode.addEventListener('change', sync);
-    sync();
-    const submit = h('button', {
-      class: 'btn primary',
-      testid: 'tour-submit',
-      type: 'submit',
-    }, t('tour.create'));
-    const form = h(
-      'form',
-      {
-        class: 'form',
-        onsubmit: (e: Event) => {
-          e.preventDefault();
-          err.textContent = '';
-          const box = tc.input.value.trim();
-          submit.disabled = true;
-          tourApi
-            .create({
-              name: name.value,
-              system: system.value as TournamentSystem,
-              mode: mode.value as TournamentMode,
-              time_control: box === '-' || box === '' ? '-' : tcFromBoxOrRaw(box),
-              rules: rules.read(),
-              rated: rated.checked,
-              rounds: system.value === 'swiss' ? Number(rounds.value) : undefined,
-              round_gap_s: Number(gap.value || '30'),
-              minutes: system.value === 'arena' ? Number(minutes.value) : undefined,
-              starts_at_ms: mode.value === 'online' && startsAt.value ? new Date(startsAt.value).getTime() : undefined,
-              first_move_grace_s: mode.value === 'online' && system.value !== 'arena' ? Number(grace.value) : undefined,
-              presence_check: mode.value === 'online' && system.value !== 'arena' ? presence.checked : undefined,
-            })
-            .then((v) => navigate(`/tournament/${v.id}`))
-            .catch((e2) => {
-              err.textContent = errorText(e2);
-              submit.disabled = false;
-            });
-        },
-      },
-      h('div', { class: 'field' }, h('label', { for: 'tour-name' }, t('tour.name')), name),
-      h('div', { class: 'field' }, h('label', { for: 'tour-system' }, t('tour.system')), system),
-      h('div', { class: 'field' }, h('label', { for: 'tour-mode' }, t('tour.mode')), mode),
-      roundsField,
-      minutesField,
-      tc.el,
-      rules.el,
-      gapField,
-      graceField,
-      presenceField,
-      startsField,
-      h('label', { class: 'check', for: 'tour-rated' }, rated, ' ', t('tour.rated')),
-      h('div', { class: 'form-buttons' }, submit),
-      err,
-    );
-    replace(formEl, h('h2', {}, t('tour.organise')), form);
-
-    const trf = h('textarea', { testid: 'tour-trf', rows: 6, placeholder: '012 …\n001    1 …', 'aria-label': t('tour.trfText') });
-    const file = h('input', { type: 'file', testid: 'tour-trf-file', 'aria-label': t('tour.trfFile') });
-    file.addEventListener('change', () => {
-      const f = file.files?.[0];
-      if (f) void f.text().then((s) => (trf.value = s));
-    });
-    const ierr = h('p', { class: 'error', testid: 'tour-import-error', 'aria-live': 'polite' });
-    replace(
-      importEl,
-      h('h2', {}, t('tour.import')),
-      h('p', { class: 'hint' }, t('tour.importHelp')),
-      file,
-      trf,
-      h(
-        'div',
-        { class: 'form-buttons' },
-        h(
-          'button',
-          {
-            class: 'btn',
-            testid: 'tour-import',
-            onclick: () => {
-              ierr.textContent = '';
-              tourApi
-                .importTrf({ trf: trf.value })
-                .then((v) => navigate(`/tournament/${v.id}`))
-                .catch((e) => (ierr.textContent = errorText(e)));
-            },
-          },
-          t('tour.importButton'),
-        ),
-      ),
-      ierr,
-    );
-  }
-
   tourApi
     .list()
-    .then((l) => renderList(l.tournaments))
+    .then((l) => replace(listEl, listPart(l.tournaments)))
     .catch((e) => replace(listEl, h('p', { class: 'error' }, errorText(e))));
-  renderForm();
+  const me = currentUser();
+  if (!me || me.guest) {
+    replace(formEl, h('p', { class: 'hint' }, t('tour.loginToOrganise'), ' ', link('/login', t('nav.login'))));
+    replace(importEl);
+  } else {
+    replace(formEl, h('h2', {}, t('tour.organise')), createForm());
+    replace(importEl, importPart());
+  }
   return { el };
+}
+
+/** The tournaments: name, system and mode, time control, players, round, status, created. */
+function listPart(ts: TournamentSummary[]): HTMLElement {
+  if (!ts.length) return h('p', { class: 'hint', testid: 'tour-none' }, t('tour.none'));
+  const fmt = (x: number) => new Date(x).toLocaleDateString(getLang() === 'zh' ? 'zh-CN' : 'en-GB');
+  const heads = [t('tour.name'), t('tour.system'), t('tour.timeControl'), t('tour.players'), t('tour.round'), t('tour.status'), t('tour.created')];
+  const row = (s: TournamentSummary) =>
+    h(
+      'tr',
+      { testid: 'tour-row', 'data-id': s.id },
+      h('td', {}, link(`/tournament/${s.id}`, s.name, { translate: 'no' })),
+      h('td', {}, systemText(s.system), ' · ', modeText(s.mode)),
+      h('td', {}, s.time_control === '-' ? '—' : tcLabel(s.time_control)),
+      h('td', {}, String(s.players)),
+      h('td', {}, s.rounds ? `${s.current_round} / ${s.rounds}` : '—'),
+      h('td', {}, statusText(s.status)),
+      h('td', {}, fmt(s.created_at_ms)),
+    );
+  return h('table', { class: 'table' }, h('thead', {}, h('tr', {}, heads.map((x) => h('th', {}, x)))), h('tbody', {}, ts.map(row)));
+}
+
+/** A labelled field: `<div class="field"><label for=…>…</label>…</div>`. */
+const field = (id: string, label: string, ...rest: HTMLElement[]) => h('div', { class: 'field' }, h('label', { for: id }, label), rest);
+
+/** The organiser's form's inputs, and the fields that come and go with the system and the mode. */
+function formInputs() {
+  const name = h('input', { testid: 'tour-name', id: 'tour-name', autocomplete: 'off', placeholder: t('tour.namePlaceholder') });
+  const systems: TournamentSystem[] = ['swiss', 'round_robin', 'double_round_robin', 'arena'];
+  const system = h('select', { testid: 'tour-system', id: 'tour-system' }, systems.map((s) => h('option', { value: s }, systemText(s))));
+  const modes: TournamentMode[] = ['online', 'otb'];
+  const mode = h('select', { testid: 'tour-mode', id: 'tour-mode' }, modes.map((m) => h('option', { value: m }, modeText(m))));
+  const rounds = h('input', { testid: 'tour-rounds', id: 'tour-rounds', type: 'number', min: '1', max: '30', value: '5' });
+  const minutes = h('input', { testid: 'tour-minutes', id: 'tour-minutes', type: 'number', min: '10', max: '720', value: '60' });
+  const gap = h('input', { testid: 'tour-gap', id: 'tour-gap', type: 'number', min: '0', max: '604800', value: '30' });
+  const rated = h('input', { testid: 'tour-rated', id: 'tour-rated', type: 'checkbox' });
+  // A class needs minutes to sit down and find its boards: five by default, not the 30 s of a casual game.
+  const grace = h(
+    'select',
+    { testid: 'tour-grace', id: 'tour-grace' },
+    [1, 2, 3, 5, 10, 15].map((m) => h('option', { value: String(m * 60), selected: m === 5 }, String(m))),
+  );
+  const presence = h('input', { testid: 'tour-presence', id: 'tour-presence', type: 'checkbox', checked: true });
+  const startsAt = h('input', { testid: 'tour-starts-at', id: 'tour-starts-at', type: 'datetime-local', step: '1' });
+  return {
+    name,
+    system,
+    mode,
+    rounds,
+    minutes,
+    gap,
+    rated,
+    grace,
+    presence,
+    startsAt,
+    tc: tcField('10+5'),
+    rules: rulesField('online'),
+    roundsField: field('tour-rounds', t('tour.rounds'), rounds),
+    minutesField: field('tour-minutes', t('tour.minutes'), minutes),
+    gapField: field('tour-gap', t('tour.gap'), gap),
+    graceField: field('tour-grace', t('tour.graceField'), grace, h('span', { class: 'hint' }, t('tour.graceHelp'))),
+    presenceField: h('label', { class: 'check', for: 'tour-presence' }, presence, ' ', t('tour.presenceField')),
+    startsField: field('tour-starts-at', t('tour.startsAt'), startsAt, h('span', { class: 'hint' }, t('tour.startsAtHelp'))),
+  };
+}
+type FormInputs = ReturnType<typeof formInputs>;
+
+/** Shows the fields the chosen system and mode use (an arena is online; over the board has no rule set or rating). */
+function syncFields(f: FormInputs): void {
+  const system = f.system.value;
+  f.roundsField.hidden = system !== 'swiss';
+  f.minutesField.hidden = system !== 'arena';
+  f.gapField.hidden = system === 'arena';
+  if (system === 'arena') f.mode.value = 'online';
+  f.mode.disabled = system === 'arena';
+  const online = f.mode.value === 'online';
+  f.startsField.hidden = !online;
+  f.graceField.hidden = !online || system === 'arena';
+  f.presenceField.hidden = !online || system === 'arena';
+  // Over the board the arbiter's rules apply, not the site's.
+  f.rules.el.hidden = !online;
+  f.rated.disabled = !online;
+  if (f.rated.disabled) f.rated.checked = false;
+}
+
+/** The tournament the form asks for. */
+function newTournament(f: FormInputs): NewTournament {
+  const box = f.tc.input.value.trim();
+  const system = f.system.value as TournamentSystem;
+  const online = f.mode.value === 'online';
+  return {
+    name: f.name.value,
+    system,
+    mode: f.mode.value as TournamentMode,
+    time_control: box === '-' || box === '' ? '-' : tcFromBoxOrRaw(box),
+    rules: f.rules.read(),
+    rated: f.rated.checked,
+    rounds: system === 'swiss' ? Number(f.rounds.value) : undefined,
+    round_gap_s: Number(f.gap.value || '30'),
+    minutes: system === 'arena' ? Number(f.minutes.value) : undefined,
+    starts_at_ms: online && f.startsAt.value ? new Date(f.startsAt.value).getTime() : undefined,
+    first_move_grace_s: online && system !== 'arena' ? Number(f.grace.value) : undefined,
+    presence_check: online && system !== 'arena' ? f.presence.checked : undefined,
+  };
+}
+
+/** The form to organise a tournament; a created one opens its page. */
+function createForm(): HTMLElement {
+  const f = formInputs();
+  const sync = () => syncFields(f);
+  f.system.addEventListener('change', sync);
+  f.mode.addEventListener('change', sync);
+  sync();
+  const err = h('p', { class: 'error', testid: 'tour-error', 'aria-live': 'polite' });
+  const submit = h('button', { class: 'btn primary', testid: 'tour-submit', type: 'submit' }, t('tour.create'));
+  const onsubmit = (e: Event) => {
+    e.preventDefault();
+    err.textContent = '';
+    const body = newTournament(f);
+    submit.disabled = true;
+    tourApi
+      .create(body)
+      .then((v) => navigate(`/tournament/${v.id}`))
+      .catch((e2) => {
+        err.textContent = errorText(e2);
+        submit.disabled = false;
+      });
+  };
+  return h(
+    'form',
+    { class: 'form', onsubmit },
+    field('tour-name', t('tour.name'), f.name),
+    field('tour-system', t('tour.system'), f.system),
+    field('tour-mode', t('tour.mode'), f.mode),
+    f.roundsField,
+    f.minutesField,
+    f.tc.el,
+    f.rules.el,
+    f.gapField,
+    f.graceField,
+    f.presenceField,
+    f.startsField,
+    h('label', { class: 'check', for: 'tour-rated' }, f.rated, ' ', t('tour.rated')),
+    h('div', { class: 'form-buttons' }, submit),
+    err,
+  );
+}
+
+/** An over-the-board event from a TRF-16 file (pasted or chosen); an imported one opens its page. */
+function importPart(): HTMLElement[] {
+  const trf = h('textarea', { testid: 'tour-trf', rows: 6, placeholder: '012 …\n001    1 …', 'aria-label': t('tour.trfText') });
+  const file = h('input', { type: 'file', testid: 'tour-trf-file', 'aria-label': t('tour.trfFile') });
+  file.addEventListener('change', () => {
+    const f = file.files?.[0];
+    if (f) void f.text().then((s) => (trf.value = s));
+  });
+  const ierr = h('p', { class: 'error', testid: 'tour-import-error', 'aria-live': 'polite' });
+  const send = () => {
+    ierr.textContent = '';
+    tourApi
+      .importTrf({ trf: trf.value })
+      .then((v) => navigate(`/tournament/${v.id}`))
+      .catch((e) => (ierr.textContent = errorText(e)));
+  };
+  return [
+    h('h2', {}, t('tour.import')),
+    h('p', { class: 'hint' }, t('tour.importHelp')),
+    file,
+    trf,
+    h('div', { class: 'form-buttons' }, h('button', { class: 'btn', testid: 'tour-import', onclick: send }, t('tour.importButton'))),
+    ierr,
+  ];
 }
 
 /** The box's minutes+seconds as a PGN time control, or the text itself for the server to judge. */
