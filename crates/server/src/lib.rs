@@ -33,11 +33,13 @@ pub mod listen;
 pub mod live;
 pub mod lobby;
 pub mod metrics;
+pub mod params;
 pub mod policy;
 pub mod review;
 pub mod security;
 pub mod time;
 pub mod tournament;
+pub mod users;
 pub mod ws;
 
 use std::net::SocketAddr;

@@ -116,7 +116,7 @@ pub async fn game_export_titled(
     let mut g = game_export(row, moves, with_pgn);
     for p in [&mut g.players.white, &mut g.players.black] {
         if let Some(u) = p.user.as_mut() {
-            u.title = crate::lichess::title(state, &u.id).await.map(str::to_owned);
+            u.title = crate::users::title(state, &u.id).await.map(str::to_owned);
         }
     }
     g
@@ -170,7 +170,7 @@ pub async fn profile(
     if q.format.as_deref() == Some("guoxiang") {
         return Ok(Json(our_profile(&state, u).await?).into_response());
     }
-    Ok(Json(crate::lichess::user_json(&state, &u).await?).into_response())
+    Ok(Json(crate::users::user_json(&state, &u).await?).into_response())
 }
 
 async fn our_profile(state: &AppState, u: guoxiang_store::User) -> ApiResult<Profile> {
@@ -411,9 +411,9 @@ async fn export_with_moves(
     }
 }
 
-/// A Lichess boolean parameter (see [`crate::lichess::parse_bool`]).
+/// A Lichess boolean parameter (see [`crate::params::parse_bool`]).
 fn flag(field: &str, v: &Option<String>) -> ApiResult<Option<bool>> {
-    crate::lichess::parse_bool(field, v.as_deref())
+    crate::params::parse_bool(field, v.as_deref())
 }
 
 /// The export's filters, checked.
@@ -596,7 +596,7 @@ pub async fn export_ids(
     body: String,
 ) -> ApiResult<Response> {
     let opts = ExportOptions::of(&q)?;
-    let ids = crate::lichess::comma_list(&body, MAX_EXPORT_IDS, "too_many_ids")?;
+    let ids = crate::params::comma_list(&body, MAX_EXPORT_IDS, "too_many_ids")?;
     let mut games: Vec<(GameRow, Vec<MoveRow>)> = Vec::new();
     for id in ids.iter().filter(|id| id.len() <= 32) {
         if let Some((row, moves)) = state.store.game(id).await?

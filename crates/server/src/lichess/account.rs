@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::json::{game_event_info, is_over};
-use super::{ok, rating};
+use super::{ok, rating, user_json};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -20,44 +20,6 @@ const MAX_STATUS_IDS: usize = 100;
 /// The user's profile, as Lichess's `/api/account`.
 pub async fn account(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Value>> {
     Ok(Json(user_json(&state, &auth.user).await?))
-}
-
-/// A user as Lichess's `/api/account` and `/api/user/{name}` show one: id, username, `title` (`BOT`), perfs for
-/// every speed, `count`, `createdAt`/`seenAt`, `url`, and `playing` (the URL of a game in progress), plus our
-/// 积分 and 级别 (`points`, `level`, `level_zh`, `level_en`), which Lichess clients ignore.
-pub async fn user_json(state: &AppState, u: &guoxiang_store::User) -> ApiResult<Value> {
-    let ratings = state.store.ratings(&u.id).await?;
-    let history = state.store.rating_history(&u.id).await?;
-    let counts = state.store.game_counts(&u.id).await?;
-    let games = state.live.playing(&u.id).await;
-    let mut account = json!({
-        "id": u.id,
-        "username": u.name,
-        "perfs": super::json::lichess_perfs(&ratings, &history),
-        "createdAt": u.created_at_ms,
-        "seenAt": crate::time::now_ms(),
-        "playTime": {"total": 0, "tv": 0},
-        "url": format!("{}/@/{}", state.config.public_url, u.name),
-        "count": super::json::lichess_count(&counts, games.len()),
-        "followable": false,
-        "following": false,
-        "blocking": false,
-        "points": u.points,
-        "level": guoxiang_ratings::level(u.points.max(0) as u32),
-        "level_zh": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::Zh).to_string(),
-        "level_en": guoxiang_ratings::level_name(u.points.max(0) as u32, guoxiang_ratings::Lang::En).to_string(),
-    });
-    if u.is_bot {
-        account["title"] = json!("BOT");
-    }
-    // The game in progress, as Lichess's `playing` URL (with the user's colour).
-    if let Some(id) = games.first()
-        && let Some(g) = state.live.find(id).await
-    {
-        let color = if g.white.id == u.id { "white" } else { "black" };
-        account["playing"] = json!(format!("{}/{}/{color}", state.config.public_url, g.id));
-    }
-    Ok(account)
 }
 
 #[derive(Debug, Deserialize)]
@@ -186,7 +148,7 @@ async fn lichess_user(state: &AppState, u: &guoxiang_store::User) -> ApiResult<V
     let mut v = json!({
         "id": u.id,
         "username": u.name,
-        "perfs": super::json::lichess_perfs(&ratings, &history),
+        "perfs": crate::users::lichess_perfs(&ratings, &history),
         "createdAt": u.created_at_ms,
         "url": format!("{}/@/{}", state.config.public_url, u.name),
     });

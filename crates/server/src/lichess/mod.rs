@@ -20,7 +20,9 @@ mod events;
 mod game;
 pub mod json;
 pub mod watch;
-pub use account::user_json;
+use crate::params::bad_param;
+pub use crate::params::{comma_list, parse_bool};
+pub use crate::users::{title, user_json};
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -191,35 +193,6 @@ impl Params {
     }
 }
 
-/// A Lichess boolean parameter `k`: `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`, in any case (berserk sends
-/// Python's `True`); absent or empty → `None`; anything else is a 400 naming the parameter.
-pub fn parse_bool(k: &str, v: Option<&str>) -> Result<Option<bool>, ApiError> {
-    match v.map(str::to_ascii_lowercase).as_deref() {
-        None | Some("") => Ok(None),
-        Some("true" | "1" | "yes" | "on") => Ok(Some(true)),
-        Some("false" | "0" | "no" | "off") => Ok(Some(false)),
-        Some(_) => Err(bad_param(k, v.unwrap_or_default())),
-    }
-}
-
-/// Up to `max` comma-separated names or tokens of a request body or parameter (blank ones skipped); more is a 400
-/// with `code`, saying how many came.
-pub fn comma_list<'a>(text: &'a str, max: usize, code: &'static str) -> Result<Vec<&'a str>, ApiError> {
-    let items: Vec<&str> = text.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
-    if items.len() > max {
-        return Err(ApiError::bad_request(
-            code,
-            format!("一次最多 {max} 个（收到 {} 个）", items.len()),
-            format!("at most {max} at a time (got {})", items.len()),
-        ));
-    }
-    Ok(items)
-}
-
-fn bad_param(k: &str, v: &str) -> ApiError {
-    ApiError::bad_request("bad_request", format!("参数 {k} 的值 {v:?} 无效"), format!("invalid value {v:?} for {k}"))
-}
-
 /// Decodes `application/x-www-form-urlencoded` (`+` is a space, `%XX` a byte; invalid UTF-8 is replaced).
 pub fn parse_urlencoded(s: &str) -> Vec<(String, String)> {
     fn decode(s: &str) -> String {
@@ -294,11 +267,6 @@ pub async fn rating(state: &AppState, user_id: &str, speed: &str) -> json::Ratin
         Some(r) => (r.rating.round() as i64, r.deviation > 110.0),
         None => (default.rating.round() as i64, default.is_provisional()),
     }
-}
-
-/// A user's Lichess title: `BOT` for a bot account, otherwise none (guoxiang has no FIDE titles).
-pub async fn title(state: &AppState, user_id: &str) -> Option<&'static str> {
-    state.store.user(user_id).await.ok().flatten().is_some_and(|u| u.is_bot).then_some("BOT")
 }
 
 /// The titles of a game's players (engines: none).
