@@ -69,6 +69,7 @@ mod rematch;
 mod rules;
 mod serde_util;
 mod snapshot;
+mod takeback;
 mod touch_move;
 
 pub use action::{Action, MoveInput};
