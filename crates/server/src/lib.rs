@@ -24,6 +24,7 @@ pub mod access;
 pub mod archive;
 pub mod auth;
 pub mod broker;
+pub mod connection;
 pub mod error;
 pub mod explorer;
 pub mod http;

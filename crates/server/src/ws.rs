@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -24,21 +24,13 @@ use tokio::task::JoinHandle;
 
 use crate::AppState;
 use crate::auth::Auth;
+use crate::connection::connection_id;
 use crate::error::ApiError;
 use crate::hub::UserEvent;
 use crate::live::{GameError, GameHandle};
 use crate::policy::Entrant;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
-
-/// A connection's id, unique in a cluster: the lobby of a cluster runs on one node and ties seeks and pool entries
-/// to the connection that made them, whichever node it is on.
-pub fn connection_id(counter: &AtomicU64) -> u64 {
-    static NODE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    // 24 random bits for this process above 40 bits of its own count.
-    let node = *NODE.get_or_init(|| u64::from(rand::random::<u32>() & 0x00ff_ffff) << 40);
-    node | (counter.fetch_add(1, Ordering::Relaxed) & ((1 << 40) - 1))
-}
 
 /// Outgoing frames a connection may have queued before it is considered dead.
 const OUT_QUEUE: usize = 1024;

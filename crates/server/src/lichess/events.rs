@@ -170,7 +170,7 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
     }
     let speed = guoxiang_clock::TimeControl::from_pgn(&tc).map(|t| t.speed().as_str()).unwrap_or("unlimited");
     let my_rating = u32::try_from(rating(&state, &me.id, speed).await.0).ok();
-    let conn = crate::ws::connection_id(&SEEK_CONNECTIONS);
+    let conn = crate::connection::connection_id(&SEEK_CONNECTIONS);
     // Listen before the seek is visible, so the game start cannot be missed.
     let (hub_guard, mut rx) = state.hub.register(&me.id);
     let seek = state
