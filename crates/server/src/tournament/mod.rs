@@ -4,6 +4,7 @@
 //! | module | what lives there |
 //! |---|---|
 //! | `doc` | `guoxiang_tournament::doc`: a tournament's stored state and the acts on it (entries, start, pairing, results), without I/O |
+//! | `new` | a new tournament's document from its request, each field checked |
 //! | this module | [`Tournaments`]: the acts done durably (one at a time, each a versioned write), online rounds' games created, results taken from finished games, the next round paired after a pause |
 //!
 //! **Durability.** An act reads the tournament, changes it, and writes it back only if nobody wrote meanwhile
@@ -13,6 +14,7 @@
 //! stored result. A game's first-move timeout aborts it: the player who did not move loses by forfeit.
 
 pub use guoxiang_tournament::doc;
+mod new;
 
 use std::sync::Arc;
 
@@ -251,124 +253,7 @@ impl Tournaments {
         if by.is_guest {
             return Err(ApiError::unauthorized());
         }
-        let bad = |field: &str, zh: String, en: String| {
-            ApiError::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
-        };
-        let name = req.name.trim();
-        if name.is_empty() || name.chars().count() > 80 {
-            return Err(bad("name", "比赛名称须为 1–80 个字符".into(), "a name must have 1 to 80 characters".into()));
-        }
-        let online = req.mode == TournamentMode::Online;
-        let time_control = req.time_control.trim().to_owned();
-        if online || time_control != "-" {
-            crate::lobby::parse_time_control(&time_control).map_err(ApiError::from)?;
-        }
-        let rules_name = req.rules.clone().unwrap_or_else(|| "online".into());
-        let rules = Rules::parse(&rules_name).map_err(|e| bad("rules", e.clone(), e))?;
-        let rounds = match req.system {
-            TournamentSystem::Swiss => {
-                let r = req.rounds.ok_or_else(|| {
-                    bad("rounds", "瑞士制须给出轮数".into(), "a Swiss tournament needs its number of rounds".into())
-                })?;
-                if !(1..=doc::MAX_SWISS_ROUNDS).contains(&r) {
-                    return Err(bad(
-                        "rounds",
-                        format!("轮数须在 1 到 {} 之间", doc::MAX_SWISS_ROUNDS),
-                        format!("the rounds must be 1 to {}", doc::MAX_SWISS_ROUNDS),
-                    ));
-                }
-                r
-            }
-            _ => 0,
-        };
-        let arena = if req.system == TournamentSystem::Arena {
-            if !online {
-                return Err(bad("mode", "竞技场只能在网上下".into(), "an arena is played online only".into()));
-            }
-            let minutes = req.minutes.unwrap_or(60);
-            if !doc::ARENA_MINUTES.contains(&minutes) {
-                return Err(bad(
-                    "minutes",
-                    format!("竞技场的时长须在 {} 到 {} 分钟之间", doc::ARENA_MINUTES.start(), doc::ARENA_MINUTES.end()),
-                    format!("an arena lasts {} to {} minutes", doc::ARENA_MINUTES.start(), doc::ARENA_MINUTES.end()),
-                ));
-            }
-            Some(doc::ArenaDoc { minutes, started_at_ms: None, events: Vec::new() })
-        } else {
-            None
-        };
-        let tie_breaks = match &req.tie_breaks {
-            Some(list) if !list.is_empty() => doc::parse_tie_breaks(list)?,
-            _ => doc::default_tie_breaks(req.system),
-        };
-        let grace = req.first_move_grace_s.unwrap_or(doc::DEFAULT_FIRST_MOVE_GRACE_S);
-        if !(1..=doc::MAX_FIRST_MOVE_GRACE_S).contains(&grace) {
-            return Err(bad(
-                "first_move_grace_s",
-                format!("第一步的等待时间须在 1 到 {} 秒之间", doc::MAX_FIRST_MOVE_GRACE_S),
-                format!("the first-move grace must be 1 to {} seconds", doc::MAX_FIRST_MOVE_GRACE_S),
-            ));
-        }
-        let gap_s = req.round_gap_s.unwrap_or(30);
-        if gap_s > 7 * 86_400 {
-            return Err(bad(
-                "round_gap_s",
-                "轮间休息最多一周".into(),
-                "the pause between rounds is at most a week".into(),
-            ));
-        }
-        if req.rated && !online {
-            return Err(bad(
-                "rated",
-                "线下比赛的成绩不计入本站等级分".into(),
-                "an over-the-board tournament's results are not rated here".into(),
-            ));
-        }
-        let now = crate::time::now_ms() as i64;
-        let starts_at_ms = match req.starts_at_ms {
-            Some(at) if !online => {
-                let _ = at;
-                return Err(bad(
-                    "starts_at_ms",
-                    "线下比赛由组织者开始".into(),
-                    "an over-the-board tournament is started by its organiser".into(),
-                ));
-            }
-            Some(at) if at <= now || at > now + 366 * 86_400_000 => {
-                return Err(bad(
-                    "starts_at_ms",
-                    "开始时间须在今后一年之内".into(),
-                    "the start must be in the coming year".into(),
-                ));
-            }
-            other => other,
-        };
-        let doc = Doc {
-            name: name.to_owned(),
-            system: req.system,
-            mode: req.mode,
-            status: TournamentStatus::Open,
-            time_control,
-            rules: rules.name(),
-            rated: req.rated,
-            rounds,
-            tie_breaks,
-            round_gap_ms: u64::from(gap_s) * 1000,
-            organiser_id: by.id.clone(),
-            organiser: by.name.clone(),
-            arbiters: Vec::new(),
-            players: Vec::new(),
-            round_list: Vec::new(),
-            next_round_at_ms: None,
-            created_at_ms: now,
-            arena,
-            starts_at_ms,
-            forbidden: Vec::new(),
-            byes_requested: Vec::new(),
-            first_move_grace_s: online.then_some(grace),
-            presence_check: online && req.presence_check.unwrap_or(true),
-            absent: Vec::new(),
-        };
+        let doc = new::new_doc(by, req, crate::time::now_ms() as i64)?;
         self.insert(doc).await
     }
 
