@@ -204,6 +204,7 @@ impl AppState {
             timeouts,
             cluster.map(|c| (c, broker.as_ref().map(|(b, _)| b.clone()))),
             metrics.clone(),
+            Arc::new(tournament::TournamentArbiters::new(store.clone())),
         );
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         if let Some((b, inbound)) = broker {

@@ -320,7 +320,9 @@ pub fn engine_player(level: u8) -> PlayerRef {
 }
 
 impl Live {
-    /// The registry; `cluster`: this node's membership of a cluster and its broker, if any.
+    /// The registry; `cluster`: this node's membership of a cluster and its broker, if any; `arbiters`: who may
+    /// arbitrate a game (e.g. [`services::AdminArbiters`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: Store,
         persist: Persist,
@@ -329,6 +331,7 @@ impl Live {
         timeouts: Timeouts,
         cluster: Option<(cluster::ClusterConfig, Option<crate::broker::Broker>)>,
         metrics: crate::metrics::SharedMetrics,
+        arbiters: Arc<dyn services::Arbiters>,
     ) -> Live {
         let finished = broadcast::channel(256).0;
         let (cluster, broker) = match cluster {
@@ -342,7 +345,7 @@ impl Live {
                 games: Arc::new(services::LocalCreator(me.clone())),
                 ratings: Arc::new(services::StoreRatings::new(store.clone())),
                 aftermath: Arc::new(services::LocalAftermath { store: store.clone(), finished: finished.clone() }),
-                arbiters: Arc::new(services::AdminArbiters { store: store.clone() }),
+                arbiters,
             },
             store,
             persist,

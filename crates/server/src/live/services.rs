@@ -77,8 +77,9 @@ pub trait Aftermath: Send + Sync + Debug {
 
 /// Who may act as an arbiter of a game (`docs/game.md`, "The arbiter"). The server asks before every `arbiter`
 /// message and after a `subscribe` (to tell the user); the game itself records whoever the server lets through.
-/// [`AdminArbiters`] is the server-wide rule; a tournament's arbiters can be added by an implementation that also
-/// asks the tournament the game belongs to (and falls back to this one).
+/// [`AdminArbiters`] is the server-wide rule; a tournament's organiser and arbiters are added by the tournaments'
+/// implementation (`tournament::TournamentArbiters`), which asks the tournament the game belongs to and falls back
+/// to this one.
 pub trait Arbiters: Send + Sync + Debug {
     /// Whether the user `user_id` is an arbiter of `game` (its id and players are in the handle's data).
     fn is_arbiter<'a>(
@@ -88,8 +89,7 @@ pub trait Arbiters: Send + Sync + Debug {
     ) -> BoxFuture<'a, Result<bool, GameError>>;
 }
 
-/// The server's administrators (`users.is_admin`) are arbiters of every game they do not play in; a tournament's
-/// organiser and the arbiters it named are arbiters of its games (`docs/tournament.md` "On the server").
+/// The server's administrators (`users.is_admin`) are arbiters of every game they do not play in.
 #[derive(Debug)]
 pub struct AdminArbiters {
     pub store: Store,
@@ -106,14 +106,7 @@ impl Arbiters for AdminArbiters {
             if game.color_of(user_id).is_some() {
                 return Ok(false);
             }
-            if self.store.user(user_id).await?.is_some_and(|u| u.is_admin && !u.is_guest) {
-                return Ok(true);
-            }
-            let Some(link) = self.store.tournament_of_game(&game.id).await? else { return Ok(false) };
-            let Some(row) = self.store.tournament(&link.tournament_id).await? else { return Ok(false) };
-            let doc: crate::tournament::Doc = serde_json::from_str(&row.data)
-                .map_err(|e| GameError::Store { what: format!("tournament {}", row.id), detail: e.to_string() })?;
-            Ok(doc.organiser_id == user_id || doc.is_arbiter(user_id))
+            Ok(self.store.user(user_id).await?.is_some_and(|u| u.is_admin && !u.is_guest))
         })
     }
 }

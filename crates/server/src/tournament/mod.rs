@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `doc` | `guoxiang_tournament::doc`: a tournament's stored state and the acts on it (entries, start, pairing, results), without I/O |
 //! | `new` | a new tournament's document from its request, each field checked |
+//! | `arbiters` | who arbitrates a tournament's games (its organiser and named arbiters, and the administrators) |
 //! | this module | [`Tournaments`]: the acts done durably (one at a time, each a versioned write), online rounds' games created, results taken from finished games, the next round paired after a pause |
 //!
 //! **Durability.** An act reads the tournament, changes it, and writes it back only if nobody wrote meanwhile
@@ -14,7 +15,9 @@
 //! stored result. A game's first-move timeout aborts it: the player who did not move loses by forfeit.
 
 pub use guoxiang_tournament::doc;
+mod arbiters;
 mod new;
+pub use arbiters::TournamentArbiters;
 
 use std::sync::Arc;
 
@@ -183,8 +186,7 @@ impl Tournaments {
             return Err(not_found(id));
         }
         let row = self.0.store.tournament(id).await?.ok_or_else(|| not_found(id))?;
-        let doc: Doc =
-            serde_json::from_str(&row.data).map_err(|e| ApiError::internal(&format!("stored tournament {id}"), e))?;
+        let doc = stored_doc(&row).map_err(|e| ApiError::internal(&format!("stored tournament {id}"), e))?;
         Ok((row, doc))
     }
 
@@ -1010,6 +1012,11 @@ impl Tournaments {
         }
         Ok(out)
     }
+}
+
+/// A stored tournament's document.
+pub fn stored_doc(row: &TournamentRow) -> Result<Doc, serde_json::Error> {
+    serde_json::from_str(&row.data)
 }
 
 /// The board's result of a stored game: a finished game's result; an aborted game (the first-move timeout: a
