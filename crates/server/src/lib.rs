@@ -6,7 +6,10 @@
 //! | `lobby` | challenges, seeks, quick-pairing pools |
 //! | `hub` | per-user notifications (game started, challenge, rematch) |
 //! | `ws` | the typed WebSocket protocol for the web UI |
-//! | `http` | accounts, archive and PGN export, the web UI's files |
+//! | `http` | accounts, the archive's endpoints, the web UI's files |
+//! | `archive` | stored games as PGN (tournament tags as tags) and as replayed games, without HTTP |
+//! | `explorer` | the opening explorer's write path (finished games into its `server` source) |
+//! | `users`, `params`, `connection` | shared by the site's and the Lichess API: user JSON, request parameters, connection ids |
 //! | `review` | the reviewer: game reviews (复盘) queued in the store, run on the analysis workers |
 //! | `tournament` | tournaments: round-robins and Swiss, online rounds' games created, results, standings |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
