@@ -71,7 +71,7 @@ impl Game {
         tag("TimeControl", &self.time_control().to_pgn());
         // A result the arbiter set for a breach of the Laws (12.9) is a rules infraction, not an adjudication.
         let infraction = matches!(self.status, Status::Finished { outcome } if outcome.termination == Termination::Adjudication)
-            && self.arbiter_log.iter().rev().find(|r| r.act == "set_result").is_some_and(|r| r.infraction);
+            && self.arbiter.log.iter().rev().find(|r| r.act == "set_result").is_some_and(|r| r.infraction);
         tag("Termination", if infraction { "Rules infraction" } else { termination_tag(&self.status) });
         for (k, v) in &tags.extra {
             tag(k, v);
@@ -99,7 +99,7 @@ impl Game {
             w.tag(&name, &value);
         }
         let mut incidents = self.incidents.iter().peekable();
-        let mut acts = self.arbiter_log.iter().peekable();
+        let mut acts = self.arbiter.log.iter().peekable();
         // Counted illegal moves (Article 7.5) are comments where they happened, in English (PGN's language), and so
         // are the arbiters' acts, as `[%arbiter NAME act]` and what was done.
         let mut note = |w: &mut Writer<Vec<u8>>, ply: usize| {

@@ -5,7 +5,7 @@ use guoxiang_core::{Color, GameState};
 use serde::{Deserialize, Serialize};
 
 use crate::adjourn::Adjournment;
-use crate::arbiter::{ArbiterRecord, Dispute};
+use crate::arbiter::{ArbiterRecord, Arbitration, Dispute};
 use crate::draw::DrawOffers;
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
@@ -156,8 +156,8 @@ impl Game {
             illegal_moves: self.illegal_counts,
             incidents: self.incidents.clone(),
             adjournment: self.adjournment.clone(),
-            dispute: self.dispute.clone(),
-            arbiter_log: self.arbiter_log.clone(),
+            dispute: self.arbiter.dispute.clone(),
+            arbiter_log: self.arbiter.log.clone(),
             version: self.version,
             taken_at: now,
         }
@@ -231,8 +231,7 @@ impl Game {
                 }
                 a
             }),
-            dispute: s.dispute,
-            arbiter_log: s.arbiter_log,
+            arbiter: Arbitration { dispute: s.dispute, log: s.arbiter_log },
             version: s.version,
         })
     }

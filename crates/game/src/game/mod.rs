@@ -6,10 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, MoveInput};
 use crate::adjourn::Adjournment;
-use crate::arbiter::{
-    ArbiterAct, ArbiterRecord, ArbiterRef, Dispute, MAX_ADDED_MS, MAX_RULING_TEXT, duration_text, parse_result,
-    ruling_text,
-};
+use crate::arbiter::{ArbiterAct, ArbiterRef, Arbitration};
 use crate::draw::DrawOffers;
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
@@ -195,10 +192,8 @@ pub struct Game {
     pub(crate) incidents: Vec<Incident>,
     /// An adjournment with a sealed move, from the first offer to the opening of the envelope.
     pub(crate) adjournment: Option<Adjournment>,
-    /// A claim or dispute a player brought to the arbiter, until decided.
-    pub(crate) dispute: Option<Dispute>,
-    /// What the arbiters did, in order (for the snapshot and the PGN).
-    pub(crate) arbiter_log: Vec<ArbiterRecord>,
+    /// The claim or dispute waiting for the arbiter, and what the arbiters did.
+    pub(crate) arbiter: Arbitration,
     pub(crate) version: u64,
     pub(crate) log: EventLog,
 }
@@ -238,8 +233,7 @@ impl Game {
             illegal_counts: [0, 0],
             incidents: Vec::new(),
             adjournment: None,
-            dispute: None,
-            arbiter_log: Vec::new(),
+            arbiter: Arbitration::default(),
             version: 0,
         })
     }
@@ -341,16 +335,6 @@ impl Game {
     /// The rule set the game is played under.
     pub fn rules(&self) -> Rules {
         self.config.rules
-    }
-
-    /// The claim or dispute waiting for an arbiter's decision.
-    pub fn dispute(&self) -> Option<&Dispute> {
-        self.dispute.as_ref()
-    }
-
-    /// What the arbiters did, in order.
-    pub fn arbiter_log(&self) -> &[ArbiterRecord] {
-        &self.arbiter_log
     }
 
     /// The version: the number of events so far (the version of the last event).
@@ -546,152 +530,6 @@ impl Game {
         }
     }
 
-    /// An arbiter's act: carried out (its consequences checked first, so that a refused act changes nothing), then
-    /// recorded with the arbiter's name and announced (`arbiter_acted`) before its consequences.
-    fn cmd_arbiter(
-        &mut self,
-        now: Timestamp,
-        arbiter: ArbiterRef,
-        act: ArbiterAct,
-        out: &mut Vec<Event>,
-    ) -> Result<(), CommandError> {
-        let bad = |zh: &str, en: &str| CommandError::BadRuling { zh: zh.to_owned(), en: en.to_owned() };
-        let long_text = || {
-            bad(
-                &format!("请写明理由（1至{MAX_RULING_TEXT}个字）"),
-                &format!("write the reason (1 to {MAX_RULING_TEXT} characters)"),
-            )
-        };
-        let name = arbiter.name.clone();
-        // The record goes where the act happened (before a sealed move it opens and plays).
-        let ply = self.moves.len() as u32;
-        let mut then = Vec::new();
-        let mut infraction = false;
-        let (zh, en) = match &act {
-            ArbiterAct::Pause => {
-                self.pause_clocks(now, &mut then)?;
-                (
-                    format!("裁判{name}暂停了棋钟（第6.11.1条）"),
-                    format!("The arbiter {name} paused the clocks (Article 6.11.1)"),
-                )
-            }
-            ArbiterAct::Resume => {
-                self.resume_clocks(now, &mut then)?;
-                (
-                    format!("裁判{name}恢复了对局，棋钟继续走时（第6.11.3条）"),
-                    format!("The arbiter {name} restarted the game and the clocks (Article 6.11.3)"),
-                )
-            }
-            ArbiterAct::AddTime { color, ms } => {
-                let color = *color;
-                if *ms == 0 || *ms > MAX_ADDED_MS {
-                    return Err(bad("加时须在1毫秒到24小时之间", "the time added must be from 1 ms to 24 hours"));
-                }
-                let Some(before) = self.clock.remaining(side(color), now) else {
-                    return Err(bad("本局没有计时，不能加时", "this game has no clock to add time to"));
-                };
-                self.clock.add_time(side(color), *ms);
-                let added = self.clock.remaining(side(color), now).unwrap_or(before).saturating_sub(before);
-                then.push(Event::ClockUpdate { clocks: self.clocks(now) });
-                let t = duration_text(added);
-                (
-                    format!("裁判{name}给{}加时{t}（第6.10.2条、第12.9条）", color.name_zh()),
-                    format!(
-                        "The arbiter {name} gave {} {t} more (Articles 6.10.2, 12.9)",
-                        color.fold("White", "Black")
-                    ),
-                )
-            }
-            ArbiterAct::Decide { uphold, ruling } => {
-                let ruling = ruling_text(ruling).ok_or_else(long_text)?;
-                let Some(d) = self.dispute.take() else { return Err(CommandError::NoDispute) };
-                let (by_zh, by_en) = (d.by.name_zh(), d.by.fold("White", "Black"));
-                if *uphold {
-                    (
-                        format!("裁判{name}支持{by_zh}的申诉（{}）：{ruling}", d.reason),
-                        format!("The arbiter {name} upheld {by_en}'s claim ({}): {ruling}", d.reason),
-                    )
-                } else {
-                    (
-                        format!("裁判{name}驳回{by_zh}的申诉（{}）：{ruling}", d.reason),
-                        format!("The arbiter {name} rejected {by_en}'s claim ({}): {ruling}", d.reason),
-                    )
-                }
-            }
-            ArbiterAct::SetResult { result, reason, infraction: breach } => {
-                let Some(winner) = parse_result(result) else {
-                    return Err(bad(
-                        &format!("结果 {result:?} 无效（应为 1-0、0-1 或 1/2-1/2）"),
-                        &format!("not a result: {result:?} (1-0, 0-1 or 1/2-1/2)"),
-                    ));
-                };
-                let reason = ruling_text(reason).ok_or_else(long_text)?;
-                infraction = *breach;
-                let o = Outcome { winner, termination: Termination::Adjudication };
-                let (zh, en) = match winner {
-                    Some(c) => (
-                        format!("裁判{name}判{}胜：{reason}", c.name_zh()),
-                        format!("{} wins by the arbiter {name}'s decision: {reason}", c.fold("White", "Black")),
-                    ),
-                    None => (
-                        format!("裁判{name}判和：{reason}"),
-                        format!("Draw by the arbiter {name}'s decision: {reason}"),
-                    ),
-                };
-                self.finish(now, o, &mut then);
-                // The result's message is the arbiter's.
-                if let Some(Event::GameEnded { message_zh, message_en, .. }) = then.last_mut() {
-                    (*message_zh, *message_en) = (zh.clone(), en.clone());
-                }
-                (zh, en)
-            }
-            ArbiterAct::CallAdjournment => {
-                self.call_adjournment(None, &mut then)?;
-                (format!("裁判{name}宣布封棋"), format!("The arbiter {name} called an adjournment"))
-            }
-            ArbiterAct::ScheduleResumption { at_ms } => {
-                self.schedule_resumption(None, *at_ms, now, &mut then)?;
-                (format!("裁判{name}定下续赛时间"), format!("The arbiter {name} set the time of the resumption"))
-            }
-            ArbiterAct::OpenSealedMove => {
-                let Some(a) = self.adjournment.as_ref().filter(|a| a.is_sealed()) else {
-                    return Err(CommandError::NoSealedMove);
-                };
-                let (resumed, sealer) = (a.resumed, a.sealed.as_ref().map_or(self.turn(), |s| s.by));
-                if !resumed {
-                    // The session starts now, by the arbiter's decision.
-                    if let Some(a) = self.adjournment.as_mut() {
-                        a.resume_at_ms = Some(now.as_millis());
-                        a.proposal = None;
-                    }
-                    self.start_session(now, sealer, now, &mut then);
-                }
-                self.open_envelope(now, &mut then);
-                (
-                    format!("裁判{name}打开了封棋信封（第14.2条）"),
-                    format!("The arbiter {name} opened the sealed move (Article 14.2)"),
-                )
-            }
-        };
-        self.arbiter_log.push(ArbiterRecord {
-            ply,
-            arbiter: arbiter.clone(),
-            act: act.code().to_owned(),
-            message_zh: zh.clone(),
-            message_en: en.clone(),
-            infraction,
-        });
-        out.push(Event::ArbiterActed {
-            arbiter: arbiter.name,
-            arbiter_id: arbiter.id,
-            act: act.code().to_owned(),
-            message_zh: zh,
-            message_en: en,
-        });
-        out.extend(then);
-        Ok(())
-    }
-
     /// A player's action on a game in progress.
     fn cmd_player(
         &mut self,
@@ -733,20 +571,7 @@ impl Game {
             Action::AdjournOffer => self.call_adjournment(Some(by), out),
             Action::Seal { mv } => self.cmd_seal(now, by, mv, out),
             Action::ProposeResumption { at_ms } => self.schedule_resumption(Some(by), at_ms, now, out),
-            Action::CallArbiter { reason } => {
-                let Some(reason) = crate::arbiter::ruling_text(&reason) else {
-                    return Err(CommandError::BadRuling {
-                        zh: format!("请写明申诉的内容（1至{MAX_RULING_TEXT}个字）"),
-                        en: format!("say what the claim is (1 to {MAX_RULING_TEXT} characters)"),
-                    });
-                };
-                if let Some(d) = &self.dispute {
-                    return Err(CommandError::ArbiterAlreadyCalled { by: d.by });
-                }
-                self.dispute = Some(Dispute { by, reason: reason.clone() });
-                out.push(Event::ArbiterCalled { by, reason });
-                Ok(())
-            }
+            Action::CallArbiter { reason } => self.cmd_call_arbiter(by, &reason, out),
         }
     }
 
@@ -812,7 +637,7 @@ impl Game {
         self.takeback_offer = None;
         self.adjourned_at = None;
         self.adjournment = None;
-        self.dispute = None;
+        self.arbiter.dispute = None;
         out.push(Event::game_ended(&o, self.clocks(now)));
     }
 
