@@ -5,7 +5,6 @@
 //! forwarding task per followed game copies its broadcast frames, resyncing with a snapshot if it fell behind.
 
 use std::collections::HashMap;
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
@@ -14,7 +13,6 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
-use governor::{Quota, RateLimiter};
 use guoxiang_game::{PlayerRef, Variant};
 use guoxiang_protocol::{
     Action, ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, StartChoice, parse_client_frame,
@@ -41,10 +39,7 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if let Err(e) = crate::security::check_origin(&headers, &state.config.public_url) {
-        return e.into_response();
-    }
-    let auth = match crate::auth::authenticate(&state, &headers).await {
+    let auth = match crate::http::upgrade::admit(&state, &headers).await {
         Ok(a) => a,
         Err(e) => return e.into_response(),
     };
@@ -132,10 +127,7 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
             let _ = hub_done_tx.send(());
         })
     });
-    let limiter = RateLimiter::direct(
-        Quota::per_second(NonZeroU32::new(state.config.limits.ws_messages_per_sec).unwrap_or(NonZeroU32::MIN))
-            .allow_burst(NonZeroU32::new(state.config.limits.ws_burst).unwrap_or(NonZeroU32::MIN)),
-    );
+    let limiter = crate::http::upgrade::message_limiter(&state.config.limits);
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,

@@ -8,7 +8,6 @@
 //! loop stops the running search and waits for its task to end before it acknowledges the next message, so the
 //! frames of an older search never follow the `started` (or `ack`) that the client waits for.
 
-use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,7 +17,6 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
-use governor::{Quota, RateLimiter};
 use guoxiang_core::Position;
 use guoxiang_engine::{Engine, Info, Limits};
 use guoxiang_protocol::analysis::{
@@ -50,12 +48,8 @@ pub async fn upgrade(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if let Err(e) = crate::security::check_origin(&headers, &state.config.public_url) {
-        return e.into_response();
-    }
-    let user_id = match crate::auth::authenticate(&state, &headers).await {
-        Ok(Some(a)) => a.user.id.clone(),
-        Ok(None) => return crate::error::ApiError::unauthorized().into_response(),
+    let user_id = match crate::http::upgrade::admit_user(&state, &headers).await {
+        Ok(a) => a.user.id.clone(),
         Err(e) => return e.into_response(),
     };
     ws.max_message_size(1 << 20).read_buffer_size(4096).write_buffer_size(16 * 1024).on_upgrade(
@@ -131,10 +125,7 @@ async fn connection(state: AppState, user_id: String, socket: WebSocket) {
         }
         let _ = sink.close().await;
     });
-    let limiter = RateLimiter::direct(
-        Quota::per_second(NonZeroU32::new(state.config.limits.ws_messages_per_sec).unwrap_or(NonZeroU32::MIN))
-            .allow_burst(NonZeroU32::new(state.config.limits.ws_burst).unwrap_or(NonZeroU32::MIN)),
-    );
+    let limiter = crate::http::upgrade::message_limiter(&state.config.limits);
     let mut running: Option<Running> = None;
     while let Some(Ok(msg)) = stream.next().await {
         let text = match msg {

@@ -13,6 +13,7 @@ pub mod puzzle;
 pub mod review;
 pub mod stats;
 pub mod tournament;
+pub mod upgrade;
 pub mod web;
 
 use axum::Router;
