@@ -106,29 +106,34 @@ impl Doc {
             }
         }
         trf::Tournament {
-            header: trf::Header {
-                name: Some(self.name.clone()),
-                players: Some(players.len().to_string()),
-                rated_players: Some(players.iter().filter(|p| p.rating.is_some()).count().to_string()),
-                kind: Some(
-                    match self.system {
-                        TournamentSystem::RoundRobin => "Round robin",
-                        TournamentSystem::DoubleRoundRobin => "Double round robin",
-                        TournamentSystem::Swiss => "Swiss Dutch",
-                        TournamentSystem::Arena => "Arena",
-                    }
-                    .to_owned(),
-                ),
-                chief_arbiter: self.arbiters.first().map(|(_, n)| n.clone()),
-                deputy_arbiters: self.arbiters.iter().skip(1).map(|(_, n)| n.clone()).collect(),
-                time_control: (self.time_control != "-").then(|| self.time_control.clone()),
-                ..trf::Header::default()
-            },
+            header: self.trf_header(&players),
             rounds: (self.rounds > 0).then_some(self.rounds),
             initial_colour: None,
             forbidden: self.forbidden.iter().map(|&(a, b)| vec![a as u16, b as u16]).collect(),
             players,
             other_lines: Vec::new(),
+        }
+    }
+
+    /// The TRF-16 header lines of the tournament with these players.
+    fn trf_header(&self, players: &[trf::Player]) -> trf::Header {
+        trf::Header {
+            name: Some(self.name.clone()),
+            players: Some(players.len().to_string()),
+            rated_players: Some(players.iter().filter(|p| p.rating.is_some()).count().to_string()),
+            kind: Some(
+                match self.system {
+                    TournamentSystem::RoundRobin => "Round robin",
+                    TournamentSystem::DoubleRoundRobin => "Double round robin",
+                    TournamentSystem::Swiss => "Swiss Dutch",
+                    TournamentSystem::Arena => "Arena",
+                }
+                .to_owned(),
+            ),
+            chief_arbiter: self.arbiters.first().map(|(_, n)| n.clone()),
+            deputy_arbiters: self.arbiters.iter().skip(1).map(|(_, n)| n.clone()).collect(),
+            time_control: (self.time_control != "-").then(|| self.time_control.clone()),
+            ..trf::Header::default()
         }
     }
 
