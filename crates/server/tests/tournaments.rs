@@ -45,7 +45,9 @@ async fn get(server: &TestServer, id: &str) -> Value {
 
 /// Waits until the tournament satisfies `pred` (results arrive from the games' actors, rounds after a pause).
 async fn until(server: &TestServer, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..200 {
+    // Up to 30 s: the round's presence check looks again every 5 s, and a loaded 2-core machine (the whole test
+    // suite at once) can stretch that.
+    for _ in 0..600 {
         let v = get(server, id).await;
         if pred(&v) {
             return v;
