@@ -5,6 +5,7 @@
 //! forwarding task per followed game copies its broadcast frames, resyncing with a snapshot if it fell behind.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
@@ -13,9 +14,11 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
+use governor::DefaultDirectRateLimiter;
 use guoxiang_game::{PlayerRef, Variant};
 use guoxiang_protocol::{
-    Action, ClientMessage, PROTOCOL_VERSION, Player, ProtocolError, ServerMessage, StartChoice, parse_client_frame,
+    Action, ArbiterAct, ClientMessage, ColorChoice, PROTOCOL_VERSION, Player, PromotionRole, ProtocolError,
+    ServerMessage, StartChoice, parse_client_frame,
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -97,36 +100,7 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
     // client reconnects and resyncs from `hello`).
     let (hub_done_tx, hub_done) = oneshot::channel::<()>();
     let mut hub_done = conn.auth.is_some().then_some(hub_done);
-    let hub_task = conn.auth.as_ref().map(|a| {
-        let (guard, mut rx) = state.hub.register(&a.user.id);
-        let my_session = a.session.clone();
-        let out = out.clone();
-        let base = state.config.public_url.clone();
-        tokio::spawn(async move {
-            let _guard = guard;
-            while let Some(ev) = rx.recv().await {
-                let msg = match ev {
-                    UserEvent::GameStarted { game_id, color } => {
-                        ServerMessage::GameStarted { game_id, color: color.into() }
-                    }
-                    UserEvent::Challenge(c) => ServerMessage::Challenge { challenge: c.to_protocol(&base) },
-                    UserEvent::RematchOffered { game_id, by } => {
-                        ServerMessage::RematchOffered { game_id, by: by.into() }
-                    }
-                    UserEvent::RematchDeclined { game_id, by } => {
-                        ServerMessage::RematchDeclined { game_id, by: by.into() }
-                    }
-                    UserEvent::GameFinished { .. } => continue,
-                    UserEvent::SessionEnded { session } if Some(&session) == my_session.as_ref() => break,
-                    UserEvent::SessionEnded { .. } => continue,
-                };
-                if out.send(msg.to_json().into()).await.is_err() {
-                    break;
-                }
-            }
-            let _ = hub_done_tx.send(());
-        })
-    });
+    let hub_task = conn.auth.as_ref().map(|a| spawn_user_events(&state, a, out.clone(), hub_done_tx));
     let limiter = crate::http::upgrade::message_limiter(&state.config.limits);
     loop {
         let msg = tokio::select! {
@@ -137,49 +111,46 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
             }
         };
         let Some(Ok(msg)) = msg else { break };
-        let text = match msg {
-            Message::Text(t) => t,
-            Message::Close(_) => break,
-            Message::Binary(_) => {
-                let e =
-                    ProtocolError::BadMessage { id: None, detail: "binary frames are not part of the protocol".into() };
-                conn.send(ServerMessage::protocol_error(None, &e).to_json().into());
-                continue;
-            }
-            _ => continue,
-        };
-        if limiter.check().is_err() {
-            let id = parse_client_frame(&text).ok().map(|m| m.id()).unwrap_or_default();
-            conn.send(api_error(id, &ApiError::too_many()));
-            continue;
-        }
-        match parse_client_frame(&text) {
-            // Boxed: handling a message awaits deep futures; inline, they would make every idle connection's own
-            // future as large as the largest of them.
-            Ok(m) => Box::pin(conn.handle(m)).await,
-            Err(e) => conn.send(ServerMessage::protocol_error(None, &e).to_json().into()),
-        }
-        if conn.dead {
+        if conn.frame(msg, &limiter).await.is_break() {
             break;
         }
     }
-    // Closing: stop forwarding, release presence, seeks and pool entries.
-    for (_, (task, player)) in conn.subs.drain() {
-        task.abort();
-        if let (Some(h), Some(a)) = (player, &conn.auth) {
-            h.presence(&a.user.id, -1).await;
-        }
-    }
-    if let Some(t) = conn.lobby.take() {
-        t.abort();
-    }
-    if let Some(t) = hub_task {
-        t.abort();
-    }
-    state.lobby.connection_closed(conn.id);
-    drop(conn);
+    conn.close(hub_task).await;
     drop(out);
     let _ = writer.await;
+}
+
+/// Forwards the user's notifications from the hub to the connection's queue; tells `done` when it ends (the hub
+/// dropped the connection, the session ended, or the connection is gone).
+fn spawn_user_events(
+    state: &AppState,
+    auth: &Auth,
+    out: mpsc::Sender<Arc<str>>,
+    done: oneshot::Sender<()>,
+) -> JoinHandle<()> {
+    let (guard, mut rx) = state.hub.register(&auth.user.id);
+    let my_session = auth.session.clone();
+    let base = state.config.public_url.clone();
+    tokio::spawn(async move {
+        let _guard = guard;
+        while let Some(ev) = rx.recv().await {
+            let msg = match ev {
+                UserEvent::GameStarted { game_id, color } => {
+                    ServerMessage::GameStarted { game_id, color: color.into() }
+                }
+                UserEvent::Challenge(c) => ServerMessage::Challenge { challenge: c.to_protocol(&base) },
+                UserEvent::RematchOffered { game_id, by } => ServerMessage::RematchOffered { game_id, by: by.into() },
+                UserEvent::RematchDeclined { game_id, by } => ServerMessage::RematchDeclined { game_id, by: by.into() },
+                UserEvent::GameFinished { .. } => continue,
+                UserEvent::SessionEnded { session } if Some(&session) == my_session.as_ref() => break,
+                UserEvent::SessionEnded { .. } => continue,
+            };
+            if out.send(msg.to_json().into()).await.is_err() {
+                break;
+            }
+        }
+        let _ = done.send(());
+    })
 }
 
 /// Resolves when the hub's forwarding task has ended (never, for a connection without one).
@@ -197,6 +168,51 @@ impl Conn {
         if self.out.try_send(frame).is_err() {
             self.dead = true; // the client does not read: drop it
         }
+    }
+
+    /// One frame from the client: text is limited, parsed and handled; binary is refused. `Break` closes the
+    /// connection (a close frame, or a client that does not read its answers).
+    async fn frame(&mut self, msg: Message, limiter: &DefaultDirectRateLimiter) -> ControlFlow<()> {
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Close(_) => return ControlFlow::Break(()),
+            Message::Binary(_) => {
+                let e =
+                    ProtocolError::BadMessage { id: None, detail: "binary frames are not part of the protocol".into() };
+                self.send(ServerMessage::protocol_error(None, &e).to_json().into());
+                return ControlFlow::Continue(());
+            }
+            _ => return ControlFlow::Continue(()),
+        };
+        if limiter.check().is_err() {
+            let id = parse_client_frame(&text).ok().map(|m| m.id()).unwrap_or_default();
+            self.send(api_error(id, &ApiError::too_many()));
+            return ControlFlow::Continue(());
+        }
+        match parse_client_frame(&text) {
+            // Boxed: handling a message awaits deep futures; inline, they would make every idle connection's own
+            // future as large as the largest of them.
+            Ok(m) => Box::pin(self.handle(m)).await,
+            Err(e) => self.send(ServerMessage::protocol_error(None, &e).to_json().into()),
+        }
+        if self.dead { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+
+    /// Closing: stop forwarding, release presence, seeks and pool entries.
+    async fn close(mut self, hub_task: Option<JoinHandle<()>>) {
+        for (_, (task, player)) in self.subs.drain() {
+            task.abort();
+            if let (Some(h), Some(a)) = (player, &self.auth) {
+                h.presence(&a.user.id, -1).await;
+            }
+        }
+        if let Some(t) = self.lobby.take() {
+            t.abort();
+        }
+        if let Some(t) = hub_task {
+            t.abort();
+        }
+        self.state.lobby.connection_closed(self.id);
     }
 
     fn ack(&mut self, id: u32) {
@@ -276,6 +292,9 @@ impl Conn {
         Ok(())
     }
 
+    /// Routes a message after `hello` to its handler; the handlers below come in the protocol's families: the
+    /// connection itself, following games, acting in a game, the lobby (its updates, seeks and pools), and starting
+    /// games (the computer, challenges).
     async fn dispatch(&mut self, msg: ClientMessage) -> Result<(), ApiError> {
         use ClientMessage as C;
         match msg {
@@ -283,181 +302,269 @@ impl Conn {
                 Err(ApiError::bad_request("bad_request", "已经握手", "hello was already sent on this connection"))
             }
             C::Ping { id, client_time_ms } => {
-                self.send(
-                    ServerMessage::Pong { id, client_time_ms, server_time_ms: crate::time::now_ms() }.to_json().into(),
-                );
+                self.pong(id, client_time_ms);
                 Ok(())
             }
-            C::Subscribe { id, game_id, since_version } => {
-                let g = self.game(&game_id).await?;
-                let sub = g.subscribe(since_version, false).await?;
-                if let Some((old, p)) = self.subs.remove(&game_id) {
-                    old.abort();
-                    if let Some(p) = p
-                        && let Some(a) = &self.auth
-                    {
-                        p.presence(&a.user.id, -1).await;
-                    }
-                }
-                for f in sub.initial {
-                    self.send(f);
-                }
-                let is_player = self.auth.as_ref().and_then(|a| g.color_of(&a.user.id)).is_some();
-                // An arbiter of the game is told so (the UI shows the arbiter's panel).
-                if !is_player
-                    && let Some(a) = &self.auth
-                    && self.state.live.is_arbiter(&a.user.id, &g).await.unwrap_or(false)
-                {
-                    self.send(ServerMessage::Arbiter { game_id: game_id.clone() }.to_json().into());
-                }
-                if is_player && let Some(a) = &self.auth {
-                    g.presence(&a.user.id, 1).await;
-                }
-                let task = tokio::spawn(forward(g.clone(), sub.rx, self.out.clone()));
-                self.subs.insert(game_id, (task, is_player.then_some(g)));
-                self.ack(id);
-                Ok(())
-            }
+            C::Subscribe { id, game_id, since_version } => self.subscribe(id, game_id, since_version).await,
             C::Unsubscribe { id, game_id } => {
-                if let Some((task, p)) = self.subs.remove(&game_id) {
-                    task.abort();
-                    if let (Some(p), Some(a)) = (p, &self.auth) {
-                        p.presence(&a.user.id, -1).await;
-                    }
-                }
-                self.ack(id);
+                self.unsubscribe(id, &game_id).await;
                 Ok(())
             }
             C::Game { id, game_id, action, lag_ms } => self.game_command(id, &game_id, action, lag_ms).await,
-            C::Arbiter { id, game_id, act } => {
-                let (p, _) = self.need_user()?;
-                self.game(&game_id).await?;
-                self.state.live.arbiter_command(&p, &game_id, act).await?;
-                self.ack(id);
-                Ok(())
-            }
-            C::Explain { id, game_id, from, to, promotion } => {
-                let g = self.game(&game_id).await?;
-                let e = g.explain(from, to, promotion.map(guoxiang_core::Role::from)).await?;
-                self.send(ServerMessage::explanation(id, game_id, &e).to_json().into());
-                Ok(())
-            }
+            C::Arbiter { id, game_id, act } => self.arbiter_command(id, &game_id, act).await,
+            C::Explain { id, game_id, from, to, promotion } => self.explain(id, game_id, from, to, promotion).await,
             C::LobbySubscribe { id } => {
-                if self.lobby.is_none() {
-                    let lobby = &self.state.lobby;
-                    let rx = lobby.updates.subscribe();
-                    let games = self.state.live.live_games(50).await;
-                    self.send(
-                        ServerMessage::Lobby { seeks: lobby.seeks().await, pools: lobby.pools().await, games }
-                            .to_json()
-                            .into(),
-                    );
-                    self.lobby = Some(tokio::spawn(forward_lobby(rx, self.out.clone())));
-                }
-                self.ack(id);
+                self.lobby_subscribe(id).await;
                 Ok(())
             }
             C::LobbyUnsubscribe { id } => {
-                if let Some(t) = self.lobby.take() {
-                    t.abort();
-                }
-                self.ack(id);
+                self.lobby_unsubscribe(id);
                 Ok(())
             }
             C::CreateSeek { id, time_control, rated, color, variant } => {
-                let (p, guest) = self.need_user()?;
-                crate::policy::check_lobby(self.is_bot())?;
-                if rated && guest {
-                    return Err(rated_needs_account());
-                }
-                let rating = self.rating_for(&time_control).await;
-                let seek = self
-                    .state
-                    .lobby
-                    .create_seek(
-                        Entrant { player: p, guest },
-                        self.id,
-                        crate::lobby::SeekTerms { time_control: &time_control, rated, color, variant },
-                        rating,
-                    )
-                    .await?;
-                self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
-                Ok(())
+                self.create_seek(id, &time_control, rated, color, variant).await
             }
-            C::CancelSeek { id, seek_id } => {
-                let (p, _) = self.need_user()?;
-                self.state.lobby.cancel_seek(&seek_id, &p.id).await?;
-                self.ack(id);
-                Ok(())
-            }
-            C::AcceptSeek { id, seek_id } => {
-                let (p, guest) = self.need_user()?;
-                crate::policy::check_lobby(self.is_bot())?;
-                self.state.lobby.accept_seek(&seek_id, p, guest).await?;
-                self.ack(id);
-                Ok(())
-            }
-            C::JoinPool { id, time_control, rated } => {
-                let (p, guest) = self.need_user()?;
-                crate::policy::check_lobby(self.is_bot())?;
-                if rated && guest {
-                    return Err(rated_needs_account());
-                }
-                self.state.lobby.join_pool(p, guest, self.id, &time_control, rated).await?;
-                self.ack(id);
-                Ok(())
-            }
-            C::LeavePool { id } => {
-                let (p, _) = self.need_user()?;
-                self.state.lobby.leave_pool(&p.id).await;
-                self.ack(id);
-                Ok(())
-            }
-            C::PlayComputer { id, level, color, time_control, fen, variant: choice, rules } => {
-                let rules = rule_set(rules.as_deref())?;
-                let (p, _) = self.need_user()?;
-                let variant = match (fen, choice) {
-                    (Some(_), StartChoice::Chess960 { .. }) => {
-                        return Err(ApiError::bad_request(
-                            "bad_variant",
-                            "960 局不能同时给出 fen",
-                            "a Chess960 game takes no fen (give a start number, or none for a random one)",
-                        ));
-                    }
-                    (Some(fen), StartChoice::Standard) => Variant::FromPosition { fen },
-                    (None, choice) => crate::live::start_of(choice)?,
-                };
-                self.state.live.play_computer(p, level, color, &time_control, variant, rules).await?;
-                self.ack(id);
-                Ok(())
+            C::CancelSeek { id, seek_id } => self.cancel_seek(id, &seek_id).await,
+            C::AcceptSeek { id, seek_id } => self.accept_seek(id, &seek_id).await,
+            C::JoinPool { id, time_control, rated } => self.join_pool(id, &time_control, rated).await,
+            C::LeavePool { id } => self.leave_pool(id).await,
+            C::PlayComputer { id, level, color, time_control, fen, variant, rules } => {
+                self.play_computer(id, level, color, &time_control, (fen, variant), rules.as_deref()).await
             }
             C::ChallengeFriend { id, time_control, rated, color, variant, rules } => {
-                let rules = rule_set(rules.as_deref())?;
-                let (p, guest) = self.need_user()?;
-                if rated && guest {
-                    return Err(rated_needs_account());
-                }
-                let who = Entrant { player: p, guest };
-                let variant = crate::live::start_of(variant)?;
-                let terms = crate::lobby::ChallengeTerms { time_control: &time_control, rated, color, variant, rules };
-                let c = self.state.lobby.create_challenge(who, None, terms).await?;
-                let url = c.url(&self.state.config.public_url);
-                self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
-                Ok(())
+                self.challenge_friend(id, &time_control, rated, color, variant, rules.as_deref()).await
             }
-            C::AcceptChallenge { id, challenge_id } => {
-                let (p, guest) = self.need_user()?;
-                self.state.lobby.accept_challenge(&challenge_id, p, guest).await?;
-                self.ack(id);
-                Ok(())
-            }
+            C::AcceptChallenge { id, challenge_id } => self.accept_challenge(id, &challenge_id).await,
             C::DeclineChallenge { id, challenge_id } | C::CancelChallenge { id, challenge_id } => {
-                let (p, _) = self.need_user()?;
-                self.state.lobby.close_challenge(&challenge_id, &p.id, None).await?;
-                self.ack(id);
-                Ok(())
+                self.close_challenge(id, &challenge_id).await
             }
         }
+    }
+
+    // The connection itself.
+
+    fn pong(&mut self, id: u32, client_time_ms: u64) {
+        self.send(ServerMessage::Pong { id, client_time_ms, server_time_ms: crate::time::now_ms() }.to_json().into());
+    }
+
+    // Following games.
+
+    /// `subscribe`: the game's first frames, the arbiter's notice, the player's presence, then its forwarding task
+    /// (replacing an earlier subscription to the same game).
+    async fn subscribe(&mut self, id: u32, game_id: String, since_version: Option<u64>) -> Result<(), ApiError> {
+        let g = self.game(&game_id).await?;
+        let sub = g.subscribe(since_version, false).await?;
+        if let Some((old, p)) = self.subs.remove(&game_id) {
+            old.abort();
+            if let Some(p) = p
+                && let Some(a) = &self.auth
+            {
+                p.presence(&a.user.id, -1).await;
+            }
+        }
+        for f in sub.initial {
+            self.send(f);
+        }
+        let is_player = self.auth.as_ref().and_then(|a| g.color_of(&a.user.id)).is_some();
+        // An arbiter of the game is told so (the UI shows the arbiter's panel).
+        if !is_player
+            && let Some(a) = &self.auth
+            && self.state.live.is_arbiter(&a.user.id, &g).await.unwrap_or(false)
+        {
+            self.send(ServerMessage::Arbiter { game_id: game_id.clone() }.to_json().into());
+        }
+        if is_player && let Some(a) = &self.auth {
+            g.presence(&a.user.id, 1).await;
+        }
+        let task = tokio::spawn(forward(g.clone(), sub.rx, self.out.clone()));
+        self.subs.insert(game_id, (task, is_player.then_some(g)));
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn unsubscribe(&mut self, id: u32, game_id: &str) {
+        if let Some((task, p)) = self.subs.remove(game_id) {
+            task.abort();
+            if let (Some(p), Some(a)) = (p, &self.auth) {
+                p.presence(&a.user.id, -1).await;
+            }
+        }
+        self.ack(id);
+    }
+
+    // Acting in a game.
+
+    async fn arbiter_command(&mut self, id: u32, game_id: &str, act: ArbiterAct) -> Result<(), ApiError> {
+        let (p, _) = self.need_user()?;
+        self.game(game_id).await?;
+        self.state.live.arbiter_command(&p, game_id, act).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn explain(
+        &mut self,
+        id: u32,
+        game_id: String,
+        from: String,
+        to: String,
+        promotion: Option<PromotionRole>,
+    ) -> Result<(), ApiError> {
+        let g = self.game(&game_id).await?;
+        let e = g.explain(from, to, promotion.map(guoxiang_core::Role::from)).await?;
+        self.send(ServerMessage::explanation(id, game_id, &e).to_json().into());
+        Ok(())
+    }
+
+    // The lobby: its updates, seeks and pools.
+
+    async fn lobby_subscribe(&mut self, id: u32) {
+        if self.lobby.is_none() {
+            let lobby = &self.state.lobby;
+            let rx = lobby.updates.subscribe();
+            let games = self.state.live.live_games(50).await;
+            self.send(
+                ServerMessage::Lobby { seeks: lobby.seeks().await, pools: lobby.pools().await, games }.to_json().into(),
+            );
+            self.lobby = Some(tokio::spawn(forward_lobby(rx, self.out.clone())));
+        }
+        self.ack(id);
+    }
+
+    fn lobby_unsubscribe(&mut self, id: u32) {
+        if let Some(t) = self.lobby.take() {
+            t.abort();
+        }
+        self.ack(id);
+    }
+
+    async fn create_seek(
+        &mut self,
+        id: u32,
+        time_control: &str,
+        rated: bool,
+        color: ColorChoice,
+        variant: StartChoice,
+    ) -> Result<(), ApiError> {
+        let (p, guest) = self.need_user()?;
+        crate::policy::check_lobby(self.is_bot())?;
+        if rated && guest {
+            return Err(rated_needs_account());
+        }
+        let rating = self.rating_for(time_control).await;
+        let seek = self
+            .state
+            .lobby
+            .create_seek(
+                Entrant { player: p, guest },
+                self.id,
+                crate::lobby::SeekTerms { time_control, rated, color, variant },
+                rating,
+            )
+            .await?;
+        self.send(ServerMessage::SeekCreated { id, seek_id: seek.id }.to_json().into());
+        Ok(())
+    }
+
+    async fn cancel_seek(&mut self, id: u32, seek_id: &str) -> Result<(), ApiError> {
+        let (p, _) = self.need_user()?;
+        self.state.lobby.cancel_seek(seek_id, &p.id).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn accept_seek(&mut self, id: u32, seek_id: &str) -> Result<(), ApiError> {
+        let (p, guest) = self.need_user()?;
+        crate::policy::check_lobby(self.is_bot())?;
+        self.state.lobby.accept_seek(seek_id, p, guest).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn join_pool(&mut self, id: u32, time_control: &str, rated: bool) -> Result<(), ApiError> {
+        let (p, guest) = self.need_user()?;
+        crate::policy::check_lobby(self.is_bot())?;
+        if rated && guest {
+            return Err(rated_needs_account());
+        }
+        self.state.lobby.join_pool(p, guest, self.id, time_control, rated).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn leave_pool(&mut self, id: u32) -> Result<(), ApiError> {
+        let (p, _) = self.need_user()?;
+        self.state.lobby.leave_pool(&p.id).await;
+        self.ack(id);
+        Ok(())
+    }
+
+    // Starting games: the computer, challenges.
+
+    /// `play_computer`; `start` is the message's `fen` and `variant` (a set-up position, or Chess960, not both).
+    async fn play_computer(
+        &mut self,
+        id: u32,
+        level: u8,
+        color: ColorChoice,
+        time_control: &str,
+        start: (Option<String>, StartChoice),
+        rules: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let rules = rule_set(rules)?;
+        let (p, _) = self.need_user()?;
+        let variant = match start {
+            (Some(_), StartChoice::Chess960 { .. }) => {
+                return Err(ApiError::bad_request(
+                    "bad_variant",
+                    "960 局不能同时给出 fen",
+                    "a Chess960 game takes no fen (give a start number, or none for a random one)",
+                ));
+            }
+            (Some(fen), StartChoice::Standard) => Variant::FromPosition { fen },
+            (None, choice) => crate::live::start_of(choice)?,
+        };
+        self.state.live.play_computer(p, level, color, time_control, variant, rules).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    async fn challenge_friend(
+        &mut self,
+        id: u32,
+        time_control: &str,
+        rated: bool,
+        color: ColorChoice,
+        variant: StartChoice,
+        rules: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let rules = rule_set(rules)?;
+        let (p, guest) = self.need_user()?;
+        if rated && guest {
+            return Err(rated_needs_account());
+        }
+        let who = Entrant { player: p, guest };
+        let variant = crate::live::start_of(variant)?;
+        let terms = crate::lobby::ChallengeTerms { time_control, rated, color, variant, rules };
+        let c = self.state.lobby.create_challenge(who, None, terms).await?;
+        let url = c.url(&self.state.config.public_url);
+        self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
+        Ok(())
+    }
+
+    async fn accept_challenge(&mut self, id: u32, challenge_id: &str) -> Result<(), ApiError> {
+        let (p, guest) = self.need_user()?;
+        self.state.lobby.accept_challenge(challenge_id, p, guest).await?;
+        self.ack(id);
+        Ok(())
+    }
+
+    /// `decline_challenge` or `cancel_challenge`: the lobby tells which of the two the user may do.
+    async fn close_challenge(&mut self, id: u32, challenge_id: &str) -> Result<(), ApiError> {
+        let (p, _) = self.need_user()?;
+        self.state.lobby.close_challenge(challenge_id, &p.id, None).await?;
+        self.ack(id);
+        Ok(())
     }
 
     async fn rating_for(&self, time_control: &str) -> Option<u32> {
