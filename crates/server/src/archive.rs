@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 //! Stored games as PGN: the export of one game (tags, `[%clk]` comments, ratings, the opening), with the
 //! tournament's `Event` and `Round` as tags, and the game as a reader of its PGN would replay it (start position,
 //! moves, tags, result) taken from the stored game itself. No HTTP here: the archive's handlers

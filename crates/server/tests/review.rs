@@ -242,3 +242,51 @@ async fn guests_cannot_keep_the_setting_and_bad_bodies_are_named() {
     let (s, v) = call(&server, reqwest::Method::GET, "/api/review/settings", Some(&bob), None).await;
     assert_eq!((s, &v["auto_review"]), (200, &json!(false)), "{v}");
 }
+
+/// The reviewer and the "learn from your mistakes" tries take the stored game's moves and positions
+/// (`archive::replayed`) rather than reading its exported PGN back: they get what our reader makes of that PGN — tags
+/// in order, start, moves, result — for a standard game and for a Chess960 one that castles king onto rook. A
+/// tournament's `Event` and `Round` are tags of the same export, nothing else in it changed.
+#[tokio::test]
+async fn a_stored_game_replays_as_its_exported_pgn_reads() {
+    use guoxiang_pgn::{Reader, Replayer};
+    use guoxiang_server::archive::{self, EventTags, PgnOptions};
+    let server = server("review_replayed").await;
+    let (_, a) = server.guest().await;
+    let (_, b) = server.guest().await;
+    let standard = blunder_game(&server, &a, &b).await;
+    let (c960, mut wa, mut wb) =
+        common::friend_game_with(&server, "300+3", &a, &b, json!({"variant": {"kind": "chess960", "position": 518}}))
+            .await;
+    for (i, m) in ["e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5", "e1h1"].iter().enumerate() {
+        play(if i % 2 == 0 { &mut wa } else { &mut wb }, &c960, m).await;
+    }
+    wb.ok(json!({"t": "game", "game_id": c960, "action": {"t": "resign"}})).await;
+    wb.event(&c960, "game_ended").await;
+    let url = &server.state.config.public_url;
+    for gid in [&standard, &c960] {
+        let (row, moves) = server.state.store.game(gid).await.unwrap().unwrap();
+        let pgn = archive::game_pgn(url, &row, &moves, PgnOptions::default(), EventTags::default()).unwrap();
+        let read = Reader::new(pgn.as_bytes()).read_game(&mut Replayer::new()).unwrap().unwrap();
+        assert!(read.errors.is_empty(), "{pgn}");
+        let ours = archive::replayed(url, &row, &moves).unwrap();
+        assert_eq!(ours.tags, read.tags, "{pgn}");
+        assert_eq!(ours.start.fen(), read.start.fen(), "{pgn}");
+        assert_eq!(ours.moves, read.moves, "{pgn}");
+        assert_eq!(ours.position.fen(), read.position.fen(), "{pgn}");
+        assert_eq!(ours.result, read.result, "{pgn}");
+        assert_eq!(ours.moves.len(), moves.len());
+
+        let at = EventTags { event: Some(r#"Club "A" \ B"#.to_owned()), round: Some("2.1".to_owned()) };
+        let tagged = archive::game_pgn(url, &row, &moves, PgnOptions::default(), at).unwrap();
+        let lines: Vec<&str> = pgn
+            .lines()
+            .map(|l| match l {
+                l if l.starts_with("[Event ") => r#"[Event "Club \"A\" \\ B"]"#,
+                l if l.starts_with("[Round ") => r#"[Round "2.1"]"#,
+                l => l,
+            })
+            .collect();
+        assert_eq!(tagged, format!("{}\n\n", lines.join("\n").trim_end()));
+    }
+}
