@@ -335,6 +335,10 @@ fn place(seq: &Seq, san: Option<&str>, carried: bool) -> Option<Ctx> {
             taken: taken(n),
         });
     };
+    // A piece's name ("象c4", "the Rg7"): that piece stands there in the position reached; the claim is about it.
+    if names_piece(&seq.end(), san) {
+        return place(seq, None, false);
+    }
     // One of the moves of the line (the latest that fits).
     for (i, (p, m, _)) in seq.plies.iter().enumerate().rev() {
         if p.parse_san(san).ok() == Some(*m) {
@@ -361,6 +365,20 @@ fn place(seq: &Seq, san: Option<&str>, carried: bool) -> Option<Ctx> {
         named: end.san(m),
         taken: Vec::new(),
     })
+}
+
+/// Whether `san` (`象c4`, `Rg7`, `Nxf7`) names a piece that stands on its square in `pos`: a piece's name, not a move.
+fn names_piece(pos: &Position, san: &str) -> bool {
+    let role = match san.chars().next() {
+        Some('K' | '王') => Role::King,
+        Some('Q' | '后') => Role::Queen,
+        Some('R' | '车') => Role::Rook,
+        Some('B' | '象') => Role::Bishop,
+        Some('N' | '马') => Role::Knight,
+        _ => return false,
+    };
+    let tail: String = san.chars().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect();
+    guoxiang_core::Square::parse(&tail).is_some_and(|sq| pos.role_at(sq) == Some(role))
 }
 
 fn side(c: Color) -> &'static str {
@@ -685,6 +703,26 @@ const ZH_NOT_SKIP: &[&str] = &[
 /// Words that suppose: the clause and the rest of its sentence say nothing about the position itself.
 const ZH_SUPPOSE: &[&str] = &["如果", "要是", "假如", "一旦", "的话", "只要", "等到"];
 const EN_SUPPOSE: &[&str] = &["if", "when", "once", "unless", "whenever", "suppose", "supposing", "until"];
+/// Past tenses after "when" / "once" that make the clause tell what happened.
+const EN_PAST: &[&str] = &[
+    "took",
+    "went",
+    "had",
+    "was",
+    "were",
+    "moved",
+    "captured",
+    "blocked",
+    "played",
+    "gave",
+    "stepped",
+    "left",
+    "came",
+    "ran",
+    "recaptured",
+    "answered",
+    "did",
+];
 const ZH_NEG: &[&str] = &["没有", "没", "不是", "不会", "不能", "无法", "并非", "未", "不", "非", "并不"];
 
 fn zh_skip(clause: &str) -> bool {
@@ -703,17 +741,27 @@ fn claims_zh(text: &str) -> Vec<Claim> {
     // The last move named in the sentence so far: a clause in brackets naming none speaks about it ("白方只剩 王e6
     // （黑方一步棋也走不了…）").
     let mut carry: Option<String> = None;
+    let mut after: Option<String> = None;
     for Clause { text: clause, question, first, aside } in clauses(text, true) {
         if first {
             supposing = false;
             carry = None;
+            after = None;
         }
         let sans = san_tokens(&clause);
-        let carried = if aside || clause.chars().count() <= 4 { carry.clone() } else { None };
+        let carried = if aside || after.is_some() || clause.chars().count() <= 4 {
+            after.clone().or_else(|| carry.clone())
+        } else {
+            None
+        };
         if let Some((_, last)) = sans.last() {
             carry = Some(last.clone());
+            // "后xe1 以后，黑王没有被将军": the rest of the sentence is after that move.
+            if clause.ends_with("以后") || clause.ends_with("之后") {
+                after = Some(last.clone());
+            }
         }
-        if ZH_SUPPOSE.iter().any(|w| clause.contains(w)) || clause.ends_with('时') || clause.ends_with("以后") {
+        if ZH_SUPPOSE.iter().any(|w| clause.contains(w)) || clause.ends_with('时') || clause.starts_with("以后") {
             supposing = true;
         }
         if question || supposing || zh_skip(&clause) {
@@ -944,19 +992,28 @@ fn claims_en(text: &str) -> Vec<Claim> {
     // A clause that supposes ("once the king steps away, …") takes the rest of its sentence with it.
     let mut supposing = false;
     let mut carry: Option<String> = None;
+    let mut after: Option<String> = None;
     for Clause { text: clause, question, first, aside } in clauses(text, false) {
         let words = en_words(&clause);
         let w = |i: usize| words.get(i).map_or("", |(_, s)| s.as_str());
         if first {
             supposing = false;
             carry = None;
+            after = None;
         }
         let sans = san_tokens(&clause);
-        let carried = if aside || words.len() <= 2 { carry.clone() } else { None };
+        let carried =
+            if aside || after.is_some() || words.len() <= 2 { after.clone().or_else(|| carry.clone()) } else { None };
         if let Some((_, last)) = sans.last() {
             carry = Some(last.clone());
+            // "After Qxe1, the king …": the rest of the sentence is after that move.
+            if w(0) == "after" && words.len() <= 3 {
+                after = Some(last.clone());
+            }
         }
-        if EN_SUPPOSE.contains(&w(0)) || (w(0) == "as" && w(1) == "soon") {
+        // "when the rook took the queen, …" tells what happened; "when the king moves, …" supposes.
+        let told = (1..5).any(|k| EN_PAST.contains(&w(k)));
+        if (EN_SUPPOSE.contains(&w(0)) && !told) || (w(0) == "as" && w(1) == "soon") {
             supposing = true;
         }
         if question || supposing {
