@@ -11,6 +11,7 @@
 //! | `explorer` | the opening explorer's write path (finished games into its `server` source) |
 //! | `users`, `params`, `connection` | shared by the site's and the Lichess API: user JSON, request parameters, connection ids |
 //! | `review` | the reviewer: game reviews (复盘) queued in the store, run on the analysis workers |
+//! | `puzzle` | the tactics trainer's service (next puzzle, rounds and ratings, daily puzzle), the puzzles' import |
 //! | `tournament` | tournaments: round-robins and Swiss, online rounds' games created, results, standings |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits |
@@ -39,6 +40,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod params;
 pub mod policy;
+pub mod puzzle;
 pub mod review;
 pub mod security;
 pub mod time;
@@ -171,6 +173,8 @@ pub struct AppState {
     pub reviewer: review::Reviewer,
     /// Tournaments.
     pub tournaments: tournament::Tournaments,
+    /// Puzzles (the tactics trainer): its caches, limiter and judges are this server's.
+    pub puzzles: puzzle::Puzzles,
     /// What `/metrics` reports.
     pub metrics: metrics::SharedMetrics,
 }
@@ -239,9 +243,11 @@ impl AppState {
         let tournaments = tournament::Tournaments::new(store.clone(), live.clone());
         tournaments.run();
         let config = Arc::new(config);
-        let state = AppState { config, store, live, lobby, hub, limiters, analysis, reviewer, tournaments, metrics };
+        let puzzles = puzzle::Puzzles::new(store.clone());
+        let state =
+            AppState { config, store, live, lobby, hub, limiters, analysis, reviewer, tournaments, puzzles, metrics };
         // A new server has puzzles from the first request on: the set compiled in, when the table is empty.
-        if let Err(e) = http::puzzle::import_default_if_empty(&state.store).await {
+        if let Err(e) = puzzle::import::import_default_if_empty(&state.store).await {
             tracing::warn!("default puzzles: {}", e.en);
         }
         state.lobby.start_live_games_feed(state.clone());

@@ -84,7 +84,7 @@ async fn server(name: &str) -> TestServer {
 /// Puzzle 00008, with its motifs from the tagger or none.
 async fn add_00008(store: &guoxiang_store::Store, tagger: bool) {
     let p = guoxiang_tactics::Reader::new(P00008.as_bytes()).next().unwrap().unwrap();
-    let row = guoxiang_server::http::puzzle::row_of(&p, "lichess");
+    let row = guoxiang_server::puzzle::import::row_of(&p, "lichess");
     let row = if tagger { row } else { PuzzleRow { motifs: vec![], ..row } };
     store.upsert_puzzles(&[row]).await.unwrap();
 }
@@ -518,4 +518,23 @@ async fn sentences_once_with_the_learners_letters_and_puzzles_numbered() {
     assert_eq!(numbers, vec![1, 2, 3, 4, 5]);
     let (_, n) = get(&server, "/api/puzzle/next?format=guoxiang&rating=1750", None).await;
     assert_eq!((n["puzzle"]["id"].as_str(), n["puzzle"]["number"].as_i64()), (Some("00008"), Some(1)));
+}
+
+/// The tries' limiter is each server's, not the process's: one session that used up its tries on one server
+/// still has them on another server of the same database in the same process.
+#[tokio::test]
+async fn two_servers_keep_their_own_try_limits() {
+    let db = temp_db("pz_two_limits");
+    let a = TestServer::start(&db).await;
+    let b = TestServer::start(&db).await;
+    let (_, session) = a.guest().await;
+    let body = json!({"moves": ["e6e7"]});
+    let mut statuses = Vec::new();
+    for _ in 0..61 {
+        statuses.push(post(&a, "/api/puzzle/nothere/try", Some(&session), body.clone()).await.0);
+    }
+    assert_eq!(statuses.iter().filter(|&&s| s == 404).count(), 60, "the burst is 60: {statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    let (status, _) = post(&b, "/api/puzzle/nothere/try", Some(&session), body).await;
+    assert_eq!(status, 404, "the other server's limiter has not counted this session");
 }

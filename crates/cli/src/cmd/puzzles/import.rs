@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use guoxiang_server::http::puzzle::{IMPORT_BATCH, row_of, source_of};
+use guoxiang_server::puzzle::import::{IMPORT_BATCH, row_of, source_of};
 use guoxiang_store::{PuzzleRow, Store, UpsertCounts};
 use guoxiang_tactics::Reader;
 use indicatif::{ProgressBar, ProgressStyle};
