@@ -28,7 +28,7 @@ use tokio::task::JoinHandle;
 
 use crate::AppState;
 use crate::http::analysis::{PositionError, replay};
-use crate::live::engine::Busy;
+use crate::live::engine::{AnalysisPool, AnalysisTicket, Busy};
 
 /// Outgoing frames queued for a connection; `info` frames are dropped rather than queued beyond it.
 const OUT_QUEUE: usize = 64;
@@ -296,113 +296,15 @@ fn ms(d: Duration) -> u64 {
 }
 
 async fn run(state: AppState, user_id: String, out: mpsc::Sender<String>, stopper: Arc<Stopper>, s: Search) {
-    let Search { id, pos, history, multipv, depth, fen } = s;
-    let admitted = tokio::select! {
-        t = state.analysis.admit(&user_id) => Some(t),
-        () = stopper.notify.notified() => None,
-    };
-    let ticket = match admitted {
-        None => {
-            let done = AnalysisServerMessage::Done {
-                id,
-                fen,
-                reason: stopper.reason().unwrap_or(AnalysisEnd::Stopped),
-                depth: 0,
-                nodes: 0,
-                time_ms: 0,
-                lines: vec![],
-            };
-            let _ = out.send(done.to_json()).await;
-            return;
-        }
-        Some(Err(b)) => {
-            let e = match b {
-                Busy::User => error(
-                    Some(id),
-                    AnalysisErrorCode::AnalysisRunning,
-                    "你有太多分析在等待",
-                    "you have too many analyses waiting",
-                ),
-                Busy::Queue => error(
-                    Some(id),
-                    AnalysisErrorCode::Busy,
-                    "分析引擎正忙，请稍后再试",
-                    "the analysis engine is busy; try again in a moment",
-                ),
-            };
-            let _ = out.send(e).await;
-            return;
-        }
-        Some(Ok(t)) => t,
-    };
+    let Some((ticket, s)) = wait_for_worker(&state, &user_id, &out, &stopper, s).await else { return };
+    let (id, depth) = (s.id, s.depth);
     let engine_stop = ticket.control.stop.clone();
     stopper.attach(engine_stop.clone());
     let began = Instant::now();
-    // Give the worker up after a while when other users wait for one.
-    let monitor = {
-        let (stopper, pool) = (stopper.clone(), state.analysis.clone());
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_millis(250));
-            loop {
-                tick.tick().await;
-                if began.elapsed() >= YIELD_AFTER && pool.waiting() > 0 {
-                    stopper.stop(AnalysisEnd::Yielded);
-                    return;
-                }
-            }
-        })
-    };
+    let monitor = spawn_yield_monitor(stopper.clone(), state.analysis.clone(), began);
     let info_out = out.clone();
     let syzygy = state.config.syzygy.clone();
-    let searched = tokio::task::spawn_blocking(move || {
-        let control = ticket.control.clone();
-        let _ticket = ticket;
-        let mut engine = Engine::new(HASH_MB);
-        engine.options.multipv = usize::from(multipv);
-        engine.options.syzygy = syzygy;
-        let limits =
-            Limits { depth: Some(depth), movetime: Some(Duration::from_millis(MAX_ANALYSIS_MS)), ..Limits::default() };
-        // The lines an iteration reports (with endgame tables, only the moves that keep the best result).
-        let expected = usize::from(multipv).min(engine.root_moves(&pos, &limits).len()).max(1);
-        let progress = Mutex::new(Progress {
-            lines: vec![None; expected],
-            last_sent: None,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-        });
-        let reporter = |info: &Info| {
-            let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
-            let rank = info.multipv.saturating_sub(1) as usize;
-            if let Some(slot) = p.lines.get_mut(rank) {
-                *slot = Some(line_of(&pos, info));
-            }
-            p.depth = p.depth.max(info.depth);
-            p.nodes = info.nodes;
-            p.time = info.time;
-            // The end of an iteration (the last rank reported), and not too soon after the last frame.
-            if rank + 1 != expected || p.last_sent.is_some_and(|t| t.elapsed() < INFO_EVERY) {
-                return;
-            }
-            p.last_sent = Some(Instant::now());
-            let time_ms = ms(info.time);
-            let frame = AnalysisServerMessage::Info {
-                id,
-                fen: fen.clone(),
-                depth: info.depth,
-                nodes: info.nodes,
-                nps: info.nodes.saturating_mul(1000) / time_ms.max(1),
-                time_ms,
-                lines: p.lines.iter().flatten().cloned().collect(),
-            };
-            // A client that does not keep up misses some `info`s; `done` still brings the final lines.
-            let _ = info_out.try_send(frame.to_json());
-        };
-        engine.search(&pos, &history, &limits, &control, &reporter, began);
-        let p = progress.into_inner().unwrap_or_else(|e| e.into_inner());
-        (fen, p)
-    })
-    .await;
+    let searched = tokio::task::spawn_blocking(move || deepen(ticket, syzygy, s, &info_out, began)).await;
     monitor.abort();
     let Ok((fen, p)) = searched else {
         let _ = out.send(error(Some(id), AnalysisErrorCode::Internal, "分析出错", "the analysis failed")).await;
@@ -424,4 +326,121 @@ async fn run(state: AppState, user_id: String, out: mpsc::Sender<String>, stoppe
         lines: p.lines.into_iter().flatten().collect(),
     };
     let _ = out.send(done.to_json()).await;
+}
+
+/// Waits for a worker of the analysis pool, or a stop. Without a worker the search has ended: `done` (stopped
+/// before it began) or the pool's refusal has been sent, and `None` is returned.
+async fn wait_for_worker(
+    state: &AppState,
+    user_id: &str,
+    out: &mpsc::Sender<String>,
+    stopper: &Stopper,
+    s: Search,
+) -> Option<(AnalysisTicket, Search)> {
+    let admitted = tokio::select! {
+        t = state.analysis.admit(user_id) => Some(t),
+        () = stopper.notify.notified() => None,
+    };
+    match admitted {
+        None => {
+            let done = AnalysisServerMessage::Done {
+                id: s.id,
+                fen: s.fen,
+                reason: stopper.reason().unwrap_or(AnalysisEnd::Stopped),
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+                lines: vec![],
+            };
+            let _ = out.send(done.to_json()).await;
+            None
+        }
+        Some(Err(b)) => {
+            let e = match b {
+                Busy::User => error(
+                    Some(s.id),
+                    AnalysisErrorCode::AnalysisRunning,
+                    "你有太多分析在等待",
+                    "you have too many analyses waiting",
+                ),
+                Busy::Queue => error(
+                    Some(s.id),
+                    AnalysisErrorCode::Busy,
+                    "分析引擎正忙，请稍后再试",
+                    "the analysis engine is busy; try again in a moment",
+                ),
+            };
+            let _ = out.send(e).await;
+            None
+        }
+        Some(Ok(t)) => Some((t, s)),
+    }
+}
+
+/// Gives the worker up after a while when other users wait for one.
+fn spawn_yield_monitor(stopper: Arc<Stopper>, pool: AnalysisPool, began: Instant) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            tick.tick().await;
+            if began.elapsed() >= YIELD_AFTER && pool.waiting() > 0 {
+                stopper.stop(AnalysisEnd::Yielded);
+                return;
+            }
+        }
+    })
+}
+
+/// The search itself, on a blocking thread holding the ticket: deepens until its depth or time cap or a stop,
+/// sending an `info` at the end of an iteration (at most every [`INFO_EVERY`]). Returns the position's FEN and what
+/// the search found.
+fn deepen(
+    ticket: AnalysisTicket,
+    syzygy: Option<guoxiang_engine::tb::Syzygy>,
+    s: Search,
+    info_out: &mpsc::Sender<String>,
+    began: Instant,
+) -> (String, Progress) {
+    let Search { id, pos, history, multipv, depth, fen } = s;
+    let control = ticket.control.clone();
+    let _ticket = ticket;
+    let mut engine = Engine::new(HASH_MB);
+    engine.options.multipv = usize::from(multipv);
+    engine.options.syzygy = syzygy;
+    let limits =
+        Limits { depth: Some(depth), movetime: Some(Duration::from_millis(MAX_ANALYSIS_MS)), ..Limits::default() };
+    // The lines an iteration reports (with endgame tables, only the moves that keep the best result).
+    let expected = usize::from(multipv).min(engine.root_moves(&pos, &limits).len()).max(1);
+    let progress =
+        Mutex::new(Progress { lines: vec![None; expected], last_sent: None, depth: 0, nodes: 0, time: Duration::ZERO });
+    let reporter = |info: &Info| {
+        let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+        let rank = info.multipv.saturating_sub(1) as usize;
+        if let Some(slot) = p.lines.get_mut(rank) {
+            *slot = Some(line_of(&pos, info));
+        }
+        p.depth = p.depth.max(info.depth);
+        p.nodes = info.nodes;
+        p.time = info.time;
+        // The end of an iteration (the last rank reported), and not too soon after the last frame.
+        if rank + 1 != expected || p.last_sent.is_some_and(|t| t.elapsed() < INFO_EVERY) {
+            return;
+        }
+        p.last_sent = Some(Instant::now());
+        let time_ms = ms(info.time);
+        let frame = AnalysisServerMessage::Info {
+            id,
+            fen: fen.clone(),
+            depth: info.depth,
+            nodes: info.nodes,
+            nps: info.nodes.saturating_mul(1000) / time_ms.max(1),
+            time_ms,
+            lines: p.lines.iter().flatten().cloned().collect(),
+        };
+        // A client that does not keep up misses some `info`s; `done` still brings the final lines.
+        let _ = info_out.try_send(frame.to_json());
+    };
+    engine.search(&pos, &history, &limits, &control, &reporter, began);
+    let p = progress.into_inner().unwrap_or_else(|e| e.into_inner());
+    (fen, p)
 }
