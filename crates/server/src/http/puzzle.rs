@@ -215,7 +215,7 @@ pub async fn try_move(
     };
     let moves = parse_try(&body)?;
     let key = auth.as_ref().map_or_else(|| format!("ip:{}", peer.ip()), |a| format!("user:{}", a.user.id));
-    Ok(Json(state.puzzles.judge(&key, &id, moves, chinese).await?))
+    Ok(Json(state.puzzles.judge(key, &id, moves, chinese).await?))
 }
 
 // ----- round -----

@@ -267,12 +267,12 @@ impl Puzzles {
     /// [`JUDGES_AT_ONCE`] judged at once, off the async runtime.
     pub async fn judge(
         &self,
-        key: &str,
+        key: String,
         id: &str,
         moves: Vec<String>,
         chinese: bool,
     ) -> Result<PuzzleVerdict, ApiError> {
-        self.inner.tries.check_key(&key.to_owned()).map_err(|_| ApiError::too_many())?;
+        self.inner.tries.check_key(&key).map_err(|_| ApiError::too_many())?;
         let row = self.puzzle(id).await?;
         let p = parsed(&row)?;
         let _permit = self.inner.judges.acquire().await.map_err(|e| ApiError::internal("puzzle judge", e))?;
