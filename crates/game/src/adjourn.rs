@@ -3,13 +3,13 @@
 //! with the server as the arbiter who keeps the envelope:
 //!
 //! 1. The adjournment is **called**: both players agree (`adjourn_offer` from each), or the arbiter or host calls it
-//!    ([`Command::CallAdjournment`](crate::Command::CallAdjournment)). Only games whose rule set allows it
+//!    ([`Command::CallAdjournment`]). Only games whose rule set allows it
 //!    ([`Rules::adjournment`](crate::Rules::adjournment)).
 //! 2. The player on move **seals** a move (`seal`): the text as written, SAN (Chinese piece letters too) or UCI, kept
 //!    secret from the opponent and spectators and *not* checked now. The clocks stop; the sealer's time counts up to
 //!    the seal.
 //! 3. A **resumption time** is agreed (one proposes, the other proposes the same time or accepts) or set by the
-//!    arbiter ([`Command::ScheduleResumption`](crate::Command::ScheduleResumption)). It is a wall-clock appointment
+//!    arbiter ([`Command::ScheduleResumption`]). It is a wall-clock appointment
 //!    (Unix milliseconds on the server's scale), not moved when the game is restored after a restart.
 //! 4. At the resumption time the session starts: the clock of the player who must answer the sealed move runs. The
 //!    envelope is opened when that player is present (14.2–14.3): the move is played, or judged by 10.16 — an

@@ -75,7 +75,7 @@ pub struct GameConfig {
     pub disconnect_timeout_ms: u64,
     /// Added to the opponent's clock after an incorrect draw claim (Article 9.5.3: two minutes).
     pub claim_penalty_ms: u64,
-    /// How many recent events are kept for [`Game::events_since`].
+    /// How many recent events are kept for [`Game::events_since`](crate::Game::events_since).
     pub event_log_len: usize,
     /// The rule set: touch-move, and how illegal moves are treated (absent in states stored before rule sets
     /// existed: online).
