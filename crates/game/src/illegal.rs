@@ -13,6 +13,15 @@ use crate::event::Event;
 use crate::game::{Game, side};
 use crate::rules::{IllegalMoves, Incident, completed_move, only_fault_is_check, penalty_ms};
 
+/// The illegal moves counted in a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct IllegalRecord {
+    /// `[white, black]`: completed illegal moves counted so far.
+    pub(crate) counts: [u8; 2],
+    /// The illegal moves counted, for the PGN.
+    pub(crate) incidents: Vec<Incident>,
+}
+
 /// A completed illegal move the rule set counts: its squares and why it is illegal.
 struct Counted {
     from: Square,
@@ -23,12 +32,12 @@ struct Counted {
 impl Game {
     /// How many completed illegal moves `color` has made that were counted.
     pub fn illegal_moves(&self, color: Color) -> u8 {
-        self.illegal_counts[color.index()]
+        self.illegal.counts[color.index()]
     }
 
     /// The illegal moves counted, in order.
     pub fn incidents(&self) -> &[Incident] {
-        &self.incidents
+        &self.illegal.incidents
     }
 
     /// A move that is not legal in a game that counts illegal moves: taken back (the position before it stands) and
@@ -45,8 +54,8 @@ impl Game {
         let regime = self.config.rules.illegal_moves;
         let (Some(limit), MoveInput::Uci(text)) = (regime.losing_count(), mv) else { return Err(refusal) };
         let Some(Counted { from, to, reason }) = counted(self.position(), regime, text) else { return Err(refusal) };
-        let count = self.illegal_counts[by.index()] + 1;
-        self.illegal_counts[by.index()] = count;
+        let count = self.illegal.counts[by.index()] + 1;
+        self.illegal.counts[by.index()] = count;
         // Article 7.5.5: two minutes (one in rapid and blitz) to the opponent for a first illegal move; the school
         // rule gives no time.
         let mut penalty = 0;
@@ -56,7 +65,7 @@ impl Game {
             penalty = self.clock.remaining(side(!by), now).unwrap_or(0).saturating_sub(before.unwrap_or(0));
         }
         let (message_zh, message_en) = messages(regime, by, text, &reason, count, limit, penalty);
-        self.incidents.push(Incident {
+        self.illegal.incidents.push(Incident {
             ply: self.moves.len() as u32,
             by,
             uci: text.clone(),

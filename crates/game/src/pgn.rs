@@ -98,7 +98,7 @@ impl Game {
         for (name, value) in self.pgn_tags(tags) {
             w.tag(&name, &value);
         }
-        let mut incidents = self.incidents.iter().peekable();
+        let mut incidents = self.illegal.incidents.iter().peekable();
         let mut acts = self.arbiter.log.iter().peekable();
         // Counted illegal moves (Article 7.5) are comments where they happened, in English (PGN's language), and so
         // are the arbiters' acts, as `[%arbiter NAME act]` and what was done.

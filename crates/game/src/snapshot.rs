@@ -10,6 +10,7 @@ use crate::draw::DrawOffers;
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
 use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
+use crate::illegal::IllegalRecord;
 use crate::rematch::Rematch;
 use crate::rules::{Incident, Touch};
 use crate::serde_util::{color, opt_color};
@@ -153,8 +154,8 @@ impl Game {
             disconnected: self.disconnected,
             adjourned_at: self.adjourned_at,
             touches: self.touches.iter().map(|t| t.square.to_string()).collect(),
-            illegal_moves: self.illegal_counts,
-            incidents: self.incidents.clone(),
+            illegal_moves: self.illegal.counts,
+            incidents: self.illegal.incidents.clone(),
             adjournment: self.adjournment.clone(),
             dispute: self.arbiter.dispute.clone(),
             arbiter_log: self.arbiter.log.clone(),
@@ -222,8 +223,7 @@ impl Game {
             adjourned_at: s.adjourned_at.map(shift),
             moves,
             touches,
-            illegal_counts: s.illegal_moves,
-            incidents: s.incidents,
+            illegal: IllegalRecord { counts: s.illegal_moves, incidents: s.incidents },
             // The sealing time moves with the other timestamps; the resumption time is an appointment and stays.
             adjournment: s.adjournment.map(|mut a| {
                 if let Some(sealed) = a.sealed.as_mut() {

@@ -24,8 +24,9 @@ use crate::arbiter::{ArbiterAct, ArbiterRef, Arbitration};
 use crate::draw::DrawOffers;
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
+use crate::illegal::IllegalRecord;
 use crate::rematch::Rematch;
-use crate::rules::{Incident, Rules, Touch};
+use crate::rules::{Rules, Touch};
 
 mod core;
 mod setup;
@@ -113,10 +114,8 @@ pub struct Game {
     pub(crate) moves: Vec<MoveRecord>,
     /// Touch-move: the pieces the player on move has touched this turn, in order.
     pub(crate) touches: Vec<Touch>,
-    /// `[white, black]`: completed illegal moves counted so far.
-    pub(crate) illegal_counts: [u8; 2],
-    /// The illegal moves counted, for the PGN.
-    pub(crate) incidents: Vec<Incident>,
+    /// The illegal moves counted (`[white, black]`), and each for the PGN.
+    pub(crate) illegal: IllegalRecord,
     /// An adjournment with a sealed move, from the first offer to the opening of the envelope.
     pub(crate) adjournment: Option<Adjournment>,
     /// The claim or dispute waiting for the arbiter, and what the arbiters did.
@@ -157,8 +156,7 @@ impl Game {
             adjourned_at: None,
             moves: Vec::new(),
             touches: Vec::new(),
-            illegal_counts: [0, 0],
-            incidents: Vec::new(),
+            illegal: IllegalRecord::default(),
             adjournment: None,
             arbiter: Arbitration::default(),
             version: 0,
