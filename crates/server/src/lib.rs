@@ -248,7 +248,7 @@ impl AppState {
             AppState { config, store, live, lobby, hub, limiters, analysis, reviewer, tournaments, puzzles, metrics };
         // A new server has puzzles from the first request on: the set compiled in, when the table is empty.
         if let Err(e) = puzzle::import::import_default_if_empty(&state.store).await {
-            tracing::warn!("default puzzles: {}", e.en);
+            tracing::warn!("default puzzles: {e}");
         }
         state.lobby.start_live_games_feed(state.clone());
         let store = state.store.clone();

@@ -21,11 +21,37 @@ use serde_json::{Map, Value};
 use crate::AppState;
 use crate::auth::{Auth, MaybeAuth};
 use crate::error::{ApiError, ApiResult};
-use crate::puzzle::service::{NextAsk, RATING_RANGE, Round, bad, difficulty_offset, valid_id};
+use crate::puzzle::PuzzleError;
+use crate::puzzle::service::{NextAsk, RATING_RANGE, Round, difficulty_offset, valid_id};
 use crate::puzzle::view::{lichess_puzzle, puzzle_view};
 
 /// At most this many ids in `exclude`.
 pub const MAX_EXCLUDE: usize = 200;
+
+/// A 400 naming the field, in both languages.
+fn bad(field: &str, zh: impl std::fmt::Display, en: impl std::fmt::Display) -> ApiError {
+    ApiError::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
+}
+
+impl From<PuzzleError> for ApiError {
+    fn from(e: PuzzleError) -> ApiError {
+        match e {
+            PuzzleError::Invalid { field, zh, en } => bad(&field, zh, en),
+            PuzzleError::NoPuzzle => {
+                ApiError::new(StatusCode::NOT_FOUND, "no_puzzle", "没有符合条件的题目", "no puzzle matches")
+            }
+            PuzzleError::NotFound { id } => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                format!("找不到题目 {id}"),
+                format!("puzzle {id} not found"),
+            ),
+            PuzzleError::TooManyTries => ApiError::too_many(),
+            PuzzleError::Store(e) => ApiError::from(e),
+            PuzzleError::Internal { context, detail } => ApiError::internal(context, detail),
+        }
+    }
+}
 
 /// `format`: ours (`guoxiang`) or lichess's shape.
 fn ours(q: &HashMap<String, String>) -> Result<bool, ApiError> {

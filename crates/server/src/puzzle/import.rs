@@ -6,7 +6,7 @@ use guoxiang_ratings::puzzle::puzzle_start;
 use guoxiang_store::{MotifTag, PuzzleGlicko, PuzzleRow, Store, UpsertCounts};
 use guoxiang_tactics::{Puzzle, Reader};
 
-use crate::error::ApiError;
+use super::error::PuzzleError;
 
 include!(concat!(env!("OUT_DIR"), "/default_puzzles.rs"));
 
@@ -50,7 +50,7 @@ pub fn source_of(p: &Puzzle) -> &'static str {
 
 /// Imports the compiled-in default set when the database has no puzzle. Returns what was imported (`None`: there
 /// were puzzles already). Broken rows of the set are logged and skipped.
-pub async fn import_default_if_empty(store: &Store) -> Result<Option<UpsertCounts>, ApiError> {
+pub async fn import_default_if_empty(store: &Store) -> Result<Option<UpsertCounts>, PuzzleError> {
     if store.has_puzzles().await? {
         return Ok(None);
     }
@@ -65,7 +65,7 @@ pub async fn import_default_if_empty(store: &Store) -> Result<Option<UpsertCount
         rows
     })
     .await
-    .map_err(|e| ApiError::internal("default puzzles", e))?;
+    .map_err(|e| PuzzleError::internal("default puzzles", e))?;
     let mut counts = UpsertCounts::default();
     for chunk in rows.chunks(IMPORT_BATCH) {
         counts += store.upsert_puzzles(chunk).await?;

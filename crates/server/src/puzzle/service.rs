@@ -7,7 +7,6 @@ use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::StatusCode;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use guoxiang_protocol::http::{
     DashboardRating, DashboardRound, DashboardTheme, PuzzleDashboard, PuzzleThemes, PuzzleVerdict, RoundAnswer,
@@ -19,10 +18,10 @@ use guoxiang_store::{NextQuery, PuzzleRow, Store};
 use guoxiang_tactics::judge::{JUDGE_NODES, judge_in};
 use tokio::sync::Semaphore;
 
+use super::error::PuzzleError;
 use super::import::import_default_if_empty;
 use super::rating::{course_lessons, glicko, newcomer, stored};
 use super::view::{parsed, puzzle_verdict, themes};
-use crate::error::ApiError;
 
 /// Ratings accepted in requests.
 pub const RATING_RANGE: std::ops::RangeInclusive<f64> = 100.0..=4000.0;
@@ -38,17 +37,12 @@ const HISTORY: i64 = 50;
 /// The rating the daily puzzle is chosen near.
 const DAILY_RATING: f64 = 1800.0;
 
-/// A 400 naming the field, in both languages.
-pub fn bad(field: &str, zh: impl std::fmt::Display, en: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
+fn no_puzzle() -> PuzzleError {
+    PuzzleError::NoPuzzle
 }
 
-fn no_puzzle() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "no_puzzle", "没有符合条件的题目", "no puzzle matches")
-}
-
-fn puzzle_not_found(id: &str) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("找不到题目 {id}"), format!("puzzle {id} not found"))
+fn puzzle_not_found(id: &str) -> PuzzleError {
+    PuzzleError::NotFound { id: id.to_owned() }
 }
 
 /// Whether `id` can be a puzzle's id (letters, digits, `_`, `-`; 1 to 64).
@@ -57,14 +51,14 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 /// Lichess's `difficulty` of `GET /api/puzzle/next`: how far from the solver's rating.
-pub fn difficulty_offset(d: &str) -> Result<f64, ApiError> {
+pub fn difficulty_offset(d: &str) -> Result<f64, PuzzleError> {
     match d {
         "easiest" => Ok(-600.0),
         "easier" => Ok(-300.0),
         "normal" => Ok(0.0),
         "harder" => Ok(300.0),
         "hardest" => Ok(600.0),
-        _ => Err(bad(
+        _ => Err(PuzzleError::invalid(
             "difficulty",
             "须为 easiest、easier、normal、harder 或 hardest",
             "must be easiest, easier, normal, harder or hardest",
@@ -156,7 +150,7 @@ impl Puzzles {
     }
 
     /// Imports the default set once, before the first puzzle request is answered.
-    async fn ensure_puzzles(&self) -> Result<(), ApiError> {
+    async fn ensure_puzzles(&self) -> Result<(), PuzzleError> {
         let mut done = self.inner.defaults_done.lock().await;
         if *done {
             return Ok(());
@@ -169,7 +163,7 @@ impl Puzzles {
     }
 
     /// A stored puzzle by id (404 for an id that cannot be one or is not there).
-    async fn puzzle(&self, id: &str) -> Result<PuzzleRow, ApiError> {
+    async fn puzzle(&self, id: &str) -> Result<PuzzleRow, PuzzleError> {
         if !valid_id(id) {
             return Err(puzzle_not_found(id));
         }
@@ -177,7 +171,7 @@ impl Puzzles {
         self.store().puzzle(id).await?.ok_or_else(|| puzzle_not_found(id))
     }
 
-    async fn motif_counts(&self) -> Result<Counts, ApiError> {
+    async fn motif_counts(&self) -> Result<Counts, PuzzleError> {
         if let Some((at, c)) = &*self.inner.counts.lock().unwrap_or_else(|e| e.into_inner())
             && at.elapsed() < COUNTS_TTL
         {
@@ -194,7 +188,7 @@ impl Puzzles {
     }
 
     /// A new account's starting rating, from its 学棋 progress on the server.
-    async fn account_newcomer(&self, user_id: &str) -> Result<Glicko, ApiError> {
+    async fn account_newcomer(&self, user_id: &str) -> Result<Glicko, PuzzleError> {
         let progress = self.store().learn_progress(user_id).await?;
         let done = self.inner.lessons.iter().filter(|id| progress.get(id.as_str()).is_some_and(|p| p.done)).count();
         Ok(self.newcomer(done))
@@ -202,7 +196,7 @@ impl Puzzles {
 
     /// The user's puzzle rating: an account's stored one (before the first round, the new player's
     /// [`Self::account_newcomer`]) and its rounds.
-    async fn account_rating(&self, user_id: &str) -> Result<(Glicko, i64), ApiError> {
+    async fn account_rating(&self, user_id: &str) -> Result<(Glicko, i64), PuzzleError> {
         Ok(match self.store().user_puzzle_rating(user_id).await? {
             Some(r) => (glicko(r.glicko, r.rounds), r.rounds),
             None => (self.account_newcomer(user_id).await?, 0),
@@ -211,7 +205,7 @@ impl Puzzles {
 
     /// The difficulty a `next` is chosen with: an account's kept choice is relative to its own rating, so it
     /// applies when neither a rating (a streak's) nor a difficulty is asked for; one asked for is kept.
-    async fn difficulty(&self, ask: &NextAsk<'_>) -> Result<String, ApiError> {
+    async fn difficulty(&self, ask: &NextAsk<'_>) -> Result<String, PuzzleError> {
         Ok(match (ask.account, ask.difficulty) {
             (Some(id), Some(d)) => {
                 if self.store().puzzle_difficulty(id).await?.as_deref() != Some(d) {
@@ -228,7 +222,7 @@ impl Puzzles {
 
     /// The next puzzle near the player's rating moved by the difficulty (without a rating, an account's, or a new
     /// player's from the 学棋 course), with the motifs asked for and none of the excluded.
-    pub async fn next(&self, ask: NextAsk<'_>) -> Result<Next, ApiError> {
+    pub async fn next(&self, ask: NextAsk<'_>) -> Result<Next, PuzzleError> {
         let difficulty = self.difficulty(&ask).await?;
         let offset = difficulty_offset(&difficulty)?;
         let (rating, newcomer) = match (ask.rating, ask.account) {
@@ -256,7 +250,7 @@ impl Puzzles {
     }
 
     /// The seeds' tactics and the motifs with their puzzles' counts (counted at most once a minute).
-    pub async fn themes(&self, all: bool) -> Result<PuzzleThemes, ApiError> {
+    pub async fn themes(&self, all: bool) -> Result<PuzzleThemes, PuzzleError> {
         self.ensure_puzzles().await?;
         let counts = self.motif_counts().await?;
         Ok(themes(&counts, all))
@@ -271,23 +265,23 @@ impl Puzzles {
         id: &str,
         moves: Vec<String>,
         chinese: bool,
-    ) -> Result<PuzzleVerdict, ApiError> {
-        self.inner.tries.check_key(&key).map_err(|_| ApiError::too_many())?;
+    ) -> Result<PuzzleVerdict, PuzzleError> {
+        self.inner.tries.check_key(&key).map_err(|_| PuzzleError::TooManyTries)?;
         let row = self.puzzle(id).await?;
         let p = parsed(&row)?;
-        let _permit = self.inner.judges.acquire().await.map_err(|e| ApiError::internal("puzzle judge", e))?;
+        let _permit = self.inner.judges.acquire().await.map_err(|e| PuzzleError::internal("puzzle judge", e))?;
         let verdict = tokio::task::spawn_blocking(move || judge_in(&p, &moves, JUDGE_NODES, chinese))
             .await
-            .map_err(|e| ApiError::internal("puzzle judge", e))?;
+            .map_err(|e| PuzzleError::internal("puzzle judge", e))?;
         match verdict {
             Ok(v) => Ok(puzzle_verdict(v)),
-            Err(e) => Err(bad(&e.field(), &e.text.zh, &e.text.en)),
+            Err(e) => Err(PuzzleError::invalid(&e.field(), &e.text.zh, &e.text.en)),
         }
     }
 
     /// Rates a finished puzzle: an account's round (`account`) is stored once and moves the puzzle's rating, a
     /// guest's moves nothing on the server; streak rounds change no rating.
-    pub async fn round(&self, account: Option<&str>, id: &str, r: Round) -> Result<RoundAnswer, ApiError> {
+    pub async fn round(&self, account: Option<&str>, id: &str, r: Round) -> Result<RoundAnswer, PuzzleError> {
         let row = self.puzzle(id).await?;
         let puzzle = glicko(row.glicko, row.plays);
         let Some(user_id) = account else {
@@ -333,7 +327,7 @@ impl Puzzles {
     }
 
     /// An account's puzzle rating, latest rounds and results per motif.
-    pub async fn dashboard(&self, user_id: &str) -> Result<PuzzleDashboard, ApiError> {
+    pub async fn dashboard(&self, user_id: &str) -> Result<PuzzleDashboard, PuzzleError> {
         let (rating, rounds) = self.account_rating(user_id).await?;
         let history = self
             .store()
@@ -369,7 +363,7 @@ impl Puzzles {
 
     /// The same puzzle for everyone during a UTC day, chosen on the day's first request (a puzzle that has not been
     /// a daily one, near 1800) and kept.
-    pub async fn daily(&self) -> Result<PuzzleRow, ApiError> {
+    pub async fn daily(&self) -> Result<PuzzleRow, PuzzleError> {
         self.ensure_puzzles().await?;
         let now = crate::time::now_ms() as i64;
         let day = utc_day(now);
@@ -396,7 +390,7 @@ impl Puzzles {
     }
 
     /// A puzzle by id (404 when there is none).
-    pub async fn by_id(&self, id: &str) -> Result<PuzzleRow, ApiError> {
+    pub async fn by_id(&self, id: &str) -> Result<PuzzleRow, PuzzleError> {
         self.puzzle(id).await
     }
 }

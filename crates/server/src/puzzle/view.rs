@@ -12,7 +12,7 @@ use guoxiang_store::{MotifTag, PuzzleRow};
 use guoxiang_tactics::judge::Verdict;
 use guoxiang_tactics::{Motif, Puzzle, SEED_TACTICS, lichess_themes};
 
-use crate::error::ApiError;
+use super::error::PuzzleError;
 
 fn motif(tag: &MotifTag) -> PuzzleMotif {
     let known = Motif::from_id(&tag.id);
@@ -59,13 +59,13 @@ fn themes_of(row: &PuzzleRow) -> Vec<String> {
 }
 
 /// A stored puzzle read back (an error of ours when the row does not read).
-pub(crate) fn parsed(row: &PuzzleRow) -> Result<Puzzle, ApiError> {
+pub(crate) fn parsed(row: &PuzzleRow) -> Result<Puzzle, PuzzleError> {
     Puzzle::new(&row.id, &row.fen, &row.moves)
-        .map_err(|e| ApiError::internal("stored puzzle", format!("{}: {e}", row.id)))
+        .map_err(|e| PuzzleError::internal("stored puzzle", format!("{}: {e}", row.id)))
 }
 
 /// Our puzzle object.
-pub fn puzzle_view(row: &PuzzleRow) -> Result<PuzzleView, ApiError> {
+pub fn puzzle_view(row: &PuzzleRow) -> Result<PuzzleView, PuzzleError> {
     let p = parsed(row)?;
     Ok(PuzzleView {
         id: row.id.clone(),
@@ -92,7 +92,7 @@ fn game_id(url: &str) -> String {
 
 /// A puzzle in lichess's JSON shape (`GET /api/puzzle/daily`, `GET /api/puzzle/{id}`), plus `puzzle.fen` and
 /// `puzzle.motifs`.
-pub fn lichess_puzzle(row: &PuzzleRow) -> Result<LichessPuzzle, ApiError> {
+pub fn lichess_puzzle(row: &PuzzleRow) -> Result<LichessPuzzle, PuzzleError> {
     let p = parsed(row)?;
     let setup_san = p.position.san(p.moves[0]);
     let before = &p.position;
