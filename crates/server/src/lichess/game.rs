@@ -1,6 +1,7 @@
 //! The game endpoints of the board and bot APIs (`/api/board/game/…` with `board:play`, `/api/bot/game/…` with
 //! `bot:play`): the game stream, moves, abort, resign, draw and takeback offers, victory and draw claims, chat.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
@@ -8,9 +9,10 @@ use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::{IntoResponse, Response};
 use guoxiang_core::Color;
-use guoxiang_game::{Action, ClaimKind, Event, Game, MoveInput};
+use guoxiang_game::{Action, ClaimKind, Event, Game, MoveInput, Timestamp};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc;
 
 use super::events::no_start;
 use super::json::{self as lj, game_full_json, game_state_json, is_over};
@@ -18,7 +20,7 @@ use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response, titles};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult};
-use crate::live::{GameHandle, game_row_view};
+use crate::live::{GameHandle, GameView, Subscription, Update, game_row_view};
 
 fn game_not_found(id: &str) -> ApiError {
     ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
@@ -64,20 +66,9 @@ pub async fn stream(
 ) -> ApiResult<Response> {
     auth.require(Api::of_path(uri.path()).scope())?;
     let id = lj::game_id(&id).to_owned();
-    let Some(h) = state.live.find(&id).await else {
-        // Over and no longer in memory: the final state, and the end of the stream.
-        if id.len() > 32 {
-            return Err(game_not_found(&id));
-        }
-        let (row, moves) = state.store.game(&id).await?.ok_or_else(|| game_not_found(&id))?;
-        let v = game_row_view(&row, &moves);
-        let r = ratings(&state, &v.white, &v.black, &v.speed).await;
-        let t = titles(&state, &v.white, &v.black).await;
-        let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r, t));
-        return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response());
-    };
-    let mut sub = h.subscribe(None, true).await?;
-    let Some(mut view) = sub.view.clone() else { return Err(ApiError::internal("game stream", "no view")) };
+    let Some(h) = state.live.find(&id).await else { return finished_game(&state, &id).await };
+    let sub = h.subscribe(None, true).await?;
+    let Some(view) = sub.view.clone() else { return Err(ApiError::internal("game stream", "no view")) };
     let snap = h.snapshot().await?;
     let me = auth.user.id.clone();
     let my_color = h.color_of(&me);
@@ -96,20 +87,72 @@ pub async fn stream(
     let r = ratings(&state, &h.white, &h.black, &view.speed).await;
     let t = titles(&state, &h.white, &h.black).await;
     let (tx, resp) = stream_response("application/x-ndjson");
-    tokio::spawn(async move {
-        let _presence = presence;
-        let mut ns = no_start(&h, &view).await;
-        if tx.send(format!("{}\n", game_full_json(&view, ns, r, t))).await.is_err() || is_over(&view) {
+    let follow = Follow {
+        _presence: presence,
+        h,
+        sub,
+        view,
+        ns: false,
+        claim_at: None,
+        my_color,
+        watch_opponent,
+        timeout_ms,
+        tx,
+    };
+    tokio::spawn(follow.run(gone_since, r, t));
+    Ok(resp)
+}
+
+/// The stream of a game over and no longer in memory: its final state, and the end of the stream.
+async fn finished_game(state: &AppState, id: &str) -> ApiResult<Response> {
+    if id.len() > 32 {
+        return Err(game_not_found(id));
+    }
+    let (row, moves) = state.store.game(id).await?.ok_or_else(|| game_not_found(id))?;
+    let v = game_row_view(&row, &moves);
+    let r = ratings(state, &v.white, &v.black, &v.speed).await;
+    let t = titles(state, &v.white, &v.black).await;
+    let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r, t));
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response())
+}
+
+/// A live game's stream, written by its own task.
+struct Follow {
+    /// A player's stream counts as their connection while it lives (dropped first when the stream ends).
+    _presence: Option<Presence>,
+    h: GameHandle,
+    sub: Subscription,
+    /// The game as last seen.
+    view: Arc<GameView>,
+    /// Whether the game ended for want of a first move.
+    ns: bool,
+    /// When the opponent's absence can be claimed (an `opponentGone` with no time left is sent then).
+    claim_at: Option<tokio::time::Instant>,
+    /// The watcher's colour (`None`: a spectator).
+    my_color: Option<Color>,
+    /// Whether to tell this watcher about the opponent's connection.
+    watch_opponent: bool,
+    timeout_ms: u64,
+    tx: mpsc::Sender<String>,
+}
+
+impl Follow {
+    /// `gameFull` (the end, if the game is over), the opponent's absence so far, then a line per change until the
+    /// game ends, the client goes or the server stops; a keep-alive line when nothing happened for a while.
+    async fn run(mut self, gone_since: Option<Timestamp>, r: [lj::Rating; 2], t: [Option<&'static str>; 2]) {
+        self.ns = no_start(&self.h, &self.view).await;
+        if self.tx.send(format!("{}\n", game_full_json(&self.view, self.ns, r, t))).await.is_err()
+            || is_over(&self.view)
+        {
             return;
         }
-        let mut claim_at = None;
         if let Some(since) = gone_since {
-            let left = (since.0 + timeout_ms).saturating_sub(crate::time::now_ms());
-            if tx.send(opponent_gone(true, Some(left))).await.is_err() {
+            let left = (since.0 + self.timeout_ms).saturating_sub(crate::time::now_ms());
+            if self.tx.send(opponent_gone(true, Some(left))).await.is_err() {
                 return;
             }
             if left > 0 {
-                claim_at = Some(tokio::time::Instant::now() + Duration::from_millis(left));
+                self.claim_at = Some(tokio::time::Instant::now() + Duration::from_millis(left));
             }
         }
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
@@ -119,57 +162,31 @@ pub async fn stream(
             let mut lines = Vec::new();
             let mut over = false;
             tokio::select! {
-                u = sub.rx.recv() => match u {
-                    Ok(u) => {
-                        let mut changed = false;
-                        for e in &u.events {
-                            match &e.event {
-                                Event::PlayerDisconnected { who } | Event::PlayerReconnected { who } => {
-                                    if !watch_opponent || Some(*who) == my_color {
-                                        continue;
-                                    }
-                                    let gone = matches!(e.event, Event::PlayerDisconnected { .. });
-                                    lines.push(opponent_gone(gone, gone.then_some(timeout_ms)));
-                                    claim_at = gone.then(|| tokio::time::Instant::now() + Duration::from_millis(timeout_ms));
-                                }
-                                Event::Aborted { reason, .. } => {
-                                    ns = reason == "first_move_timeout";
-                                    changed = true;
-                                }
-                                _ => changed = true,
-                            }
-                        }
-                        if let Some(v) = &u.view {
-                            view = v.clone();
-                        }
-                        if changed {
-                            lines.push(format!("{}\n", game_state_json(&view, ns)));
-                        }
-                        over = is_over(&view);
-                    }
-                    Err(RecvError::Lagged(_)) => match h.subscribe(None, true).await {
+                u = self.sub.rx.recv() => match u {
+                    Ok(u) => over = self.update(&u, &mut lines),
+                    Err(RecvError::Lagged(_)) => match self.h.subscribe(None, true).await {
                         Ok(s) => {
-                            sub = s;
-                            if let Some(v) = &sub.view {
-                                view = v.clone();
+                            self.sub = s;
+                            if let Some(v) = &self.sub.view {
+                                self.view = v.clone();
                             }
-                            lines.push(format!("{}\n", game_state_json(&view, ns)));
-                            over = is_over(&view);
+                            lines.push(format!("{}\n", game_state_json(&self.view, self.ns)));
+                            over = is_over(&self.view);
                         }
                         Err(_) => return,
                     },
                     Err(RecvError::Closed) => return,
                 },
-                () = sleep_until(claim_at) => {
-                    claim_at = None;
+                () = sleep_until(self.claim_at) => {
+                    self.claim_at = None;
                     lines.push(opponent_gone(true, Some(0)));
                 }
                 _ = tick.tick() => lines.push("\n".to_owned()),
-                () = tx.closed() => return,
+                () = self.tx.closed() => return,
                 () = &mut stop => return,
             }
             for line in lines {
-                if tx.send(line).await.is_err() {
+                if self.tx.send(line).await.is_err() {
                     return;
                 }
             }
@@ -177,8 +194,36 @@ pub async fn stream(
                 return;
             }
         }
-    });
-    Ok(resp)
+    }
+
+    /// The lines of one update of the game (the opponent's connection, the new state); whether the game is over.
+    fn update(&mut self, u: &Update, lines: &mut Vec<String>) -> bool {
+        let mut changed = false;
+        for e in &u.events {
+            match &e.event {
+                Event::PlayerDisconnected { who } | Event::PlayerReconnected { who } => {
+                    if !self.watch_opponent || Some(*who) == self.my_color {
+                        continue;
+                    }
+                    let gone = matches!(e.event, Event::PlayerDisconnected { .. });
+                    lines.push(opponent_gone(gone, gone.then_some(self.timeout_ms)));
+                    self.claim_at = gone.then(|| tokio::time::Instant::now() + Duration::from_millis(self.timeout_ms));
+                }
+                Event::Aborted { reason, .. } => {
+                    self.ns = reason == "first_move_timeout";
+                    changed = true;
+                }
+                _ => changed = true,
+            }
+        }
+        if let Some(v) = &u.view {
+            self.view = v.clone();
+        }
+        if changed {
+            lines.push(format!("{}\n", game_state_json(&self.view, self.ns)));
+        }
+        is_over(&self.view)
+    }
 }
 
 /// Runs a player's command on a live game.
