@@ -868,7 +868,7 @@ fn claims_zh(text: &str) -> Vec<Claim> {
                     break;
                 }
                 if let Some(r) = zh_role(ch) {
-                    // 子 only as 一个子 / 一子 / 子力 / 多子, not the 子 of 棋子 read as any piece.
+                    // 子 (一个子, 棋子) is any piece: material.
                     role = Some(r);
                     break;
                 }
