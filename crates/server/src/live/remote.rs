@@ -14,12 +14,13 @@
 //! then, and the game's rules refuse a second copy of a move (it is no longer that player's turn); a follower that
 //! missed a change (a gap in the versions, or the broker connection dropped) is sent a fresh snapshot.
 
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use guoxiang_core::{CastlingMode, Position, Validation};
 use guoxiang_game::{Action, Snapshot, Variant};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{ActorMsg, GameError, GameHandle, GameView, HandleData, Live, Subscription, Update};
 use crate::broker::{Broker, GameListener, GameUpdate, Heard, Incoming, Reply, Request};
@@ -305,9 +306,7 @@ async fn run_proxy(
     mut listener: GameListener,
 ) {
     let (tx, _) = broadcast::channel::<Arc<Update>>(16);
-    let view_interest = Arc::new(());
-    // The last version this node's followers were sent (0: none yet).
-    let mut forwarded = 0u64;
+    let mut proxy = Proxy { route, handle, tx, view_interest: Arc::new(()), forwarded: 0 };
     let mut idle_since = tokio::time::Instant::now();
     let mut check = tokio::time::interval(Duration::from_secs(5));
     loop {
@@ -315,122 +314,150 @@ async fn run_proxy(
             m = rx.recv() => {
                 let Some(m) = m else { break };
                 idle_since = tokio::time::Instant::now();
-                match *m {
-                    ActorMsg::Command { user_id, action, lag_ms, reply } => {
-                        let route = route.clone();
-                        tokio::spawn(async move {
-                            let r = route.ask(Request::Command { user_id, action, lag_ms }).await;
-                            let _ = reply.send(done(r));
-                        });
-                    }
-                    ActorMsg::Arbiter { arbiter, act, reply } => {
-                        let route = route.clone();
-                        tokio::spawn(async move {
-                            let _ = reply.send(done(route.ask(Request::Arbiter { arbiter, act }).await));
-                        });
-                    }
-                    ActorMsg::Subscribe { since, with_view, reply } => {
-                        // In the loop, not in a task: no change is sent to the followers between the initial frames
-                        // and the new follower's receiver (later changes may come twice; clients skip versions they
-                        // have).
-                        let first = tx.receiver_count() == 0;
-                        let Ok((frames, version)) = initial(&route, since).await else { continue };
-                        let view = if with_view { view(&route).await.ok() } else { None };
-                        if first {
-                            forwarded = version;
-                        }
-                        let _ = reply.send(Subscription {
-                            initial: frames,
-                            version,
-                            view,
-                            rx: tx.subscribe(),
-                            _view_interest: with_view.then(|| view_interest.clone()),
-                        });
-                    }
-                    ActorMsg::Presence { user_id, delta } => {
-                        let route = route.clone();
-                        tokio::spawn(async move { route.tell(Request::Presence { user_id, delta }).await });
-                    }
-                    ActorMsg::Explain { from, to, promotion, reply } => {
-                        let route = route.clone();
-                        tokio::spawn(async move {
-                            let _ = reply.send(explain(&route, &from, &to, promotion).await);
-                        });
-                    }
-                    ActorMsg::View { reply } => {
-                        let route = route.clone();
-                        tokio::spawn(async move {
-                            // No reply: the asker sees the game as gone.
-                            if let Ok(v) = view(&route).await {
-                                let _ = reply.send(v);
-                            }
-                        });
-                    }
-                    ActorMsg::Snapshot { reply } => {
-                        let route = route.clone();
-                        tokio::spawn(async move {
-                            if let Ok(s) = snapshot(&route).await {
-                                let _ = reply.send(s);
-                            }
-                        });
-                    }
-                    ActorMsg::EngineMove { .. } => {}
-                    ActorMsg::Disown => break,
-                    ActorMsg::Shutdown { reply } => {
-                        let _ = reply.send(());
-                        break;
-                    }
+                if proxy.request(m).await.is_break() {
+                    break;
                 }
             }
-            heard = listener.recv() => {
-                if tx.receiver_count() == 0 {
-                    // Nobody here follows the game: nothing to keep in step.
-                    if let Heard::Update(u) = &heard {
-                        forwarded = u.version;
-                        if u.over {
-                            handle.set_over();
-                        }
-                    }
-                    continue;
-                }
-                let wants_view = Arc::strong_count(&view_interest) > 1;
-                match heard {
-                    Heard::Update(u) => {
-                        if u.over {
-                            handle.set_over();
-                        }
-                        if u.version <= forwarded {
-                            continue; // already sent (a snapshot covered it)
-                        }
-                        let first = u.events.first().map(|e| e.version);
-                        if first.is_some_and(|v| v != forwarded + 1) {
-                            // A change was missed: everyone here starts again from a snapshot.
-                            forwarded = resync(&route, &tx, wants_view).await.unwrap_or(forwarded);
-                            continue;
-                        }
-                        let view = if wants_view { view(&route).await.ok() } else { None };
-                        let update = Update {
-                            events: u.events.clone(),
-                            ws_json: Arc::from(u.ws_json.as_str()),
-                            clocks_json: u.clocks_json.as_deref().map(Arc::from),
-                            view,
-                        };
-                        forwarded = u.version;
-                        let _ = tx.send(Arc::new(update));
-                    }
-                    Heard::Lost => {
-                        forwarded = resync(&route, &tx, wants_view).await.unwrap_or(forwarded);
-                    }
-                }
-            }
+            heard = listener.recv() => proxy.heard(heard).await,
             _ = check.tick() => {
-                if tx.receiver_count() == 0 && idle_since.elapsed() > IDLE {
+                if proxy.tx.receiver_count() == 0 && idle_since.elapsed() > IDLE {
                     break;
                 }
             }
         }
     }
-    route.live.forget_remote(&handle);
+    proxy.route.live.forget_remote(&proxy.handle);
+}
+
+/// What a proxy keeps between its messages.
+struct Proxy {
+    route: Arc<Route>,
+    handle: GameHandle,
+    /// This node's followers of the game.
+    tx: broadcast::Sender<Arc<Update>>,
+    /// Held by the followers that want views (more than one strong count: someone does).
+    view_interest: Arc<()>,
+    /// The last version this node's followers were sent (0: none yet).
+    forwarded: u64,
+}
+
+impl Proxy {
+    /// A message for the game from this node: asked of the owner in a task of its own (a subscription in the loop);
+    /// `Break` ends the proxy.
+    async fn request(&mut self, m: Box<ActorMsg>) -> ControlFlow<()> {
+        match *m {
+            ActorMsg::Command { user_id, action, lag_ms, reply } => {
+                let route = self.route.clone();
+                tokio::spawn(async move {
+                    let r = route.ask(Request::Command { user_id, action, lag_ms }).await;
+                    let _ = reply.send(done(r));
+                });
+            }
+            ActorMsg::Arbiter { arbiter, act, reply } => {
+                let route = self.route.clone();
+                tokio::spawn(async move {
+                    let _ = reply.send(done(route.ask(Request::Arbiter { arbiter, act }).await));
+                });
+            }
+            ActorMsg::Subscribe { since, with_view, reply } => self.subscribe(since, with_view, reply).await,
+            ActorMsg::Presence { user_id, delta } => {
+                let route = self.route.clone();
+                tokio::spawn(async move { route.tell(Request::Presence { user_id, delta }).await });
+            }
+            ActorMsg::Explain { from, to, promotion, reply } => {
+                let route = self.route.clone();
+                tokio::spawn(async move {
+                    let _ = reply.send(explain(&route, &from, &to, promotion).await);
+                });
+            }
+            ActorMsg::View { reply } => {
+                let route = self.route.clone();
+                tokio::spawn(async move {
+                    // No reply: the asker sees the game as gone.
+                    if let Ok(v) = view(&route).await {
+                        let _ = reply.send(v);
+                    }
+                });
+            }
+            ActorMsg::Snapshot { reply } => {
+                let route = self.route.clone();
+                tokio::spawn(async move {
+                    if let Ok(s) = snapshot(&route).await {
+                        let _ = reply.send(s);
+                    }
+                });
+            }
+            ActorMsg::EngineMove { .. } => {}
+            ActorMsg::Disown => return ControlFlow::Break(()),
+            ActorMsg::Shutdown { reply } => {
+                let _ = reply.send(());
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A new follower on this node. In the loop, not in a task: no change is sent to the followers between the
+    /// initial frames and the new follower's receiver (later changes may come twice; clients skip versions they
+    /// have).
+    async fn subscribe(&mut self, since: Option<u64>, with_view: bool, reply: oneshot::Sender<Subscription>) {
+        let first = self.tx.receiver_count() == 0;
+        let Ok((frames, version)) = initial(&self.route, since).await else { return };
+        let view = if with_view { view(&self.route).await.ok() } else { None };
+        if first {
+            self.forwarded = version;
+        }
+        let _ = reply.send(Subscription {
+            initial: frames,
+            version,
+            view,
+            rx: self.tx.subscribe(),
+            _view_interest: with_view.then(|| self.view_interest.clone()),
+        });
+    }
+
+    /// What the owner published: passed on to this node's followers in order, or a fresh snapshot after a gap.
+    async fn heard(&mut self, heard: Heard) {
+        if self.tx.receiver_count() == 0 {
+            // Nobody here follows the game: nothing to keep in step.
+            if let Heard::Update(u) = &heard {
+                self.forwarded = u.version;
+                if u.over {
+                    self.handle.set_over();
+                }
+            }
+            return;
+        }
+        let wants_view = Arc::strong_count(&self.view_interest) > 1;
+        match heard {
+            Heard::Update(u) => {
+                if u.over {
+                    self.handle.set_over();
+                }
+                if u.version <= self.forwarded {
+                    return; // already sent (a snapshot covered it)
+                }
+                let first = u.events.first().map(|e| e.version);
+                if first.is_some_and(|v| v != self.forwarded + 1) {
+                    // A change was missed: everyone here starts again from a snapshot.
+                    self.forwarded = resync(&self.route, &self.tx, wants_view).await.unwrap_or(self.forwarded);
+                    return;
+                }
+                let view = if wants_view { view(&self.route).await.ok() } else { None };
+                let update = Update {
+                    events: u.events.clone(),
+                    ws_json: Arc::from(u.ws_json.as_str()),
+                    clocks_json: u.clocks_json.as_deref().map(Arc::from),
+                    view,
+                };
+                self.forwarded = u.version;
+                let _ = self.tx.send(Arc::new(update));
+            }
+            Heard::Lost => {
+                self.forwarded = resync(&self.route, &self.tx, wants_view).await.unwrap_or(self.forwarded);
+            }
+        }
+    }
 }
 
 /// Sends every follower a fresh snapshot (as one update without events); returns the version it brings them to.
