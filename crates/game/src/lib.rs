@@ -59,18 +59,13 @@
 mod action;
 pub mod adjourn;
 pub mod arbiter;
-mod draw;
 mod error;
 mod event;
 mod game;
-mod illegal;
 mod pgn;
-mod rematch;
 mod rules;
 mod serde_util;
 mod snapshot;
-mod takeback;
-mod touch_move;
 
 pub use action::{Action, MoveInput};
 pub use adjourn::{Adjournment, SealedMove};

@@ -5,13 +5,12 @@ use guoxiang_core::{Color, GameState};
 use serde::{Deserialize, Serialize};
 
 use crate::adjourn::Adjournment;
-use crate::arbiter::{ArbiterRecord, Arbitration, Dispute};
-use crate::draw::DrawOffers;
+use crate::arbiter::{ArbiterRecord, Dispute};
 use crate::error::SetupError;
 use crate::event::{Clocks, EventLog};
-use crate::game::{Game, GameConfig, MoveRecord, PlayerRef, Source, Status, Variant};
-use crate::illegal::IllegalRecord;
-use crate::rematch::Rematch;
+use crate::game::{
+    Arbitration, DrawOffers, Game, GameConfig, IllegalRecord, MoveRecord, PlayerRef, Rematch, Source, Status, Variant,
+};
 use crate::rules::{Incident, Touch};
 use crate::serde_util::{color, opt_color};
 

@@ -1,18 +1,19 @@
 //! [`Game`]: one game's complete state, driven by [`Command`]s at caller-supplied [`Timestamp`]s.
 //!
 //! This module holds the game, what it is asked ([`Command`]) and where a command goes ([`Game::apply`]); the rest
-//! is split by concern, each an `impl Game` over its own state where it has one:
+//! is split by concern into its child modules, each an `impl Game` over its own state where it has one (the types a
+//! concern shares with the crate's users stay in the crate's `adjourn` and `arbiter` modules):
 //!
 //! | module | concern | its state in [`Game`] |
 //! |---|---|---|
-//! | `game::setup` | what a game is created from | |
-//! | `game::core` | status, moves and clocks, timeouts, presence, results | |
+//! | `setup` | what a game is created from | |
+//! | `core` | status, moves and clocks, timeouts, presence, results | |
 //! | `draw` | draw offers and claims | `DrawOffers` |
 //! | `takeback` | takebacks | the pending request |
 //! | `touch_move` | touch-move (4.2–4.3) | the touches of the turn |
-//! | `illegal` | illegal moves counted (7.5, 送王) | counts and incidents |
-//! | `adjourn` | pauses, the adjournment with a sealed move | [`Adjournment`] |
-//! | `arbiter` | the arbiter's acts, players' calls | `Arbitration` |
+//! | `illegal` | illegal moves counted (7.5, 送王) | `IllegalRecord` |
+//! | `adjournment` | pauses, the adjournment with a sealed move | [`Adjournment`] |
+//! | `arbitration` | the arbiter's acts, players' calls | `Arbitration` |
 //! | `rematch` | the rematch of a finished game | `Rematch` |
 
 use guoxiang_clock::{Clock, LagReserve, Side, TimeControl, Timestamp};
@@ -20,16 +21,25 @@ use guoxiang_core::{Color, GameState, Outcome, Position, Termination};
 
 use crate::action::{Action, MoveInput};
 use crate::adjourn::Adjournment;
-use crate::arbiter::{ArbiterAct, ArbiterRef, Arbitration};
-use crate::draw::DrawOffers;
+use crate::arbiter::{ArbiterAct, ArbiterRef};
 use crate::error::{CommandError, SetupError};
 use crate::event::{Clocks, Event, EventLog, VersionedEvent};
-use crate::illegal::IllegalRecord;
-use crate::rematch::Rematch;
 use crate::rules::{Rules, Touch};
 
+mod adjournment;
+mod arbitration;
 mod core;
+mod draw;
+mod illegal;
+mod rematch;
 mod setup;
+mod takeback;
+mod touch_move;
+
+pub(crate) use arbitration::Arbitration;
+pub(crate) use draw::DrawOffers;
+pub(crate) use illegal::IllegalRecord;
+pub(crate) use rematch::Rematch;
 
 pub(crate) use self::core::side;
 pub use self::core::{AbortReason, MoveRecord, MoveText, Status, move_text};
