@@ -47,7 +47,11 @@ fn legal(pos: &Position, m: guoxiang_core::Move, lang: Lang) -> Answer {
         Lang::Zh => format!("合法：{uci}（{}）", pos.san_zh(m)),
         Lang::En => format!("legal: {uci} ({san})"),
     };
-    Answer { legal: true, text, json: json!({ "legal": true, "uci": uci, "san": san, "san_zh": pos.san_zh(m), "fen_after": pos.after(m).fen() }) }
+    Answer {
+        legal: true,
+        text,
+        json: json!({ "legal": true, "uci": uci, "san": san, "san_zh": pos.san_zh(m), "fen_after": pos.after(m).fen() }),
+    }
 }
 
 fn explain(pos: &Position, mv: &str, lang: Lang) -> Result<Answer, String> {
