@@ -186,6 +186,7 @@ try {
         }
         // The index's end: the optional chapter (比赛规则) apart.
         await page.goto('/learn');
+        await page.waitForSelector(tid('lesson-card'));
         const optional = page.locator(tid('learn-optional'));
         if (await optional.count()) {
           await optional.scrollIntoViewIfNeeded();

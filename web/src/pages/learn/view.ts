@@ -56,7 +56,8 @@ export function indexView(chapters: LearnChapter[], p: LearnProgress, guest: boo
     h(
       'section',
       { class: `learn-chapter${c.optional ? ' optional' : ''}`, testid: 'learn-chapter', 'data-chapter': c.id, 'data-optional': c.optional ? '1' : '0' },
-      h('h2', {}, h('span', { class: 'chapter-num' }, c.optional ? t('learn.optionalChapter') : t('learn.chapter', { n: String(c.order) })), ' ', tx(c.title)),
+      // An optional chapter has no number: its section's heading says what it is.
+      h('h2', {}, c.optional ? null : h('span', { class: 'chapter-num' }, t('learn.chapter', { n: String(c.order) })), c.optional ? null : ' ', tx(c.title)),
       h('p', { class: 'hint' }, tx(c.summary)),
       h('div', { class: 'lesson-cards' }, [...c.lessons].sort((a, b) => a.order - b.order).map((l) => lessonCard(l, p, ++n))),
     );
