@@ -1028,7 +1028,7 @@ const en: Record<Key, string> = {
   'learn.optionalTitle': 'Optional',
   'learn.optionalNote': 'Rules you need only in tournaments: learn them when you want to play in one; the course is complete without them.',
   'learn.play.promoted': 'Your pawn promoted first: you win this one!',
-  'learn.play.theyPromoted': "The computer's pawn promoted first. Try again: stop its pawns, or make yours run faster.",
+  'learn.play.theyPromoted': 'The computer\'s pawn promoted first. Try again: stop its pawns, or make yours run faster.',
   'learn.play.budget': 'You have {n} moves.',
   'learn.play.yourMove': 'Your move',
   'learn.play.thinking': 'The computer is thinking…',
