@@ -58,6 +58,8 @@ struct Inner {
     /// Tournaments whose next round is due now (sent by the pause's timers, handled by [`Tournaments::run`]'s task).
     due: tokio::sync::mpsc::UnboundedSender<(String, i64)>,
     due_rx: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<(String, i64)>>>,
+    /// Set by [`Tournaments::stop`]: the listener ends (a stopped server pairs nothing more).
+    stop: tokio::sync::watch::Sender<bool>,
     /// When each player last showed the tournament page: (tournament id, user id) → Unix ms. On this node only.
     seen: std::sync::Mutex<std::collections::HashMap<(String, String), i64>>,
 }
@@ -115,8 +117,15 @@ impl Tournaments {
             lock: tokio::sync::Mutex::new(()),
             due,
             due_rx: std::sync::Mutex::new(Some(due_rx)),
+            stop: tokio::sync::watch::channel(false).0,
             seen: std::sync::Mutex::new(std::collections::HashMap::new()),
         }))
+    }
+
+    /// Ends the listener of [`Tournaments::run`]: no more pairings, results or timers from this server (a test's
+    /// stopped server, whose tasks outlive its listener, would otherwise go on acting on the shared store).
+    pub fn stop(&self) {
+        self.0.stop.send_replace(true);
     }
 
     /// Listens for finished games (their results go to their tournaments) and picks up the running tournaments
@@ -125,6 +134,7 @@ impl Tournaments {
         let me = self.clone();
         let mut rx = self.0.live.finished_games();
         let Some(mut due) = self.0.due_rx.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+        let mut stop = self.0.stop.subscribe();
         tokio::spawn(async move {
             me.reconcile_all().await;
             let mut tick = tokio::time::interval(ARENA_TICK);
@@ -146,6 +156,7 @@ impl Tournaments {
                         Err(RecvError::Closed) => break,
                     },
                     Some((id, at)) = due.recv() => me.next_round_due(&id, at).await,
+                    _ = stop.changed() => break,
                 }
             }
         });

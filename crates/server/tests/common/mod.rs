@@ -82,6 +82,8 @@ impl TestServer {
 
     /// Stops serving (as a crash would: no clean shutdown of the games).
     pub async fn crash(self) {
+        // The process would be gone: the tournament service's listener (a task of its own) goes with it.
+        self.state.tournaments.stop();
         self.task.abort();
         let _ = self.task.await;
     }
