@@ -385,18 +385,13 @@ fn side(c: Color) -> &'static str {
     c.fold("White", "Black")
 }
 
-fn value(r: Role) -> i32 {
-    match r {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 0,
-    }
-}
-
+/// The side's material in pawns (the king left out), by the values of goal `safe`'s static exchange.
 fn material(p: &Position, c: Color) -> i32 {
-    Role::ALL.iter().map(|&r| value(r) * p.pieces(c, r).count() as i32).sum()
+    Role::ALL
+        .iter()
+        .filter(|&&r| r != Role::King)
+        .map(|&r| crate::safety::value(r) * p.pieces(c, r).count() as i32)
+        .sum()
 }
 
 fn balance(p: &Position, c: Color) -> i32 {
