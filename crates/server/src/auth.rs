@@ -16,7 +16,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::api_error::ApiError;
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "gx_session";

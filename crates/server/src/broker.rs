@@ -23,118 +23,23 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use guoxiang_game::{Action, ArbiterAct, ArbiterRef, Snapshot, VersionedEvent};
 use guoxiang_protocol::LiveGame;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, PushKind, Value};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::live::GameView;
 use crate::metrics::SharedMetrics;
+use crate::transport::{Family, Inbound, Incoming, Listener, LiveList, Pending, SharedCounters, Topic, Transport};
+
+type Raw = Box<RawValue>;
 
 /// Publications a node may have queued before it drops some (each dropped one is a resync for some follower).
 const OUT_QUEUE: usize = 65_536;
 
 /// Publications sent in one pipeline at most.
 const BATCH: usize = 256;
-
-/// A request for the owner of a game.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
-pub enum Request {
-    Command {
-        user_id: String,
-        action: Action,
-        lag_ms: u64,
-    },
-    Arbiter {
-        arbiter: ArbiterRef,
-        act: ArbiterAct,
-    },
-    /// The frames a new follower starts with (a snapshot or the events since `since`, then the clocks).
-    Subscribe {
-        since: Option<u64>,
-    },
-    Presence {
-        user_id: String,
-        delta: i32,
-    },
-    View,
-    Snapshot,
-    /// For the node that runs the cluster's lobby (`game_id` is [`crate::lobby::LOBBY_LEASE`]).
-    Lobby {
-        op: Box<crate::lobby::LobbyOp>,
-    },
-    /// From the node that runs the lobby: create (and own) the game `game_id` it paired.
-    CreateGame {
-        game: Box<crate::live::NewGame>,
-    },
-}
-
-/// A game's refusal as it crosses the broker: the transports' error (status, code, messages) as the owner made it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireError {
-    pub status: u16,
-    pub code: String,
-    pub zh: String,
-    pub en: String,
-}
-
-/// The owner's answer to a [`Request`].
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
-pub enum Reply {
-    Done,
-    Refused {
-        error: WireError,
-    },
-    /// The addressed node does not run the game (any more): ask the database who does.
-    NotHere,
-    /// The frames a new follower starts with, and the version they bring it to.
-    Initial {
-        frames: Vec<String>,
-        version: u64,
-    },
-    View {
-        view: Box<GameView>,
-    },
-    Snapshot {
-        snapshot: Box<Snapshot>,
-    },
-    Lobby {
-        answer: Box<crate::lobby::LobbyAnswer>,
-    },
-    Created {
-        game_id: String,
-    },
-}
-
-/// A change of a game, as its owner publishes it on `gx:game:{id}`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct GameUpdate {
-    pub game_id: String,
-    pub events: Vec<VersionedEvent>,
-    /// The `game_events` frame.
-    pub ws_json: String,
-    /// The `clocks` frame, when the game has clocks.
-    pub clocks_json: Option<String>,
-    /// The game's version after this change.
-    pub version: u64,
-    pub over: bool,
-}
-
-/// A per-user notification as it crosses nodes (`crate::hub::UserEvent`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
-pub enum WireUserEvent {
-    GameStarted { game_id: String, white: bool },
-    GameFinished { game_id: String },
-    RematchOffered { game_id: String, by_white: bool },
-    RematchDeclined { game_id: String, by_white: bool },
-    SessionEnded { session: String },
-    Challenge { challenge: Box<crate::lobby::ChallengeInfo> },
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Envelope {
@@ -145,32 +50,16 @@ struct Envelope {
     body: Body,
 }
 
+/// What an envelope carries: the domain's message bodies as they are (`crate::transport`), with what a node needs to
+/// route them. (Externally tagged: a raw body cannot go through serde's buffering of internally tagged enums.)
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 enum Body {
-    Request { req_id: u64, game_id: String, req: Request },
-    Reply { req_id: u64, reply: Reply },
-    Update { update: GameUpdate },
-    User { user_id: String, event: WireUserEvent },
-    Lobby { frame: String },
-}
-
-/// A request from another node for a game this node may own.
-#[derive(Debug)]
-pub struct Incoming {
-    pub from: String,
-    pub req_id: u64,
-    pub game_id: String,
-    pub req: Request,
-}
-
-/// What the broker hands to the rest of the server: requests for this node's games, and notifications for users.
-#[derive(Debug)]
-pub struct Inbound {
-    pub requests: mpsc::Receiver<Incoming>,
-    pub users: mpsc::Receiver<(String, WireUserEvent)>,
-    /// The lobby's frames from the node that runs it.
-    pub lobby: mpsc::Receiver<String>,
+    Request { req_id: u64, family: Family, key: String, body: Raw },
+    Reply { req_id: u64, body: Raw },
+    Update { game_id: String, body: Raw },
+    User { body: Raw },
+    Lobby { body: Raw },
 }
 
 /// This node's connection to the broker (cheap to clone).
@@ -184,7 +73,7 @@ struct Inner {
     out: mpsc::Sender<(String, String)>,
     next_req: AtomicU64,
     /// Requests waiting for their reply.
-    pending: Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Raw>>>,
     /// Per followed game, this node's listeners (one per remote game in memory here).
     games: Mutex<Listeners>,
     next_listener: AtomicU64,
@@ -194,7 +83,7 @@ struct Inner {
 }
 
 /// Per game, the listeners of this node (an id each, to take one out).
-type Listeners = HashMap<String, Vec<(u64, mpsc::Sender<Arc<GameUpdate>>)>>;
+type Listeners = HashMap<String, Vec<(u64, mpsc::Sender<Arc<RawValue>>)>>;
 
 fn node_channel(node: &str) -> String {
     format!("gx:node:{node}")
@@ -253,11 +142,6 @@ impl Broker {
         Ok((broker, Inbound { requests, users, lobby }))
     }
 
-    /// This node's name.
-    pub fn node(&self) -> &str {
-        &self.0.node
-    }
-
     fn queue(&self, channel: String, body: Body) {
         let env = Envelope { from: self.0.node.clone(), sent_ms: crate::time::now_ms(), body };
         let payload = match serde_json::to_string(&env) {
@@ -273,33 +157,24 @@ impl Broker {
         }
     }
 
-    /// Publishes a change of a game this node owns.
-    pub fn publish_update(&self, update: GameUpdate) {
-        self.queue(game_channel(&update.game_id), Body::Update { update });
+    /// Publishes `body` on `topic`.
+    fn publish_on(&self, topic: Topic<'_>, body: Raw) {
+        match topic {
+            Topic::Game(game_id) => {
+                self.queue(game_channel(game_id), Body::Update { game_id: game_id.to_owned(), body })
+            }
+            Topic::Users => self.queue(USERS.to_owned(), Body::User { body }),
+            Topic::Lobby => self.queue(LOBBY.to_owned(), Body::Lobby { body }),
+        }
     }
 
-    /// Publishes a notification for `user_id`, for that user's connections on every other node.
-    pub fn publish_user(&self, user_id: &str, event: WireUserEvent) {
-        self.queue(USERS.to_owned(), Body::User { user_id: user_id.to_owned(), event });
-    }
-
-    /// Publishes a frame of the lobby (by the node that runs it) for the other nodes' lobby followers.
-    pub fn publish_lobby(&self, frame: &str) {
-        self.queue(LOBBY.to_owned(), Body::Lobby { frame: frame.to_owned() });
-    }
-
-    /// Answers a request of another node.
-    pub fn reply(&self, to: &str, req_id: u64, reply: Reply) {
-        self.queue(node_channel(to), Body::Reply { req_id, reply });
-    }
-
-    /// Sends `req` about `game_id` to `node` and waits up to `timeout` for the reply (`None`: none came).
-    pub async fn request(&self, node: &str, game_id: &str, req: Request, timeout: Duration) -> Option<Reply> {
+    /// Sends a request to `node` and waits up to `timeout` for the reply (`None`: none came).
+    async fn request(&self, node: &str, family: Family, key: &str, body: Raw, timeout: Duration) -> Option<Raw> {
         let req_id = self.0.next_req.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.0.pending.lock().unwrap_or_else(|e| e.into_inner()).insert(req_id, tx);
         let started = std::time::Instant::now();
-        self.queue(node_channel(node), Body::Request { req_id, game_id: game_id.to_owned(), req });
+        self.queue(node_channel(node), Body::Request { req_id, family, key: key.to_owned(), body });
         let r = tokio::time::timeout(timeout, rx).await.ok().and_then(Result::ok);
         self.0.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&req_id);
         if r.is_some() {
@@ -310,14 +185,9 @@ impl Broker {
         r
     }
 
-    /// Fire and forget: a request whose reply nobody waits for (presence).
-    pub fn tell(&self, node: &str, game_id: &str, req: Request) {
-        self.queue(node_channel(node), Body::Request { req_id: 0, game_id: game_id.to_owned(), req });
-    }
-
-    /// Follows the changes of `game_id` published by its owner, whichever node that is. The listener stops when the
-    /// returned [`GameListener`] is dropped.
-    pub async fn follow(&self, game_id: &str) -> Result<GameListener, String> {
+    /// Follows the changes of `game_id` published by its owner, whichever node that is, until the listener is
+    /// dropped.
+    async fn follow_game(&self, game_id: &str) -> Result<Listener, String> {
         let (tx, rx) = mpsc::channel(256);
         let id = self.0.next_listener.fetch_add(1, Ordering::Relaxed);
         let first = {
@@ -333,7 +203,8 @@ impl Broker {
                 return Err(format!("broker: cannot subscribe to game {game_id}: {e}"));
             }
         }
-        Ok(GameListener { broker: self.clone(), game_id: game_id.to_owned(), id, rx, lost: self.0.lost.subscribe() })
+        let stop = Box::new(Following { broker: self.clone(), game_id: game_id.to_owned(), id });
+        Ok(Listener::new(rx, self.0.lost.subscribe(), stop))
     }
 
     fn forget(&self, game_id: &str, id: u64) {
@@ -360,7 +231,7 @@ impl Broker {
 
     /// Counts one more event of `key` in the current window of `window_ms` (fixed windows, shared by every node) and
     /// returns the window's count so far: the cluster-wide rate limits (`crate::security::Limiters`).
-    pub async fn count(&self, key: &str, window_ms: u64) -> Result<u64, String> {
+    async fn count_event(&self, key: &str, window_ms: u64) -> Result<u64, String> {
         let window = crate::time::now_ms() / window_ms.max(1);
         let k = format!("gx:rl:{key}:{window}");
         let mut conn = self.0.conn.clone();
@@ -381,7 +252,7 @@ impl Broker {
     /// The recent events of `key` kept by every node (a sorted set of times): drops those `window_ms` old or
     /// older and returns how many are left and the time of the oldest. The failed logins of an account
     /// (`crate::security::Limiters::login_allowed`).
-    pub async fn recent(&self, key: &str, window_ms: u64) -> Result<(usize, Option<u64>), String> {
+    async fn recent_events(&self, key: &str, window_ms: u64) -> Result<(usize, Option<u64>), String> {
         let k = format!("gx:ev:{key}");
         let since = crate::time::now_ms().saturating_sub(window_ms);
         let mut conn = self.0.conn.clone();
@@ -407,7 +278,7 @@ impl Broker {
     }
 
     /// Adds an event of `key` now, keeping the `keep` newest; the set expires `window_ms` after its last event.
-    pub async fn record(&self, key: &str, window_ms: u64, keep: usize) -> Result<(), String> {
+    async fn record_event(&self, key: &str, window_ms: u64, keep: usize) -> Result<(), String> {
         let k = format!("gx:ev:{key}");
         let now = crate::time::now_ms();
         let member = format!("{now}-{:08x}", rand::random::<u32>());
@@ -434,14 +305,14 @@ impl Broker {
     }
 
     /// Forgets the events of `key`.
-    pub async fn clear(&self, key: &str) -> Result<(), String> {
+    async fn clear_events(&self, key: &str) -> Result<(), String> {
         let mut conn = self.0.conn.clone();
         redis::cmd("DEL").arg(format!("gx:ev:{key}")).query_async::<()>(&mut conn).await.map_err(|e| e.to_string())
     }
 
     /// Puts this node's games being played (each with its creation time, ms) in the cluster's list, valid until
     /// `until_ms`: a node that stops renewing it drops out of the list (`Live::all_live_games`).
-    pub async fn put_live_games(&self, node: &str, until_ms: u64, games: &[(u64, LiveGame)]) -> Result<(), String> {
+    async fn put_games(&self, node: &str, until_ms: u64, games: &[(u64, LiveGame)]) -> Result<(), String> {
         let entry = serde_json::json!({ "until_ms": until_ms, "games": games }).to_string();
         let mut conn = self.0.conn.clone();
         redis::cmd("HSET")
@@ -454,14 +325,14 @@ impl Broker {
     }
 
     /// Takes this node out of the cluster's list of games being played (a shutdown).
-    pub async fn drop_live_games(&self, node: &str) -> Result<(), String> {
+    async fn drop_games(&self, node: &str) -> Result<(), String> {
         let mut conn = self.0.conn.clone();
         redis::cmd("HDEL").arg(LIVE_GAMES).arg(node).query_async::<()>(&mut conn).await.map_err(|e| e.to_string())
     }
 
     /// Every node's games being played, with their creation times, from the entries still valid at `now_ms`
     /// (those of nodes that stopped renewing theirs are removed).
-    pub async fn live_games(&self, now_ms: u64) -> Result<Vec<(u64, LiveGame)>, String> {
+    async fn all_games(&self, now_ms: u64) -> Result<Vec<(u64, LiveGame)>, String> {
         let mut conn = self.0.conn.clone();
         let entries: HashMap<String, String> =
             redis::cmd("HGETALL").arg(LIVE_GAMES).query_async(&mut conn).await.map_err(|e| e.to_string())?;
@@ -486,7 +357,7 @@ impl Broker {
     }
 
     /// Whether the broker answers (`/readyz`).
-    pub async fn ping(&self) -> Result<(), String> {
+    async fn ping_broker(&self) -> Result<(), String> {
         let mut conn = self.0.conn.clone();
         redis::cmd("PING").query_async::<String>(&mut conn).await.map(|_| ()).map_err(|e| e.to_string())
     }
@@ -495,8 +366,8 @@ impl Broker {
         self,
         mut push: mpsc::UnboundedReceiver<PushInfo>,
         requests: mpsc::Sender<Incoming>,
-        users: mpsc::Sender<(String, WireUserEvent)>,
-        lobby: mpsc::Sender<String>,
+        users: mpsc::Sender<Raw>,
+        lobby: mpsc::Sender<Raw>,
     ) {
         while let Some(p) = push.recv().await {
             match p.kind {
@@ -521,19 +392,19 @@ impl Broker {
             let lag_ms = crate::time::now_ms().saturating_sub(env.sent_ms);
             self.0.metrics.broker_lag_seconds.observe(lag_ms as f64 / 1000.0);
             match env.body {
-                Body::Request { req_id, game_id, req } => {
-                    let _ = requests.send(Incoming { from: env.from, req_id, game_id, req }).await;
+                Body::Request { req_id, family, key, body } => {
+                    let _ = requests.send(Incoming { from: env.from, req_id, family, key, body }).await;
                 }
-                Body::Reply { req_id, reply } => {
+                Body::Reply { req_id, body } => {
                     if let Some(tx) = self.0.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&req_id) {
-                        let _ = tx.send(reply);
+                        let _ = tx.send(body);
                     }
                 }
-                Body::Update { update } => {
-                    let update = Arc::new(update);
-                    let listeners: Vec<mpsc::Sender<Arc<GameUpdate>>> = {
+                Body::Update { game_id, body } => {
+                    let update: Arc<RawValue> = Arc::from(body);
+                    let listeners: Vec<mpsc::Sender<Arc<RawValue>>> = {
                         let games = self.0.games.lock().unwrap_or_else(|e| e.into_inner());
-                        games.get(&update.game_id).map(|v| v.iter().map(|(_, tx)| tx.clone()).collect())
+                        games.get(&game_id).map(|v| v.iter().map(|(_, tx)| tx.clone()).collect())
                     }
                     .unwrap_or_default();
                     for tx in listeners {
@@ -541,14 +412,14 @@ impl Broker {
                         let _ = tx.try_send(update.clone());
                     }
                 }
-                Body::User { user_id, event } => {
+                Body::User { body } => {
                     if env.from != self.0.node {
-                        let _ = users.send((user_id, event)).await;
+                        let _ = users.send(body).await;
                     }
                 }
-                Body::Lobby { frame } => {
+                Body::Lobby { body } => {
                     if env.from != self.0.node {
-                        let _ = lobby.send(frame).await;
+                        let _ = lobby.send(body).await;
                     }
                 }
             }
@@ -585,98 +456,90 @@ async fn publisher(mut conn: ConnectionManager, mut rx: mpsc::Receiver<(String, 
     }
 }
 
-/// The changes of one game, from the broker.
+/// A game followed on this node: dropped with its [`Listener`], it takes the listener out.
 #[derive(Debug)]
-pub struct GameListener {
+struct Following {
     broker: Broker,
     game_id: String,
     id: u64,
-    rx: mpsc::Receiver<Arc<GameUpdate>>,
-    lost: broadcast::Receiver<()>,
 }
 
-/// What a [`GameListener`] hears.
-#[derive(Debug)]
-pub enum Heard {
-    Update(Arc<GameUpdate>),
-    /// The broker connection was lost meanwhile: changes may have been missed.
-    Lost,
-}
-
-impl GameListener {
-    pub async fn recv(&mut self) -> Heard {
-        tokio::select! {
-            u = self.rx.recv() => match u {
-                Some(u) => Heard::Update(u),
-                None => std::future::pending().await,
-            },
-            r = self.lost.recv() => match r {
-                Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => Heard::Lost,
-                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
-            },
-        }
-    }
-}
-
-impl Drop for GameListener {
+impl Drop for Following {
     fn drop(&mut self) {
         self.broker.forget(&self.game_id, self.id);
     }
 }
 
-impl WireUserEvent {
-    /// The notification as it crosses the broker.
-    pub fn of(event: &crate::hub::UserEvent) -> WireUserEvent {
-        use crate::hub::UserEvent as U;
-        use guoxiang_core::Color;
-        match event {
-            U::GameStarted { game_id, color } => {
-                WireUserEvent::GameStarted { game_id: game_id.clone(), white: *color == Color::White }
-            }
-            U::GameFinished { game_id } => WireUserEvent::GameFinished { game_id: game_id.clone() },
-            U::RematchOffered { game_id, by } => {
-                WireUserEvent::RematchOffered { game_id: game_id.clone(), by_white: *by == Color::White }
-            }
-            U::RematchDeclined { game_id, by } => {
-                WireUserEvent::RematchDeclined { game_id: game_id.clone(), by_white: *by == Color::White }
-            }
-            U::SessionEnded { session } => WireUserEvent::SessionEnded { session: session.clone() },
-            U::Challenge(c) => WireUserEvent::Challenge { challenge: c.clone() },
-        }
+impl Transport for Broker {
+    fn node(&self) -> &str {
+        &self.0.node
     }
 
-    /// Back to the hub's event.
-    pub fn into_event(self) -> crate::hub::UserEvent {
-        use crate::hub::UserEvent as U;
-        use guoxiang_core::Color;
-        let color = |white: bool| if white { Color::White } else { Color::Black };
-        match self {
-            WireUserEvent::GameStarted { game_id, white } => U::GameStarted { game_id, color: color(white) },
-            WireUserEvent::GameFinished { game_id } => U::GameFinished { game_id },
-            WireUserEvent::RematchOffered { game_id, by_white } => U::RematchOffered { game_id, by: color(by_white) },
-            WireUserEvent::RematchDeclined { game_id, by_white } => U::RematchDeclined { game_id, by: color(by_white) },
-            WireUserEvent::SessionEnded { session } => U::SessionEnded { session },
-            WireUserEvent::Challenge { challenge } => U::Challenge(challenge),
-        }
+    fn ask<'a>(
+        &'a self,
+        node: &'a str,
+        family: Family,
+        key: &'a str,
+        body: Raw,
+        timeout: Duration,
+    ) -> Pending<'a, Option<Raw>> {
+        Box::pin(self.request(node, family, key, body, timeout))
     }
-}
 
-impl crate::hub::Relay for Broker {
-    fn relay(&self, user_id: &str, event: &crate::hub::UserEvent) {
-        self.publish_user(user_id, WireUserEvent::of(event));
+    fn tell(&self, node: &str, family: Family, key: &str, body: Raw) {
+        self.queue(node_channel(node), Body::Request { req_id: 0, family, key: key.to_owned(), body });
+    }
+
+    fn answer(&self, to: &str, req_id: u64, body: Raw) {
+        self.queue(node_channel(to), Body::Reply { req_id, body });
+    }
+
+    fn publish(&self, topic: Topic<'_>, body: Raw) {
+        self.publish_on(topic, body);
+    }
+
+    fn follow<'a>(&'a self, game_id: &'a str) -> Pending<'a, Result<Listener, String>> {
+        Box::pin(self.follow_game(game_id))
+    }
+
+    fn ping(&self) -> Pending<'_, Result<(), String>> {
+        Box::pin(self.ping_broker())
     }
 }
 
-/// Passes the lobby's frames from the node that runs it to this node's lobby followers.
-pub async fn deliver_lobby(updates: broadcast::Sender<Arc<str>>, mut frames: mpsc::Receiver<String>) {
-    while let Some(f) = frames.recv().await {
-        let _ = updates.send(f.into());
+impl SharedCounters for Broker {
+    fn count<'a>(&'a self, key: &'a str, window_ms: u64) -> Pending<'a, Result<u64, String>> {
+        Box::pin(self.count_event(key, window_ms))
+    }
+
+    fn recent<'a>(&'a self, key: &'a str, window_ms: u64) -> Pending<'a, Result<(usize, Option<u64>), String>> {
+        Box::pin(self.recent_events(key, window_ms))
+    }
+
+    fn record<'a>(&'a self, key: &'a str, window_ms: u64, keep: usize) -> Pending<'a, Result<(), String>> {
+        Box::pin(self.record_event(key, window_ms, keep))
+    }
+
+    fn clear<'a>(&'a self, key: &'a str) -> Pending<'a, Result<(), String>> {
+        Box::pin(self.clear_events(key))
     }
 }
 
-/// Delivers the notifications other nodes relayed to this node's connections.
-pub async fn deliver_users(hub: crate::hub::Hub, mut users: mpsc::Receiver<(String, WireUserEvent)>) {
-    while let Some((user_id, event)) = users.recv().await {
-        hub.deliver(&user_id, event.into_event());
+impl LiveList for Broker {
+    fn put_live_games<'a>(
+        &'a self,
+        node: &'a str,
+        until_ms: u64,
+        games: &'a [(u64, LiveGame)],
+    ) -> Pending<'a, Result<(), String>> {
+        Box::pin(self.put_games(node, until_ms, games))
+    }
+
+    fn drop_live_games<'a>(&'a self, node: &'a str) -> Pending<'a, Result<(), String>> {
+        Box::pin(self.drop_games(node))
+    }
+
+    fn live_games(&self, now_ms: u64) -> Pending<'_, Result<Vec<(u64, LiveGame)>, String>> {
+        Box::pin(self.all_games(now_ms))
     }
 }

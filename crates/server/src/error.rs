@@ -1,21 +1,45 @@
-//! One error type for every HTTP answer: a status, a stable code and messages in both languages. Internal details
-//! (database errors) are logged, never sent.
+// SPDX-License-Identifier: GPL-3.0-or-later
+//! The domain's refusal, said the same way to every transport: a [`Kind`] (what sort of refusal), a stable code
+//! and messages in both languages. The transports give it their own form (the HTTP layer a status and a JSON body,
+//! `api_error`); internal details (database errors) are logged here, never sent.
 
-use axum::Json;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
 
-/// An error answer. The JSON body is `{"error": <English message>, "code": …, "message_zh": …}`; `error` is what
-/// Lichess clients read.
-#[derive(Debug, Clone)]
-pub struct ApiError {
-    pub status: StatusCode,
+/// What sort of refusal an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// The request is not right (a field, a move, a state that does not allow it).
+    BadRequest,
+    /// Who asks is not known: log in first.
+    Unauthorized,
+    /// Who asks may not do this.
+    Forbidden,
+    /// What was asked for does not exist.
+    NotFound,
+    /// It clashes with what is there now (the state moved on, a name taken).
+    Conflict,
+    /// Too many, too often: later.
+    TooMany,
+    /// Ours failed (logged).
+    Internal,
+    /// Not now: nothing changed, the same request may be sent again.
+    Unavailable,
+}
+
+/// A refusal of the domain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub kind: Kind,
     pub code: &'static str,
     pub zh: String,
     pub en: String,
 }
 
-/// A code that came from another node (`crate::broker::WireError`) as a `&'static str`: the codes are a small fixed
+/// The code of a write that did not commit.
+const NOT_SAVED: &str = "not_saved";
+
+/// A code that came from another node (`live::wire::WireError`) as a `&'static str`: the codes are a small fixed
 /// set, so each distinct one is leaked once.
 pub fn intern_code(code: &str) -> &'static str {
     static CODES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
@@ -32,134 +56,99 @@ pub fn intern_code(code: &str) -> &'static str {
     c
 }
 
-/// The code of a write that did not commit.
-const NOT_SAVED: &str = "not_saved";
-
-impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
-        ApiError { status, code, zh: zh.into(), en: en.into() }
+impl Error {
+    pub fn new(kind: Kind, code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> Error {
+        Error { kind, code, zh: zh.into(), en: en.into() }
     }
 
-    pub fn bad_request(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, code, zh, en)
+    pub fn bad_request(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> Error {
+        Error::new(Kind::BadRequest, code, zh, en)
     }
 
-    pub fn unauthorized() -> ApiError {
-        ApiError::new(StatusCode::UNAUTHORIZED, "login_required", "请先登录", "authentication required")
+    pub fn unauthorized() -> Error {
+        Error::new(Kind::Unauthorized, "login_required", "请先登录", "authentication required")
     }
 
-    pub fn forbidden(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, code, zh, en)
+    pub fn forbidden(code: &'static str, zh: impl Into<String>, en: impl Into<String>) -> Error {
+        Error::new(Kind::Forbidden, code, zh, en)
     }
 
-    pub fn not_found(what_zh: &str, what_en: &str) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("找不到{what_zh}"), format!("{what_en} not found"))
+    pub fn not_found(what_zh: &str, what_en: &str) -> Error {
+        Error::new(Kind::NotFound, "not_found", format!("找不到{what_zh}"), format!("{what_en} not found"))
     }
 
-    pub fn too_many() -> ApiError {
-        ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            "请求太频繁，请稍后再试",
-            "too many requests; try again later",
-        )
+    pub fn too_many() -> Error {
+        Error::new(Kind::TooMany, "rate_limited", "请求太频繁，请稍后再试", "too many requests; try again later")
     }
 
-    pub fn internal(context: &str, e: impl std::fmt::Display) -> ApiError {
+    pub fn internal(context: &str, e: impl std::fmt::Display) -> Error {
         tracing::error!("{context}: {e}");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "服务器内部错误",
-            "internal server error (logged on the server)",
-        )
+        Error::new(Kind::Internal, "internal", "服务器内部错误", "internal server error (logged on the server)")
     }
 
     /// A write that did not commit: nothing changed, the client may try again.
-    pub fn not_committed(context: &str, e: impl std::fmt::Display) -> ApiError {
+    pub fn not_committed(context: &str, e: impl std::fmt::Display) -> Error {
         tracing::error!("{context}: {e}");
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+        Error::new(
+            Kind::Unavailable,
             NOT_SAVED,
             "服务器暂时无法保存，这一步没有生效，请再试一次",
             "the server could not save this just now; nothing was changed, please try again",
         )
     }
 
-    /// Whether this is a failed commit ([`ApiError::not_committed`]): the same command may be sent again.
+    /// Whether this is a failed commit ([`Error::not_committed`]): the same command may be sent again.
     pub fn is_not_saved(&self) -> bool {
         self.code == NOT_SAVED
     }
 
-    pub fn from_command(e: &guoxiang_game::CommandError) -> ApiError {
+    pub fn from_command(e: &guoxiang_game::CommandError) -> Error {
         let t = e.text();
-        ApiError { status: StatusCode::BAD_REQUEST, code: e.code(), zh: t.zh, en: t.en }
+        Error { kind: Kind::BadRequest, code: e.code(), zh: t.zh, en: t.en }
     }
-}
 
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}): {}", self.status, self.code, self.en)
-    }
-}
-
-impl From<guoxiang_store::StoreError> for ApiError {
-    fn from(e: guoxiang_store::StoreError) -> ApiError {
-        ApiError::internal("database", e)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body =
-            guoxiang_protocol::http::ApiErrorBody { error: self.en, code: self.code.to_owned(), message_zh: self.zh };
-        (self.status, Json(body)).into_response()
-    }
-}
-
-pub type ApiResult<T> = Result<T, ApiError>;
-
-impl ApiError {
     /// The same error with another code.
-    pub fn with_code(mut self, code: &'static str) -> ApiError {
+    pub fn with_code(mut self, code: &'static str) -> Error {
         self.code = code;
         self
     }
 }
 
-/// Middleware: axum's own rejections — a body that is not JSON or misses a field (400/422), a wrong content type
-/// (415), a wrong method (405), a body too large (413) or too slow (408) — come back as our JSON error in both
-/// languages, with axum's explanation of what was wrong and where, like every other error.
-pub async fn json_rejections(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let res = next.run(req).await;
-    let status = res.status();
-    let plain = res
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_none_or(|ct| ct.starts_with("text/plain"));
-    if !status.is_client_error() || !plain {
-        return res;
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} ({}): {}", self.kind, self.code, self.en)
     }
-    let (parts, body) = res.into_parts();
-    let detail = axum::body::to_bytes(body, 16 * 1024).await.unwrap_or_default();
-    let detail = String::from_utf8_lossy(&detail).trim().to_owned();
-    let (code, zh, en) = match status.as_u16() {
-        404 => ("not_found", "找不到", "not found"),
-        405 => ("method_not_allowed", "不支持这个请求方法", "method not allowed"),
-        408 => ("timeout", "请求超时", "the request took too long"),
-        413 => ("too_large", "请求内容太大", "the request body is too large"),
-        415 => ("unsupported_media_type", "请求的内容类型不对", "unsupported content type"),
-        _ => ("bad_request", "请求有误", "bad request"),
-    };
-    let (zh, en) = if detail.is_empty() {
-        (zh.to_owned(), en.to_owned())
-    } else {
-        (format!("{zh}：{detail}"), format!("{en}: {detail}"))
-    };
-    let mut out = ApiError::new(status, code, zh, en).into_response();
-    if let Some(allow) = parts.headers.get(axum::http::header::ALLOW) {
-        out.headers_mut().insert(axum::http::header::ALLOW, allow.clone());
+}
+
+impl std::error::Error for Error {}
+
+impl From<guoxiang_store::StoreError> for Error {
+    fn from(e: guoxiang_store::StoreError) -> Error {
+        Error::internal("database", e)
     }
-    out
+}
+
+impl From<guoxiang_tournament::doc::Refused> for Error {
+    fn from(r: guoxiang_tournament::doc::Refused) -> Error {
+        let kind = match r.code {
+            "bad_request" | "bad_tie_break" | "bad_trf" => Kind::BadRequest,
+            _ => Kind::Conflict,
+        };
+        Error::new(kind, r.code, r.zh, r.en)
+    }
+}
+
+/// The kind an HTTP status stands for (the tests' tables are written in statuses).
+#[cfg(test)]
+pub(crate) fn kind_of_status(status: u16) -> Kind {
+    match status {
+        400 => Kind::BadRequest,
+        401 => Kind::Unauthorized,
+        403 => Kind::Forbidden,
+        404 => Kind::NotFound,
+        409 => Kind::Conflict,
+        429 => Kind::TooMany,
+        503 => Kind::Unavailable,
+        _ => Kind::Internal,
+    }
 }

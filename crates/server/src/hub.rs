@@ -10,35 +10,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use guoxiang_core::Color;
 use tokio::sync::mpsc;
 
-use crate::lobby::ChallengeInfo;
-
-/// Something for a user.
-#[derive(Clone, Debug)]
-pub enum UserEvent {
-    GameStarted {
-        game_id: String,
-        color: Color,
-    },
-    GameFinished {
-        game_id: String,
-    },
-    Challenge(Box<ChallengeInfo>),
-    RematchOffered {
-        game_id: String,
-        by: Color,
-    },
-    RematchDeclined {
-        game_id: String,
-        by: Color,
-    },
-    /// The session with this hash ended (logout): its connections close.
-    SessionEnded {
-        session: String,
-    },
-}
+pub use crate::events::UserEvent;
 
 /// How many events a connection may have waiting before it counts as not reading.
 pub const QUEUE: usize = 256;
@@ -176,5 +150,26 @@ mod tests {
         drop(fast);
         hub.send("alice", ev());
         assert!(!hub.is_online("alice"), "a closed connection is forgotten on the next send");
+    }
+}
+
+/// The relay of a cluster: a user's notification published for the other nodes' connections of that user.
+#[derive(Debug)]
+pub struct ClusterRelay(pub crate::transport::SharedCluster);
+
+impl Relay for ClusterRelay {
+    fn relay(&self, user_id: &str, event: &UserEvent) {
+        let relayed =
+            crate::events::Relayed { user_id: user_id.to_owned(), event: crate::events::WireUserEvent::of(event) };
+        self.0.publish(crate::transport::Topic::Users, crate::transport::encode(&relayed));
+    }
+}
+
+/// Delivers the notifications other nodes relayed to this node's connections.
+pub async fn deliver_relayed(hub: Hub, mut users: mpsc::Receiver<crate::transport::Body>) {
+    while let Some(body) = users.recv().await {
+        if let Some(crate::events::Relayed { user_id, event }) = crate::transport::decode(&body) {
+            hub.deliver(&user_id, event.into_event());
+        }
     }
 }

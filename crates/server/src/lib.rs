@@ -25,11 +25,13 @@
 #![forbid(unsafe_code)]
 
 pub mod access;
+pub mod api_error;
 pub mod archive;
 pub mod auth;
 pub mod broker;
 pub mod connection;
 pub mod error;
+pub mod events;
 pub mod explorer;
 pub mod http;
 pub mod hub;
@@ -45,6 +47,7 @@ pub mod review;
 pub mod security;
 pub mod time;
 pub mod tournament;
+pub mod transport;
 pub mod users;
 pub mod ws;
 
@@ -55,7 +58,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use guoxiang_store::Store;
 
-pub use error::{ApiError, ApiResult};
+pub use api_error::{ApiError, ApiResult};
 
 /// Rate limits (per client address or per user).
 #[derive(Clone, Debug)]
@@ -200,7 +203,10 @@ impl AppState {
         let cluster = config.cluster.clone();
         // With a broker: connected before the games are resumed, so that their first changes reach the other nodes.
         let broker = match cluster.as_ref().and_then(|c| c.broker.as_deref().map(|url| (url, c.node.as_str()))) {
-            Some((url, node)) => Some(broker::Broker::connect(url, node, metrics.clone()).await?),
+            Some((url, node)) => {
+                let (b, inbound) = broker::Broker::connect(url, node, metrics.clone()).await?;
+                Some((Arc::new(b) as transport::SharedCluster, inbound))
+            }
             None => None,
         };
         let live = live::Live::new(
@@ -215,10 +221,10 @@ impl AppState {
         );
         let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
         if let Some((b, inbound)) = broker {
-            hub.set_relay(Arc::new(b.clone()));
-            tokio::spawn(broker::deliver_users(hub.clone(), inbound.users));
-            tokio::spawn(broker::deliver_lobby(lobby.updates.clone(), inbound.lobby));
-            tokio::spawn(live::serve_requests(live.clone(), lobby.clone(), b, inbound.requests));
+            hub.set_relay(Arc::new(hub::ClusterRelay(b.clone())));
+            tokio::spawn(hub::deliver_relayed(hub.clone(), inbound.users));
+            tokio::spawn(lobby::deliver_lobby(lobby.updates.clone(), inbound.lobby));
+            tokio::spawn(lobby::serve_requests(live.clone(), lobby.clone(), b, inbound.requests));
         }
         let n = live.restore_all().await.map_err(|e| e.to_string())?;
         if n > 0 {
@@ -250,7 +256,7 @@ impl AppState {
         if let Err(e) = puzzle::import::import_default_if_empty(&state.store).await {
             tracing::warn!("default puzzles: {e}");
         }
-        state.lobby.start_live_games_feed(state.clone());
+        state.lobby.start_live_games_feed();
         let store = state.store.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
@@ -285,7 +291,7 @@ pub fn app(state: AppState) -> Router {
         .fallback(http::web::static_or_index)
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::origin_layer))
         .layer(DefaultBodyLimit::max(64 * 1024))
-        .layer(axum::middleware::from_fn(error::json_rejections))
+        .layer(axum::middleware::from_fn(api_error::json_rejections))
         .layer(axum::middleware::from_fn(security::headers_layer))
         .layer(axum::middleware::from_fn(access::layer))
         .with_state(state)

@@ -2,7 +2,7 @@
 //! Request parameters as the Lichess-compatible API and the site's own API both take them: booleans in Lichess's
 //! spellings and comma-separated lists, each bad value a 400 naming its parameter.
 
-use crate::error::ApiError;
+use crate::api_error::ApiError;
 
 /// A boolean parameter `k`: `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`, in any case (berserk sends
 /// Python's `True`); absent or empty → `None`; anything else is a 400 naming the parameter.

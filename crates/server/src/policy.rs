@@ -8,7 +8,7 @@
 use guoxiang_clock::Bonus;
 use guoxiang_game::{PlayerRef, TimeControl};
 
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// A person asking for a game: who, and whether a guest.
 #[derive(Clone, Debug)]
@@ -41,31 +41,31 @@ pub struct AccountKind {
     pub bot: bool,
 }
 
-impl From<Refusal> for ApiError {
-    fn from(r: Refusal) -> ApiError {
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
         match r {
-            Refusal::NoTimeLimit => ApiError::bad_request(
+            Refusal::NoTimeLimit => Error::bad_request(
                 "not_ratable",
                 "不限时的对局不能计算等级分",
                 "games without a time limit cannot be rated",
             ),
-            Refusal::NoTimeAtAll => ApiError::bad_request(
+            Refusal::NoTimeAtAll => Error::bad_request(
                 "not_ratable",
                 "0+0 的对局一开始就会超时，不能计算等级分",
                 "a 0+0 game is lost on time at once and cannot be rated",
             ),
             Refusal::AgainstComputer => {
-                ApiError::bad_request("not_ratable", "与电脑的对局不计等级分", "games against the computer are casual")
+                Error::bad_request("not_ratable", "与电脑的对局不计等级分", "games against the computer are casual")
             }
             Refusal::NeedsAccount => {
-                ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account")
+                Error::forbidden("login_required", "计分对局需要登录", "rated games need an account")
             }
-            Refusal::Chess960 => ApiError::bad_request(
+            Refusal::Chess960 => Error::bad_request(
                 "not_ratable",
                 "960 局不计等级分（等级分只算标准国际象棋）",
                 "Chess960 games are casual (ratings are for standard chess)",
             ),
-            Refusal::BotVsHuman => ApiError::bad_request(
+            Refusal::BotVsHuman => Error::bad_request(
                 "not_ratable",
                 "本服务器上，机器人账户和真人之间只下不计分的对局",
                 "on this server, games between a bot account and a person are casual",
@@ -75,9 +75,9 @@ impl From<Refusal> for ApiError {
 }
 
 /// Whether an account may seek or join a pool: bot accounts may not (as on Lichess, bots play by challenge).
-pub fn check_lobby(is_bot: bool) -> Result<(), ApiError> {
+pub fn check_lobby(is_bot: bool) -> Result<(), Error> {
     if is_bot {
-        return Err(ApiError::forbidden(
+        return Err(Error::forbidden(
             "bot_not_in_lobby",
             "机器人账户不能约战或快速配对，只能通过挑战下棋",
             "bot accounts cannot seek or join a pool: they play by challenge",
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(check_variant(true, &c960), Err(Refusal::Chess960));
         assert!(check_variant(false, &c960).is_ok() && check_variant(true, &guoxiang_game::Variant::Standard).is_ok());
         // The codes on the wire.
-        let code = |r: Refusal| ApiError::from(r).code;
+        let code = |r: Refusal| Error::from(r).code;
         assert_eq!(
             [
                 Refusal::NoTimeLimit,
@@ -205,7 +205,7 @@ mod tests {
     async fn rated_games_need_two_registered_people() {
         let human = |id: &str| PlayerRef::human(id.to_owned(), id.to_owned());
         let registered = |id: String| async move {
-            Ok::<_, ApiError>(AccountKind { guest: id.starts_with("guest"), bot: id.starts_with("bot") })
+            Ok::<_, Error>(AccountKind { guest: id.starts_with("guest"), bot: id.starts_with("bot") })
         };
         let t = tc("180+2");
         let (alice, bob, guest, bot_a, bot_b) =
@@ -221,7 +221,7 @@ mod tests {
         // Bots: against each other always; against a person only where the server allows it; casual always.
         assert!(check(&bot_a, &bot_b, false).await.is_ok());
         let e = check(&bot_a, &alice, false).await.unwrap_err();
-        assert_eq!((e.code, e.status.as_u16()), ("not_ratable", 400));
+        assert_eq!((e.code, e.kind), ("not_ratable", crate::error::kind_of_status(400)));
         assert!(e.en.contains("casual"), "{}", e.en);
         assert!(check(&alice, &bot_a, true).await.is_ok());
         assert!(check_game(false, &t, [&bot_a, &alice], false, registered).await.is_ok());

@@ -16,7 +16,7 @@ use governor::clock::DefaultClock;
 use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 
-use crate::error::ApiError;
+use crate::api_error::ApiError;
 
 /// An origin as `scheme://host[:port]`, lowercased, without the scheme's default port.
 fn normal_origin(scheme: &str, authority: &str) -> String {
@@ -152,7 +152,7 @@ impl LoginFailures {
 /// refused whichever node it reached. If Redis does not answer, the node's own limits still hold.
 #[derive(Debug, Clone)]
 pub struct Limiters {
-    cluster: Arc<std::sync::OnceLock<crate::broker::Broker>>,
+    cluster: Arc<std::sync::OnceLock<crate::transport::SharedCluster>>,
     limits: crate::Limits,
     /// Failed logins per account, on this node (with a broker, also counted in Redis for the cluster).
     login_failures: Arc<LoginFailures>,
@@ -189,7 +189,7 @@ impl Limiters {
     }
 
     /// Counts every request in the cluster too (set once, with a broker).
-    pub fn set_cluster(&self, broker: crate::broker::Broker) {
+    pub fn set_cluster(&self, broker: crate::transport::SharedCluster) {
         let _ = self.cluster.set(broker);
     }
 

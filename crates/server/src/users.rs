@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::AppState;
-use crate::error::ApiResult;
+use crate::api_error::ApiResult;
 
 /// A user's Lichess title: `BOT` for a bot account, otherwise none (guoxiang has no FIDE titles).
 pub async fn title(state: &AppState, user_id: &str) -> Option<&'static str> {

@@ -24,9 +24,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::AppState;
+use crate::api_error::ApiError;
 use crate::auth::Auth;
 use crate::connection::connection_id;
-use crate::error::ApiError;
 use crate::hub::UserEvent;
 use crate::live::{GameError, GameHandle};
 use crate::policy::Entrant;

@@ -12,8 +12,8 @@ use guoxiang_protocol::http::{
 use serde::Deserialize;
 
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::{self, Auth, MaybeAuth, Via};
-use crate::error::{ApiError, ApiResult};
 
 pub use guoxiang_protocol::http::Credentials;
 

@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult};
+use crate::api_error::{ApiError, ApiResult};
 use crate::live::engine::Busy;
 use axum::http::StatusCode;
 

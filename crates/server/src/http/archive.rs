@@ -18,8 +18,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::archive::{EventTags, PgnOptions, civil, opening_of};
-use crate::error::{ApiError, ApiResult};
 use crate::live::game_row_view;
 
 /// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening (see [`crate::archive`]).

@@ -18,7 +18,7 @@ use guoxiang_protocol::http::{ExplorerAnswer, ExplorerMove, ExplorerOpening, Ope
 use guoxiang_store::ExplorerSource;
 
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::api_error::{ApiError, ApiResult};
 use crate::http::analysis::{MAX_MOVES, PositionError, replay};
 
 const PARAMS: [&str; 5] = ["fen", "moves", "source", "speeds", "ratings"];

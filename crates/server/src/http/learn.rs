@@ -20,8 +20,8 @@ use guoxiang_store::{LearnProgress, LessonProgress};
 use serde_json::{Map, Value};
 
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult};
 
 /// The most lessons one progress upload may hold.
 const MAX_PROGRESS_LESSONS: usize = 1000;

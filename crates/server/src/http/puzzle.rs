@@ -19,8 +19,8 @@ use guoxiang_tactics::{Motif, SEED_TACTICS};
 use serde_json::{Map, Value};
 
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::{Auth, MaybeAuth};
-use crate::error::{ApiError, ApiResult};
 use crate::puzzle::PuzzleError;
 use crate::puzzle::service::{NextAsk, RATING_RANGE, Round, difficulty_offset, valid_id};
 use crate::puzzle::view::{lichess_puzzle, puzzle_view};

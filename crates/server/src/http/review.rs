@@ -28,7 +28,7 @@ use guoxiang_store::{ReviewRow, ReviewStatus};
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult};
+use crate::api_error::{ApiError, ApiResult};
 use crate::live::engine::Busy;
 use crate::review::reviewable;
 

@@ -9,8 +9,8 @@ use axum::extract::{ConnectInfo, State};
 use guoxiang_protocol::http::ServerStats;
 
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::MaybeAuth;
-use crate::error::{ApiError, ApiResult};
 
 /// The kernel's clock ticks per second in `/proc/self/stat` (USER_HZ, 100 on every Linux).
 const TICKS_PER_SEC: u64 = 100;

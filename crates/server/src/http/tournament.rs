@@ -12,8 +12,8 @@ use guoxiang_protocol::http::{
 };
 
 use crate::AppState;
+use crate::api_error::ApiResult;
 use crate::auth::{Auth, MaybeAuth};
-use crate::error::ApiResult;
 
 /// `GET /api/tournaments`.
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<TournamentList>> {

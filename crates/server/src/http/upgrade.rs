@@ -9,8 +9,8 @@ use axum::http::HeaderMap;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
 use crate::AppState;
+use crate::api_error::ApiError;
 use crate::auth::Auth;
-use crate::error::ApiError;
 
 /// The upgrade's checks: a foreign `Origin` is refused first, then bad credentials; no credentials is `None`.
 pub async fn admit(state: &AppState, headers: &HeaderMap) -> Result<Option<Auth>, ApiError> {

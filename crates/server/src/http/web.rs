@@ -13,7 +13,7 @@ struct Assets;
 pub async fn static_or_index(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if path.starts_with("api/") {
-        return crate::error::ApiError::not_found(&format!("接口 /{path}"), &format!("endpoint /{path}"))
+        return crate::api_error::ApiError::not_found(&format!("接口 /{path}"), &format!("endpoint /{path}"))
             .into_response();
     }
     if let Some(f) = Assets::get(path).filter(|_| !path.is_empty()) {

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use super::json::{game_event_info, is_over};
 use super::{ok, rating, user_json};
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult};
 
 /// At most this many tokens per `POST /api/token/test` (as Lichess).
 const MAX_TOKENS_TESTED: usize = 1000;

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use super::json::{self as lj, challenge_json, challenge_user_json};
 use super::{Params, ok, player_of, rating, require_any, title};
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult};
 use crate::lobby::ChallengeInfo;
 use crate::policy::Entrant;
 

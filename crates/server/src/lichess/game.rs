@@ -18,8 +18,8 @@ use super::events::no_start;
 use super::json::{self as lj, game_full_json, game_state_json, is_over};
 use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response, titles};
 use crate::AppState;
+use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult};
 use crate::live::{GameHandle, GameView, Subscription, Update, game_row_view};
 
 fn game_not_found(id: &str) -> ApiError {

@@ -8,7 +8,7 @@ use guoxiang_protocol::{ChallengeStatus, ColorChoice};
 use serde_json::{Value, json};
 
 use super::Params;
-use crate::error::ApiError;
+use crate::api_error::ApiError;
 use crate::live::GameView;
 use crate::lobby::ChallengeInfo;
 

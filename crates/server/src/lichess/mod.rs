@@ -39,8 +39,8 @@ use guoxiang_game::PlayerRef;
 use tokio::sync::mpsc;
 
 use crate::AppState;
+use crate::api_error::ApiError;
 use crate::auth::Auth;
-use crate::error::ApiError;
 
 /// Streams send a newline this often when there is nothing else to say (Lichess does the same).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(6);

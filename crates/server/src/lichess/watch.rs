@@ -15,7 +15,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::json::{self as lj, Rating, is_over, speed_name, status_id, status_name, variant_json};
 use super::{KEEP_ALIVE, ratings, stream_response, titles};
 use crate::AppState;
-use crate::error::{ApiError, ApiResult};
+use crate::api_error::{ApiError, ApiResult};
 use crate::live::{GameView, game_row_view};
 
 /// How many moves a game in progress is shown late.

@@ -579,7 +579,7 @@ impl Actor {
         // The other nodes' followers of the game, through the broker.
         if let Some(b) = self.live.broker() {
             let version = self.game.version();
-            b.publish_update(super::remote::wire_update(self.game.id(), &update, version, self.game.is_over()));
+            super::wire::publish(&**b, &super::remote::wire_update(self.game.id(), &update, version, self.game.is_over()));
         }
         // Fails only when nobody follows the game; the change is committed either way.
         let _ = self.tx.send(Arc::new(update));

@@ -7,7 +7,7 @@
 use guoxiang_core::Lang;
 use guoxiang_game::{CommandError, SetupError};
 
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::policy::Refusal;
 
 /// Why a live game refused a request.
@@ -42,7 +42,7 @@ pub enum GameError {
     /// The store failed while creating a game (nothing was created).
     Store { what: String, detail: String },
     /// The game's owner, on another node, refused: its error as it made it (`crate::broker`).
-    Remote(crate::broker::WireError),
+    Remote(super::wire::WireError),
 }
 
 impl From<Refusal> for GameError {
@@ -68,9 +68,9 @@ impl GameError {
     }
 
     /// The error as it crosses the broker to the node that asked.
-    pub fn to_wire(&self) -> crate::broker::WireError {
-        let api = ApiError::from(self.clone());
-        crate::broker::WireError { status: api.status.as_u16(), code: api.code.to_owned(), zh: api.zh, en: api.en }
+    pub fn to_wire(&self) -> super::wire::WireError {
+        let api = Error::from(self.clone());
+        super::wire::WireError { kind: api.kind, code: api.code.to_owned(), zh: api.zh, en: api.en }
     }
 
     pub(crate) fn not_saved(what: String, detail: impl std::fmt::Display) -> GameError {
@@ -102,43 +102,43 @@ impl std::fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> ApiError {
+impl From<GameError> for Error {
+    fn from(e: GameError) -> Error {
         match e {
-            GameError::Refused(e) => ApiError::from_command(&e),
+            GameError::Refused(e) => Error::from_command(&e),
             GameError::NotAPlayer => {
-                ApiError::forbidden("not_a_player", "你不是这盘棋的对局者", "you are not a player in this game")
+                Error::forbidden("not_a_player", "你不是这盘棋的对局者", "you are not a player in this game")
             }
             GameError::NotArbiter => {
-                ApiError::forbidden("not_arbiter", "你不是这盘棋的裁判", "you are not an arbiter of this game")
+                Error::forbidden("not_arbiter", "你不是这盘棋的裁判", "you are not an arbiter of this game")
             }
-            GameError::Gone { game_id } => ApiError::not_found(&format!("对局 {game_id}"), &format!("game {game_id}")),
-            GameError::NotSaved { what, detail } => ApiError::not_committed(&what, detail),
-            GameError::BadSquare { text } => ApiError::bad_request(
+            GameError::Gone { game_id } => Error::not_found(&format!("对局 {game_id}"), &format!("game {game_id}")),
+            GameError::NotSaved { what, detail } => Error::not_committed(&what, detail),
+            GameError::BadSquare { text } => Error::bad_request(
                 "bad_request",
                 format!("{text:?} 不是一个格子"),
                 format!("{text:?} is not a square (e.g. e4)"),
             ),
-            GameError::BadLevel { .. } => ApiError::bad_request(
+            GameError::BadLevel { .. } => Error::bad_request(
                 "bad_request",
                 format!("电脑级别须为 1 到 {}", guoxiang_engine::LEVELS.len()),
                 format!("the computer's level must be 1 to {}", guoxiang_engine::LEVELS.len()),
             ),
-            GameError::BadTimeControl { text, problem } => ApiError::bad_request(
+            GameError::BadTimeControl { text, problem } => Error::bad_request(
                 "bad_time_control",
                 format!("时限 {text:?} 无法识别：{problem}"),
                 format!("time control {text:?}: {problem}"),
             ),
             GameError::TimeControlTooLong => {
-                ApiError::bad_request("bad_time_control", "时限太长", "time control too long")
+                Error::bad_request("bad_time_control", "时限太长", "time control too long")
             }
-            GameError::BadStart { fen_unreadable, error } => ApiError::bad_request(
+            GameError::BadStart { fen_unreadable, error } => Error::bad_request(
                 if fen_unreadable { "bad_fen" } else { "bad_setup" },
                 error.message(Lang::Zh),
                 error.message(Lang::En),
             ),
-            GameError::NotRatable(r) => ApiError::from(r),
-            GameError::NoSuchChess960 { number } => ApiError::bad_request(
+            GameError::NotRatable(r) => Error::from(r),
+            GameError::NoSuchChess960 { number } => Error::bad_request(
                 "bad_variant",
                 format!("960 局的起始局面编号须为 0 到 959，不是 {number}"),
                 format!("Chess960 start positions are numbered 0 to 959, not {number}"),
@@ -149,20 +149,15 @@ impl From<GameError> for ApiError {
                 } else {
                     ("盘对局", "games")
                 };
-                ApiError::new(
-                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                Error::new(
+                    crate::error::Kind::TooMany,
                     "too_many_games",
                     format!("{name} 已有 {limit} {zh_what}正在进行，请先下完或认输"),
                     format!("{name} already has {limit} {en_what} in progress; finish or resign one first"),
                 )
             }
-            GameError::Store { what, detail } => ApiError::internal(&what, detail),
-            GameError::Remote(w) => ApiError::new(
-                axum::http::StatusCode::from_u16(w.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR),
-                crate::error::intern_code(&w.code),
-                w.zh,
-                w.en,
-            ),
+            GameError::Store { what, detail } => Error::internal(&what, detail),
+            GameError::Remote(w) => Error::new(w.kind, crate::error::intern_code(&w.code), w.zh, w.en),
         }
     }
 }
@@ -192,11 +187,11 @@ mod tests {
             // Across the broker, the same answer.
             let remote = GameError::Remote(e.to_wire());
             assert_eq!(remote.is_not_saved(), saved);
-            let far = ApiError::from(remote);
-            let api = ApiError::from(e);
-            assert_eq!((api.code, api.status.as_u16()), (code, status));
+            let far = Error::from(remote);
+            let api = Error::from(e);
+            assert_eq!((api.code, api.kind), (code, crate::error::kind_of_status(status)));
             assert_eq!(api.is_not_saved(), saved);
-            assert_eq!((far.code, far.status, &far.zh, &far.en), (api.code, api.status, &api.zh, &api.en));
+            assert_eq!((far.code, far.kind, &far.zh, &far.en), (api.code, api.kind, &api.zh, &api.en));
         }
     }
 }

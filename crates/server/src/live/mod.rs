@@ -20,6 +20,7 @@ pub mod persist;
 mod remote;
 pub mod services;
 mod view;
+pub mod wire;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -33,7 +34,7 @@ use guoxiang_store::{GameRow, Store, WriteOp};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 pub use error::GameError;
-pub use remote::{ASK_DEADLINE, serve_requests};
+pub use remote::{ASK_DEADLINE, serve_game_request};
 pub use services::{NewGame, Services};
 pub use view::{GameView, game_row_view};
 
@@ -243,7 +244,7 @@ struct Inner {
     epochs: Mutex<HashMap<String, i64>>,
     metrics: crate::metrics::SharedMetrics,
     /// The broker between the nodes (`None`: clients must reach the node that runs their game).
-    broker: Option<crate::broker::Broker>,
+    broker: Option<crate::transport::SharedCluster>,
     /// Proxies of the games other nodes own that this node's clients asked for (`remote`).
     remotes: Mutex<HashMap<String, GameHandle>>,
     /// With a broker: the epoch of the lobby's lease while this node runs the cluster's lobby.
@@ -329,7 +330,7 @@ impl Live {
         hub: Hub,
         engines: EnginePool,
         timeouts: Timeouts,
-        cluster: Option<(cluster::ClusterConfig, Option<crate::broker::Broker>)>,
+        cluster: Option<(cluster::ClusterConfig, Option<crate::transport::SharedCluster>)>,
         metrics: crate::metrics::SharedMetrics,
         arbiters: Arc<dyn services::Arbiters>,
     ) -> Live {
@@ -383,7 +384,7 @@ impl Live {
     }
 
     /// The broker between the nodes, in a cluster that has one.
-    pub fn broker(&self) -> Option<&crate::broker::Broker> {
+    pub fn broker(&self) -> Option<&crate::transport::SharedCluster> {
         self.inner.broker.as_ref()
     }
 

@@ -22,8 +22,9 @@ use guoxiang_core::{CastlingMode, Position, Validation};
 use guoxiang_game::{Action, Snapshot, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::wire::{self, GameUpdate, Reply, Request};
 use super::{ActorMsg, GameError, GameHandle, GameView, HandleData, Live, Subscription, Update};
-use crate::broker::{Broker, GameListener, GameUpdate, Heard, Incoming, Reply, Request};
+use crate::transport::{Family, Incoming, Listener, SharedCluster};
 
 /// How long a request for a remote game may wait in all (for a takeover, a slow owner, a lost reply) before it is
 /// refused as `not_saved` (nothing known to have changed; the client may send it again).
@@ -95,7 +96,7 @@ impl Live {
             return self.create_game_as(id, game).await;
         }
         let wait = Duration::from_millis(self.lease_ms() + 1000);
-        match broker.request(node, &id, Request::CreateGame { game: Box::new(game.clone()) }, wait).await {
+        match wire::ask(&**broker, node, &id, &Request::CreateGame { game: Box::new(game.clone()) }, wait).await {
             Some(Reply::Created { game_id }) => Ok(game_id),
             Some(Reply::Refused { error }) => Err(GameError::Remote(error)),
             // No answer (that node is gone or slow): if it did not create the game, this node does.
@@ -164,7 +165,7 @@ impl Live {
 /// Where a remote game's requests go: its owner, looked up in the database when not known or no longer right.
 struct Route {
     live: Live,
-    broker: Broker,
+    broker: SharedCluster,
     game_id: String,
     owner: Mutex<Option<String>>,
 }
@@ -219,7 +220,7 @@ impl Route {
                 }
             }
             self.live.inner.metrics.remote_requests.inc();
-            match self.broker.request(&owner, &self.game_id, req.clone(), attempt).await {
+            match wire::ask(&*self.broker, &owner, &self.game_id, &req, attempt).await {
                 Some(Reply::NotHere) | None => {
                     self.set(None);
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -238,7 +239,7 @@ impl Route {
             }
             return;
         }
-        self.broker.tell(&owner, &self.game_id, req);
+        wire::tell(&*self.broker, &owner, &self.game_id, &req);
     }
 }
 
@@ -303,7 +304,7 @@ async fn run_proxy(
     route: Arc<Route>,
     handle: GameHandle,
     mut rx: mpsc::Receiver<Box<ActorMsg>>,
-    mut listener: GameListener,
+    mut listener: Listener,
 ) {
     let (tx, _) = broadcast::channel::<Arc<Update>>(16);
     let mut proxy = Proxy { route, handle, tx, view_interest: Arc::new(()), forwarded: 0 };
@@ -318,7 +319,7 @@ async fn run_proxy(
                     break;
                 }
             }
-            heard = listener.recv() => proxy.heard(heard).await,
+            heard = hear(&mut listener) => proxy.heard(heard).await,
             _ = check.tick() => {
                 if proxy.tx.receiver_count() == 0 && idle_since.elapsed() > IDLE {
                     break;
@@ -497,41 +498,53 @@ async fn answer(h: &GameHandle, req: Request) -> Reply {
             Ok(s) => Reply::Snapshot { snapshot: Box::new(s) },
             Err(e) => refused(e),
         },
-        // Not a game's: `serve_requests` takes these.
-        Request::Lobby { .. } | Request::CreateGame { .. } => Reply::NotHere,
+        // Not a game's: `serve_game_request` takes it.
+        Request::CreateGame { .. } => Reply::NotHere,
     }
 }
 
-/// Answers the other nodes' requests for the games this node owns, and for the lobby while this node runs it (a
-/// task per request: a command waits for its commit, and the others go on meanwhile).
-pub async fn serve_requests(
-    live: Live,
-    lobby: crate::lobby::Lobby,
-    broker: Broker,
-    mut requests: mpsc::Receiver<Incoming>,
-) {
-    while let Some(Incoming { from, req_id, game_id, req }) = requests.recv().await {
-        let live = live.clone();
-        let lobby = lobby.clone();
-        let broker = broker.clone();
-        tokio::spawn(async move {
-            let reply = match (req, live.get(&game_id)) {
-                (Request::Lobby { op }, _) if lobby.is_here() => Reply::Lobby {
-                    answer: Box::new(crate::lobby::cluster_answer(lobby.local(), *op, Some(&from)).await),
-                },
-                // The lobby pairs players and asks the node of one of them to create (and own) the game.
-                (Request::CreateGame { game }, _) => match live.create_game_as(game_id.clone(), *game).await {
-                    Ok(id) => Reply::Created { game_id: id },
-                    Err(e) => Reply::Refused { error: e.to_wire() },
-                },
-                (Request::Lobby { .. }, _) | (_, None) => Reply::NotHere,
-                (req, Some(h)) => answer(&h, req).await,
-            };
-            // Request 0 wants no reply.
-            if req_id != 0 {
-                broker.reply(&from, req_id, reply);
+/// Answers another node's request for a game this node owns or is asked to create (a task per request: a command
+/// waits for its commit, and the others go on meanwhile).
+pub fn serve_game_request(live: &Live, cluster: &SharedCluster, incoming: Incoming) {
+    let Incoming { from, req_id, family, key: game_id, body } = incoming;
+    debug_assert_eq!(family, Family::Game);
+    let Some(req) = crate::transport::decode::<Request>(&body) else { return };
+    let live = live.clone();
+    let cluster = cluster.clone();
+    tokio::spawn(async move {
+        let reply = match (req, live.get(&game_id)) {
+            // The lobby pairs players and asks the node of one of them to create (and own) the game.
+            (Request::CreateGame { game }, _) => match live.create_game_as(game_id.clone(), *game).await {
+                Ok(id) => Reply::Created { game_id: id },
+                Err(e) => Reply::Refused { error: e.to_wire() },
+            },
+            (_, None) => Reply::NotHere,
+            (req, Some(h)) => answer(&h, req).await,
+        };
+        // Request 0 wants no reply.
+        if req_id != 0 {
+            cluster.answer(&from, req_id, crate::transport::encode(&reply));
+        }
+    });
+}
+
+/// What a remote game's proxy hears from its owner.
+enum Heard {
+    Update(Arc<GameUpdate>),
+    Lost,
+}
+
+/// The next change the owner published (a publication that is not ours is skipped), or a loss.
+async fn hear(listener: &mut Listener) -> Heard {
+    loop {
+        match listener.recv().await {
+            crate::transport::Heard::Update(raw) => {
+                if let Some(u) = crate::transport::decode::<GameUpdate>(&raw) {
+                    return Heard::Update(Arc::new(u));
+                }
             }
-        });
+            crate::transport::Heard::Lost => return Heard::Lost,
+        }
     }
 }
 

@@ -18,9 +18,10 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use super::{ChallengeInfo, ChallengeTerms, LobbyError, LocalLobby, SeekTerms};
-use crate::broker::{Reply, Request, WireError};
+use crate::live::wire::WireError;
 use crate::live::{GameError, Live};
 use crate::policy::Entrant;
+use crate::transport::{Body, Family, Incoming, SharedCluster, decode, encode};
 
 /// The lease (a row of `game_leases`) of the node that runs the cluster's lobby.
 pub const LOBBY_LEASE: &str = "~lobby";
@@ -109,8 +110,8 @@ pub enum LobbyAnswer {
 }
 
 fn refused(e: LobbyError) -> LobbyAnswer {
-    let api = crate::error::ApiError::from(e);
-    LobbyAnswer::Refused(WireError { status: api.status.as_u16(), code: api.code.to_owned(), zh: api.zh, en: api.en })
+    let api = crate::error::Error::from(e);
+    LobbyAnswer::Refused(WireError { kind: api.kind, code: api.code.to_owned(), zh: api.zh, en: api.en })
 }
 
 /// Carries out `op` on this node's lobby; a game it starts is created on the node `origin` (the one whose player
@@ -198,8 +199,8 @@ impl Lobby {
     }
 
     /// Pushes `live_games` to lobby subscribers every few seconds when the list changed.
-    pub fn start_live_games_feed(&self, state: crate::AppState) {
-        self.local.start_live_games_feed(state);
+    pub fn start_live_games_feed(&self) {
+        self.local.start_live_games_feed();
     }
 
     /// Whether this node answers lobby requests itself: always without a broker; in a cluster with one, while it
@@ -245,9 +246,10 @@ impl Lobby {
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
-            match broker.request(&lease.node, LOBBY_LEASE, Request::Lobby { op: Box::new(op.clone()) }, attempt).await {
-                Some(Reply::Lobby { answer }) => return Ok(*answer),
-                Some(Reply::Refused { error }) => return Err(remote(error)),
+            let reply = broker.ask(&lease.node, Family::Lobby, LOBBY_LEASE, encode(&op), attempt).await;
+            // `null`: that node does not run the lobby (any more).
+            match reply.and_then(|body| decode::<Option<LobbyAnswer>>(&body)) {
+                Some(Some(answer)) => return Ok(answer),
                 _ => tokio::time::sleep(Duration::from_millis(50)).await,
             }
         }
@@ -445,5 +447,41 @@ impl Lobby {
             Ok(LobbyAnswer::Pools(p)) => p,
             _ => self.local.pools(),
         }
+    }
+}
+
+/// Answers another node's request for the lobby, while this node runs it (`null` when it does not).
+pub fn serve_lobby_request(lobby: &Lobby, cluster: &SharedCluster, incoming: Incoming) {
+    let Incoming { from, req_id, body, .. } = incoming;
+    let Some(op) = decode::<LobbyOp>(&body) else { return };
+    let lobby = lobby.clone();
+    let cluster = cluster.clone();
+    tokio::spawn(async move {
+        let reply = if lobby.is_here() { Some(answer(lobby.local(), op, Some(&from)).await) } else { None };
+        if req_id != 0 {
+            cluster.answer(&from, req_id, encode(&reply));
+        }
+    });
+}
+
+/// Answers the other nodes' requests: a game's to `live`, the lobby's to the lobby.
+pub async fn serve_requests(
+    live: crate::live::Live,
+    lobby: Lobby,
+    cluster: SharedCluster,
+    mut requests: tokio::sync::mpsc::Receiver<Incoming>,
+) {
+    while let Some(incoming) = requests.recv().await {
+        match incoming.family {
+            Family::Game => crate::live::serve_game_request(&live, &cluster, incoming),
+            Family::Lobby => serve_lobby_request(&lobby, &cluster, incoming),
+        }
+    }
+}
+
+/// Passes the lobby's frames from the node that runs it to this node's lobby followers.
+pub async fn deliver_lobby(updates: broadcast::Sender<Arc<str>>, mut frames: tokio::sync::mpsc::Receiver<Body>) {
+    while let Some(f) = frames.recv().await {
+        let _ = updates.send(Arc::from(f.get()));
     }
 }

@@ -7,7 +7,7 @@
 
 mod cluster;
 
-pub use cluster::{LOBBY_LEASE, Lobby, LobbyAnswer, LobbyOp, answer as cluster_answer};
+pub use cluster::{LOBBY_LEASE, Lobby, LobbyAnswer, LobbyOp, answer as cluster_answer, deliver_lobby, serve_requests};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,8 +16,9 @@ use guoxiang_game::{PlayerRef, Source, TimeControl, Variant};
 use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage, StartChoice};
 use tokio::sync::broadcast;
 
-use crate::error::ApiError;
-use crate::hub::UserEvent;
+use crate::error::Error;
+pub use crate::events::ChallengeInfo;
+use crate::events::UserEvent;
 use crate::live::{GameError, Live, NewGame};
 use crate::policy::Refusal;
 
@@ -32,52 +33,6 @@ pub const MAX_CHALLENGES_FROM: usize = 20;
 
 /// Pending challenges one user may have received; more are refused, so one flood cannot bury someone.
 pub const MAX_CHALLENGES_TO: usize = 50;
-
-/// A challenge.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct ChallengeInfo {
-    pub id: String,
-    pub challenger: PlayerRef,
-    /// The challenged user (a named challenge), or `None` for a link anyone may accept.
-    pub dest: Option<String>,
-    pub opponent: Option<PlayerRef>,
-    pub time_control: String,
-    pub rated: bool,
-    pub color: ColorChoice,
-    /// The challenger's colour in the game: `color`, or drawn when the challenge is made if that is random (as on
-    /// Lichess, whose challenges show it as `finalColor`).
-    pub challenger_white: bool,
-    pub variant: Variant,
-    /// The rule set of the game it will start.
-    pub rules: guoxiang_game::Rules,
-    pub status: ChallengeStatus,
-    pub game_id: Option<String>,
-    pub created_at_ms: u64,
-    /// Why it was declined (Lichess reason key), when declined.
-    pub decline_reason: Option<String>,
-}
-
-impl ChallengeInfo {
-    /// The link to share.
-    pub fn url(&self, base: &str) -> String {
-        format!("{base}/challenge/{}", self.id)
-    }
-
-    pub fn to_protocol(&self, base: &str) -> guoxiang_protocol::Challenge {
-        guoxiang_protocol::Challenge {
-            id: self.id.clone(),
-            url: self.url(base),
-            challenger: Player::from(&self.challenger),
-            opponent: self.opponent.as_ref().map(Player::from),
-            time_control: self.time_control.clone(),
-            rated: self.rated,
-            color: self.color,
-            status: self.status,
-            game_id: self.game_id.clone(),
-            rules: (self.rules != guoxiang_game::Rules::ONLINE).then(|| self.rules.name()),
-        }
-    }
-}
 
 /// What a challenge offers: the game's time control (PGN tag or our box's form), rated or not, the colour asked
 /// for, the start, and the rule set.
@@ -174,47 +129,47 @@ impl<E: Into<GameError>> From<E> for LobbyError {
     }
 }
 
-impl From<LobbyError> for ApiError {
-    fn from(e: LobbyError) -> ApiError {
-        use axum::http::StatusCode;
+impl From<LobbyError> for Error {
+    fn from(e: LobbyError) -> Error {
+        use crate::error::Kind;
         match e {
             LobbyError::Game(e) => e.into(),
             LobbyError::SelfChallenge => {
-                ApiError::bad_request("self_challenge", "不能向自己挑战", "you cannot challenge yourself")
+                Error::bad_request("self_challenge", "不能向自己挑战", "you cannot challenge yourself")
             }
             LobbyError::OwnChallenge => {
-                ApiError::bad_request("self_challenge", "不能接受自己的挑战", "you cannot accept your own challenge")
+                Error::bad_request("self_challenge", "不能接受自己的挑战", "you cannot accept your own challenge")
             }
-            LobbyError::TooManyChallengesFrom { waiting } => ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
+            LobbyError::TooManyChallengesFrom { waiting } => Error::new(
+                Kind::TooMany,
                 "too_many_challenges",
                 format!("你已有 {waiting} 个挑战在等待回应，请先取消一些"),
                 format!("you have {waiting} challenges waiting for an answer; cancel some first"),
             ),
-            LobbyError::TooManyChallengesTo => ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
+            LobbyError::TooManyChallengesTo => Error::new(
+                Kind::TooMany,
                 "too_many_challenges",
                 "对方有太多挑战在等待，请稍后再试",
                 "this player has too many challenges waiting; try again later",
             ),
-            LobbyError::NoChallenge { id } => ApiError::not_found(&format!("挑战 {id}"), &format!("challenge {id}")),
+            LobbyError::NoChallenge { id } => Error::not_found(&format!("挑战 {id}"), &format!("challenge {id}")),
             LobbyError::ChallengeClosed => {
-                ApiError::bad_request("challenge_closed", "这个挑战已经结束", "this challenge is no longer open")
+                Error::bad_request("challenge_closed", "这个挑战已经结束", "this challenge is no longer open")
             }
             LobbyError::NotForYou => {
-                ApiError::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else")
+                Error::forbidden("not_for_you", "这个挑战不是给你的", "this challenge is for someone else")
             }
-            LobbyError::TooManySeeks { limit } => ApiError::bad_request(
+            LobbyError::TooManySeeks { limit } => Error::bad_request(
                 "too_many_seeks",
                 format!("最多同时发布 {limit} 个约战"),
                 format!("at most {limit} seeks at a time"),
             ),
-            LobbyError::NotYourSeek => ApiError::forbidden("not_yours", "这不是你的约战", "this seek is not yours"),
-            LobbyError::NoSeek { id } => ApiError::not_found(&format!("约战 {id}"), &format!("seek {id}")),
+            LobbyError::NotYourSeek => Error::forbidden("not_yours", "这不是你的约战", "this seek is not yours"),
+            LobbyError::NoSeek { id } => Error::not_found(&format!("约战 {id}"), &format!("seek {id}")),
             LobbyError::OwnSeek => {
-                ApiError::bad_request("own_seek", "不能接受自己的约战", "you cannot accept your own seek")
+                Error::bad_request("own_seek", "不能接受自己的约战", "you cannot accept your own seek")
             }
-            LobbyError::UnknownPool { time_control } => ApiError::bad_request(
+            LobbyError::UnknownPool { time_control } => Error::bad_request(
                 "unknown_pool",
                 format!("没有 {time_control} 的快速配对"),
                 format!("no quick-pairing pool for {time_control}; pools: {}", POOLS.join(", ")),
@@ -251,8 +206,9 @@ impl LocalLobby {
     }
 
     /// Pushes `live_games` to lobby subscribers every few seconds when the list changed.
-    pub fn start_live_games_feed(&self, state: crate::AppState) {
+    pub fn start_live_games_feed(&self) {
         let updates = self.updates.clone();
+        let live = self.live.clone();
         tokio::spawn(async move {
             let mut last = Vec::new();
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(3));
@@ -261,7 +217,7 @@ impl LocalLobby {
                 if updates.receiver_count() == 0 {
                     continue;
                 }
-                let games = state.live.live_games(50).await;
+                let games = live.live_games(50).await;
                 if games != last {
                     // No lobby follower is fine.
                     let _ = updates.send(ServerMessage::LiveGames { games: games.clone() }.to_json().into());
@@ -282,8 +238,10 @@ impl LocalLobby {
     fn publish(&self, msg: ServerMessage) {
         let frame: Arc<str> = msg.to_json().into();
         // In a cluster, the other nodes' lobby followers too.
-        if let Some(b) = self.live.broker() {
-            b.publish_lobby(&frame);
+        if let Some(b) = self.live.broker()
+            && let Ok(body) = serde_json::value::RawValue::from_string(frame.to_string())
+        {
+            b.publish(crate::transport::Topic::Lobby, body);
         }
         // Fails only when nobody follows the lobby.
         let _ = self.updates.send(frame);
@@ -673,8 +631,8 @@ mod tests {
             (parse_time_control("5 minutes").unwrap_err().into(), "bad_time_control", 400),
         ];
         for (e, code, status) in cases {
-            let api = ApiError::from(e.clone());
-            assert_eq!((api.code, api.status.as_u16()), (code, status), "{e:?}");
+            let api = Error::from(e.clone());
+            assert_eq!((api.code, api.kind), (code, crate::error::kind_of_status(status)), "{e:?}");
             assert!(!api.zh.is_empty() && !api.en.is_empty());
         }
     }

@@ -21,7 +21,6 @@ pub use arbiters::TournamentArbiters;
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
 use guoxiang_game::{PlayerRef, Rules, Source, Variant};
 use guoxiang_protocol::http::{
     ForbiddenPair, NewTournament, TournamentList, TournamentMode, TournamentResult, TournamentStatus,
@@ -31,19 +30,9 @@ use guoxiang_store::{Store, TournamentGameRow, TournamentRow, User};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::archive::{EventTags, PgnOptions};
-use crate::error::ApiError;
+use crate::error::{Error, Kind};
 use crate::live::{Live, NewGame, new_game_id};
 pub use doc::{Doc, Refused};
-
-impl From<Refused> for ApiError {
-    fn from(r: Refused) -> ApiError {
-        let status = match r.code {
-            "bad_request" | "bad_tie_break" | "bad_trf" => StatusCode::BAD_REQUEST,
-            _ => StatusCode::CONFLICT,
-        };
-        ApiError::new(status, r.code, r.zh, r.en)
-    }
-}
 
 /// The tournaments of this server.
 #[derive(Clone, Debug)]
@@ -79,12 +68,12 @@ const MAX_ACTIVE_PER_ORGANISER: usize = 10;
 /// How often waiting arena players are paired.
 const ARENA_TICK: std::time::Duration = std::time::Duration::from_secs(2);
 
-fn not_found(id: &str) -> ApiError {
-    ApiError::not_found(&format!("比赛 {id}"), &format!("tournament {id}"))
+fn not_found(id: &str) -> Error {
+    Error::not_found(&format!("比赛 {id}"), &format!("tournament {id}"))
 }
 
-fn forbidden(zh: &str, en: &str) -> ApiError {
-    ApiError::forbidden("not_organiser", zh, en)
+fn forbidden(zh: &str, en: &str) -> Error {
+    Error::forbidden("not_organiser", zh, en)
 }
 
 /// A new tournament id: 8 characters, as games'.
@@ -192,12 +181,12 @@ impl Tournaments {
     }
 
     /// Loads a tournament.
-    pub async fn get(&self, id: &str) -> Result<(TournamentRow, Doc), ApiError> {
+    pub async fn get(&self, id: &str) -> Result<(TournamentRow, Doc), Error> {
         if id.len() > 32 {
             return Err(not_found(id));
         }
         let row = self.0.store.tournament(id).await?.ok_or_else(|| not_found(id))?;
-        let doc = stored_doc(&row).map_err(|e| ApiError::internal(&format!("stored tournament {id}"), e))?;
+        let doc = stored_doc(&row).map_err(|e| Error::internal(&format!("stored tournament {id}"), e))?;
         Ok((row, doc))
     }
 
@@ -205,13 +194,13 @@ impl Tournaments {
     async fn act<T>(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Doc) -> Result<(T, Vec<TournamentGameRow>), ApiError>,
-    ) -> Result<(Doc, T), ApiError> {
+        f: impl FnOnce(&mut Doc) -> Result<(T, Vec<TournamentGameRow>), Error>,
+    ) -> Result<(Doc, T), Error> {
         let _one = self.0.lock.lock().await;
         let (mut row, mut doc) = self.get(id).await?;
         let (out, games) = f(&mut doc)?;
         let version = row.version;
-        let data = serde_json::to_string(&doc).map_err(|e| ApiError::internal("tournament", e))?;
+        let data = serde_json::to_string(&doc).map_err(|e| Error::internal("tournament", e))?;
         // Nothing changed (an arena's tick with nobody to pair, a repeated result): nothing to write.
         if data == row.data && games.is_empty() {
             return Ok((doc, out));
@@ -221,8 +210,8 @@ impl Tournaments {
         row.data = data;
         row.updated_at_ms = crate::time::now_ms() as i64;
         if !self.0.store.update_tournament(&row, version, &games).await? {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
+            return Err(Error::new(
+                Kind::Conflict,
                 "not_saved",
                 "比赛刚被别人修改，请重试",
                 "the tournament was changed by someone else meanwhile; try again",
@@ -262,19 +251,19 @@ impl Tournaments {
     }
 
     /// `POST /api/tournaments`.
-    pub async fn create(&self, by: &User, req: &NewTournament) -> Result<String, ApiError> {
+    pub async fn create(&self, by: &User, req: &NewTournament) -> Result<String, Error> {
         if by.is_guest {
-            return Err(ApiError::unauthorized());
+            return Err(Error::unauthorized());
         }
         let doc = new::new_doc(by, req, crate::time::now_ms() as i64)?;
         self.insert(doc).await
     }
 
-    async fn insert(&self, doc: Doc) -> Result<String, ApiError> {
+    async fn insert(&self, doc: Doc) -> Result<String, Error> {
         let active = self.0.store.tournaments(&["open", "running"], 1000).await?;
         if active.iter().filter(|t| t.created_by == doc.organiser_id).count() >= MAX_ACTIVE_PER_ORGANISER {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
+            return Err(Error::new(
+                Kind::TooMany,
                 "too_many_tournaments",
                 format!("你已有 {MAX_ACTIVE_PER_ORGANISER} 个未结束的比赛"),
                 format!("you already organise {MAX_ACTIVE_PER_ORGANISER} tournaments that are not finished"),
@@ -287,7 +276,7 @@ impl Tournaments {
             name: doc.name.clone(),
             created_by: doc.organiser_id.clone(),
             status: status_name(doc.status).into(),
-            data: serde_json::to_string(&doc).map_err(|e| ApiError::internal("tournament", e))?,
+            data: serde_json::to_string(&doc).map_err(|e| Error::internal("tournament", e))?,
             version: 1,
             created_at_ms: now,
             updated_at_ms: now,
@@ -297,12 +286,12 @@ impl Tournaments {
     }
 
     /// `POST /api/tournaments/import`: an over-the-board tournament from TRF-16.
-    pub async fn import(&self, by: &User, req: &TrfImport) -> Result<String, ApiError> {
+    pub async fn import(&self, by: &User, req: &TrfImport) -> Result<String, Error> {
         if by.is_guest {
-            return Err(ApiError::unauthorized());
+            return Err(Error::unauthorized());
         }
         let t = guoxiang_tournament::trf::parse(&req.trf).map_err(|e| {
-            ApiError::bad_request(
+            Error::bad_request(
                 "bad_trf",
                 format!("TRF 第 {} 行第 {} 列：{}", e.line, e.column, e.message),
                 format!("TRF line {}, column {}: {}", e.line, e.column, e.message),
@@ -316,7 +305,7 @@ impl Tournaments {
     }
 
     /// `GET /api/tournaments`.
-    pub async fn list(&self) -> Result<TournamentList, ApiError> {
+    pub async fn list(&self) -> Result<TournamentList, Error> {
         let mut rows = self.0.store.tournaments(&["open", "running"], LIST_LEN).await?;
         rows.extend(self.0.store.tournaments(&["finished"], 20).await?);
         let mut tournaments = Vec::new();
@@ -390,7 +379,7 @@ impl Tournaments {
     }
 
     /// The rating a player enters with: their Glicko-2 rating in the tournament's speed, if they have one.
-    async fn rating_of(&self, user: &User, doc: &Doc) -> Result<Option<u32>, ApiError> {
+    async fn rating_of(&self, user: &User, doc: &Doc) -> Result<Option<u32>, Error> {
         let Ok(tc) = guoxiang_game::TimeControl::from_pgn(&doc.time_control) else { return Ok(None) };
         let Some(speed) = guoxiang_ratings::RatingSpeed::of(tc.speed()) else { return Ok(None) };
         let rows = self.0.store.ratings(&user.id).await?;
@@ -398,18 +387,18 @@ impl Tournaments {
     }
 
     /// `POST /api/tournament/{id}/join`.
-    pub async fn join(&self, id: &str, user: &User) -> Result<Doc, ApiError> {
+    pub async fn join(&self, id: &str, user: &User) -> Result<Doc, Error> {
         let (_, doc) = self.get(id).await?;
         if doc.rated && user.is_guest {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
+            return Err(Error::new(
+                Kind::Forbidden,
                 "login_required",
                 "计分比赛只有注册用户才能参加",
                 "only registered players can join a rated tournament",
             ));
         }
         if user.is_bot {
-            return Err(ApiError::forbidden(
+            return Err(Error::forbidden(
                 "not_for_bots",
                 "机器人账号不能参加比赛",
                 "bot accounts cannot join tournaments",
@@ -437,7 +426,7 @@ impl Tournaments {
     }
 
     /// `POST /api/tournament/{id}/leave`: before the start, leave; afterwards, withdraw from the next round on.
-    pub async fn leave(&self, id: &str, user: &User) -> Result<Doc, ApiError> {
+    pub async fn leave(&self, id: &str, user: &User) -> Result<Doc, Error> {
         let (doc, ()) = self
             .act(id, |d| {
                 if d.status == TournamentStatus::Open {
@@ -446,12 +435,7 @@ impl Tournaments {
                     d.arena_presence(&user.id, true, crate::time::now_ms() as i64)?;
                 } else {
                     let no = d.player_of(&user.id).map(|p| p.no).ok_or_else(|| {
-                        ApiError::new(
-                            StatusCode::CONFLICT,
-                            "not_joined",
-                            "你没有参加这个比赛",
-                            "you are not in this tournament",
-                        )
+                        Error::new(Kind::Conflict, "not_joined", "你没有参加这个比赛", "you are not in this tournament")
                     })?;
                     d.withdraw(no)?;
                 }
@@ -462,22 +446,22 @@ impl Tournaments {
     }
 
     /// `POST /api/tournament/{id}/player`: the organiser enters a player by name (over the board).
-    pub async fn add_player(&self, id: &str, by: &User, name: &str, rating: Option<u32>) -> Result<Doc, ApiError> {
+    pub async fn add_player(&self, id: &str, by: &User, name: &str, rating: Option<u32>) -> Result<Doc, Error> {
         let (doc, ()) = self
             .act(id, |d| {
                 if !powers(d, Some(by)).organise {
                     return Err(forbidden("只有组织者可以添加棋手", "only the organiser can add players"));
                 }
                 if d.mode != TournamentMode::Otb {
-                    return Err(ApiError::new(
-                        StatusCode::CONFLICT,
+                    return Err(Error::new(
+                        Kind::Conflict,
                         "online_tournament",
                         "网上比赛的棋手须用自己的账号报名",
                         "players of an online tournament join with their own accounts",
                     ));
                 }
                 if rating.is_some_and(|r| r > 3500) {
-                    return Err(ApiError::bad_request("bad_request", "等级分最多 3500", "a rating is at most 3500"));
+                    return Err(Error::bad_request("bad_request", "等级分最多 3500", "a rating is at most 3500"));
                 }
                 d.join(None, name.to_owned(), rating, crate::time::now_ms() as i64)?;
                 Ok(((), Vec::new()))
@@ -489,9 +473,9 @@ impl Tournaments {
     /// `POST /api/tournament/{id}/players`: the organiser adds a pasted list ([`doc::parse_player_list`]). Over
     /// the board the names are people's; online they are accounts' (an unknown name is an error on its line), who
     /// enter as if they had joined, with their own rating. All or none.
-    pub async fn add_player_list(&self, id: &str, by: &User, text: &str) -> Result<Doc, ApiError> {
+    pub async fn add_player_list(&self, id: &str, by: &User, text: &str) -> Result<Doc, Error> {
         if text.len() > 64 * 1024 {
-            return Err(ApiError::bad_request("bad_list", "名单太长", "the list is too long"));
+            return Err(Error::bad_request("bad_list", "名单太长", "the list is too long"));
         }
         let (_, current) = self.get(id).await?;
         if !powers(&current, Some(by)).organise {
@@ -540,7 +524,7 @@ impl Tournaments {
             errors.sort_by_key(|e| e.line);
             let zh: Vec<String> = errors.iter().map(|e| e.zh.clone()).collect();
             let en: Vec<String> = errors.iter().map(|e| e.en.clone()).collect();
-            return Err(ApiError::bad_request("bad_list", zh.join("\n"), en.join("\n")));
+            return Err(Error::bad_request("bad_list", zh.join("\n"), en.join("\n")));
         }
         let (doc, ()) = self
             .act(id, |d| {
@@ -554,14 +538,14 @@ impl Tournaments {
     }
 
     /// `POST /api/tournament/{id}/arbiter`: the organiser names an arbiter (a registered user).
-    pub async fn add_arbiter(&self, id: &str, by: &User, name: &str) -> Result<Doc, ApiError> {
+    pub async fn add_arbiter(&self, id: &str, by: &User, name: &str) -> Result<Doc, Error> {
         let user = self
             .0
             .store
             .user(&guoxiang_store::user_id_of(name.trim()))
             .await?
             .filter(|u| !u.is_guest)
-            .ok_or_else(|| ApiError::not_found(&format!("用户 {name}"), &format!("user {name}")))?;
+            .ok_or_else(|| Error::not_found(&format!("用户 {name}"), &format!("user {name}")))?;
         let (doc, ()) = self
             .act(id, |d| {
                 if !powers(d, Some(by)).organise {
@@ -577,7 +561,7 @@ impl Tournaments {
     }
 
     /// `POST /api/tournament/{id}/withdraw`: the organiser or an arbiter withdraws a player.
-    pub async fn withdraw(&self, id: &str, by: &User, no: u32) -> Result<Doc, ApiError> {
+    pub async fn withdraw(&self, id: &str, by: &User, no: u32) -> Result<Doc, Error> {
         let (doc, ()) = self
             .act(id, |d| {
                 if !powers(d, Some(by)).arbitrate {
@@ -594,7 +578,7 @@ impl Tournaments {
     }
 
     /// `POST /api/tournament/{id}/forbid`: the organiser or an arbiter keeps two players apart (a Swiss).
-    pub async fn forbid(&self, id: &str, by: &User, a: u32, b: u32) -> Result<Doc, ApiError> {
+    pub async fn forbid(&self, id: &str, by: &User, a: u32, b: u32) -> Result<Doc, Error> {
         let (doc, ()) = self
             .act(id, |d| {
                 if !powers(d, Some(by)).arbitrate {
@@ -609,7 +593,7 @@ impl Tournaments {
 
     /// `POST /api/tournament/{id}/bye`: a half-point bye in the next round, asked by the player (or entered by the
     /// organiser or an arbiter).
-    pub async fn request_bye(&self, id: &str, by: &User, no: u32) -> Result<Doc, ApiError> {
+    pub async fn request_bye(&self, id: &str, by: &User, no: u32) -> Result<Doc, Error> {
         let (doc, _) = self
             .act(id, |d| {
                 let own = d.player_of(&by.id).is_some_and(|p| p.no == no);
@@ -652,7 +636,7 @@ impl Tournaments {
 
     /// `POST /api/tournament/{id}/start`: starting ranks are given and the first round is paired (online, its games
     /// start).
-    pub async fn start(&self, id: &str, by: &User) -> Result<Doc, ApiError> {
+    pub async fn start(&self, id: &str, by: &User) -> Result<Doc, Error> {
         self.act(id, |d| {
             if !powers(d, Some(by)).organise {
                 return Err(forbidden("只有组织者可以开始比赛", "only the organiser can start the tournament"));
@@ -706,7 +690,7 @@ impl Tournaments {
     /// With the presence check, the server's own pairing (`by` `None`) waits while a round-robin has an absent
     /// player or a Swiss fewer than two present, looking again every few seconds; a Swiss pairs its present
     /// players and the absent sit the round out. The organiser's pairing does not wait.
-    pub async fn pair_next(&self, id: &str, by: Option<&User>) -> Result<Doc, ApiError> {
+    pub async fn pair_next(&self, id: &str, by: Option<&User>) -> Result<Doc, Error> {
         let now = crate::time::now_ms() as i64;
         let (_, current) = self.get(id).await?;
         let absent = self.absent_now(id, &current, now);
@@ -763,7 +747,7 @@ impl Tournaments {
     }
 
     /// The presence check holds the next round back: it is looked at again in a few seconds.
-    async fn wait_for_presence(&self, id: &str, now: i64) -> Result<Doc, ApiError> {
+    async fn wait_for_presence(&self, id: &str, now: i64) -> Result<Doc, Error> {
         let at = now + PRESENCE_RETRY_MS;
         let (doc, ()) = self
             .act(id, |d| {
@@ -854,7 +838,7 @@ impl Tournaments {
         round: u32,
         board: u32,
         result: TournamentResult,
-    ) -> Result<Doc, ApiError> {
+    ) -> Result<Doc, Error> {
         let (doc, finished) = self
             .act(id, |d| {
                 if !powers(d, Some(by)).arbitrate {
@@ -864,8 +848,8 @@ impl Tournaments {
                     ));
                 }
                 if d.status == TournamentStatus::Open {
-                    return Err(ApiError::new(
-                        StatusCode::CONFLICT,
+                    return Err(Error::new(
+                        Kind::Conflict,
                         "not_running",
                         "比赛还没有开始",
                         "the tournament has not started",
@@ -885,14 +869,14 @@ impl Tournaments {
     }
 
     /// A game ended: if a tournament created it, its result goes on the board.
-    async fn game_finished(&self, game_id: &str) -> Result<(), ApiError> {
+    async fn game_finished(&self, game_id: &str) -> Result<(), Error> {
         let Some(link) = self.0.store.tournament_of_game(game_id).await? else { return Ok(()) };
         self.reconcile(&link.tournament_id).await
     }
 
     /// Brings a running tournament up to date with its games: results of finished games, games not created yet
     /// (after a crash), and the next round when it is due.
-    pub async fn reconcile(&self, id: &str) -> Result<(), ApiError> {
+    pub async fn reconcile(&self, id: &str) -> Result<(), Error> {
         let (_, doc) = self.get(id).await?;
         if doc.status != TournamentStatus::Running {
             return Ok(());
@@ -1008,7 +992,7 @@ impl Tournaments {
     }
 
     /// Every game of the tournament in PGN, round by round, with `Event` and `Round` (`round.board`).
-    pub async fn pgn(&self, id: &str, public_url: &str) -> Result<String, ApiError> {
+    pub async fn pgn(&self, id: &str, public_url: &str) -> Result<String, Error> {
         let (_, doc) = self.get(id).await?;
         let mut out = String::new();
         for (r, round) in doc.round_list.iter().enumerate() {
@@ -1017,7 +1001,7 @@ impl Tournaments {
                 let Some((row, moves)) = self.0.store.game(game_id).await? else { continue };
                 let at = EventTags { event: Some(doc.name.clone()), round: Some(format!("{}.{}", r + 1, i + 1)) };
                 let pgn = crate::archive::game_pgn(public_url, &row, &moves, PgnOptions::default(), at)
-                    .map_err(|e| ApiError::internal("pgn", e))?;
+                    .map_err(|e| Error::internal("pgn", e))?;
                 out.push_str(&pgn);
             }
         }

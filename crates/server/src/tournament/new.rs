@@ -7,10 +7,10 @@ use guoxiang_protocol::http::{NewTournament, TournamentMode, TournamentStatus, T
 use guoxiang_store::User;
 
 use super::doc::{self, Doc};
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// The document of a new tournament, organised by `by`, created at `now_ms`.
-pub(super) fn new_doc(by: &User, req: &NewTournament, now_ms: i64) -> Result<Doc, ApiError> {
+pub(super) fn new_doc(by: &User, req: &NewTournament, now_ms: i64) -> Result<Doc, Error> {
     let name = name(req)?;
     let online = req.mode == TournamentMode::Online;
     let time_control = time_control(req, online)?;
@@ -57,12 +57,12 @@ pub(super) fn new_doc(by: &User, req: &NewTournament, now_ms: i64) -> Result<Doc
 }
 
 /// A wrong field of the request, named in the message.
-fn bad(field: &str, zh: String, en: String) -> ApiError {
-    ApiError::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
+fn bad(field: &str, zh: String, en: String) -> Error {
+    Error::bad_request("bad_request", format!("{field}：{zh}"), format!("{field}: {en}"))
 }
 
 /// The name, trimmed: 1 to 80 characters.
-fn name(req: &NewTournament) -> Result<&str, ApiError> {
+fn name(req: &NewTournament) -> Result<&str, Error> {
     let name = req.name.trim();
     if name.is_empty() || name.chars().count() > 80 {
         return Err(bad("name", "比赛名称须为 1–80 个字符".into(), "a name must have 1 to 80 characters".into()));
@@ -71,23 +71,23 @@ fn name(req: &NewTournament) -> Result<&str, ApiError> {
 }
 
 /// The time control, trimmed: one the lobby reads (`-`, none, only over the board).
-fn time_control(req: &NewTournament, online: bool) -> Result<String, ApiError> {
+fn time_control(req: &NewTournament, online: bool) -> Result<String, Error> {
     let time_control = req.time_control.trim().to_owned();
     if online || time_control != "-" {
-        crate::lobby::parse_time_control(&time_control).map_err(ApiError::from)?;
+        crate::lobby::parse_time_control(&time_control).map_err(Error::from)?;
     }
     Ok(time_control)
 }
 
 /// The rule set (`online` when absent).
-fn rules(req: &NewTournament) -> Result<Rules, ApiError> {
+fn rules(req: &NewTournament) -> Result<Rules, Error> {
     let rules_name = req.rules.clone().unwrap_or_else(|| "online".into());
     Rules::parse(&rules_name).map_err(|e| bad("rules", e.clone(), e))
 }
 
 /// A Swiss's rounds, 1 to [`doc::MAX_SWISS_ROUNDS`] (0 for the other systems: a round-robin's follow from its
 /// players at the start).
-fn swiss_rounds(req: &NewTournament) -> Result<u32, ApiError> {
+fn swiss_rounds(req: &NewTournament) -> Result<u32, Error> {
     if req.system != TournamentSystem::Swiss {
         return Ok(0);
     }
@@ -105,7 +105,7 @@ fn swiss_rounds(req: &NewTournament) -> Result<u32, ApiError> {
 }
 
 /// An arena's state before its start: online only, [`doc::ARENA_MINUTES`] long (60 when not given).
-fn arena(req: &NewTournament, online: bool) -> Result<Option<doc::ArenaDoc>, ApiError> {
+fn arena(req: &NewTournament, online: bool) -> Result<Option<doc::ArenaDoc>, Error> {
     if req.system != TournamentSystem::Arena {
         return Ok(None);
     }
@@ -124,7 +124,7 @@ fn arena(req: &NewTournament, online: bool) -> Result<Option<doc::ArenaDoc>, Api
 }
 
 /// The tie-breaks asked for, or the system's default.
-fn tie_breaks(req: &NewTournament) -> Result<Vec<String>, ApiError> {
+fn tie_breaks(req: &NewTournament) -> Result<Vec<String>, Error> {
     Ok(match &req.tie_breaks {
         Some(list) if !list.is_empty() => doc::parse_tie_breaks(list)?,
         _ => doc::default_tie_breaks(req.system),
@@ -132,7 +132,7 @@ fn tie_breaks(req: &NewTournament) -> Result<Vec<String>, ApiError> {
 }
 
 /// The first-move grace, seconds: 1 to [`doc::MAX_FIRST_MOVE_GRACE_S`].
-fn first_move_grace_s(req: &NewTournament) -> Result<u32, ApiError> {
+fn first_move_grace_s(req: &NewTournament) -> Result<u32, Error> {
     let grace = req.first_move_grace_s.unwrap_or(doc::DEFAULT_FIRST_MOVE_GRACE_S);
     if !(1..=doc::MAX_FIRST_MOVE_GRACE_S).contains(&grace) {
         return Err(bad(
@@ -145,7 +145,7 @@ fn first_move_grace_s(req: &NewTournament) -> Result<u32, ApiError> {
 }
 
 /// The pause between rounds, seconds: at most a week (30 when not given).
-fn round_gap_s(req: &NewTournament) -> Result<u32, ApiError> {
+fn round_gap_s(req: &NewTournament) -> Result<u32, Error> {
     let gap_s = req.round_gap_s.unwrap_or(30);
     if gap_s > 7 * 86_400 {
         return Err(bad("round_gap_s", "轮间休息最多一周".into(), "the pause between rounds is at most a week".into()));
@@ -154,7 +154,7 @@ fn round_gap_s(req: &NewTournament) -> Result<u32, ApiError> {
 }
 
 /// When the server starts it by itself: online only, within the coming year.
-fn starts_at_ms(req: &NewTournament, online: bool, now_ms: i64) -> Result<Option<i64>, ApiError> {
+fn starts_at_ms(req: &NewTournament, online: bool, now_ms: i64) -> Result<Option<i64>, Error> {
     match req.starts_at_ms {
         Some(_) if !online => Err(bad(
             "starts_at_ms",
