@@ -16,7 +16,7 @@ use super::json::{self as lj, Rating, is_over, speed_name, status_id, status_nam
 use super::{KEEP_ALIVE, ratings, stream_response, titles};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
-use crate::live::{GameView, game_row_view};
+use crate::live::{GameHandle, GameView, Subscription, game_row_view};
 
 /// How many moves a game in progress is shown late.
 pub const DELAY_PLIES: usize = 3;
@@ -138,101 +138,140 @@ pub async fn stream(State(state): State<AppState>, Path(id): Path<String>) -> Ap
     }
     let Some(h) = state.live.find(&id).await else {
         // Over and no longer in memory: everything at once.
-        let (row, moves) = state.store.game(&id).await?.ok_or_else(|| not_found(&id))?;
-        let v = game_row_view(&row, &moves);
-        let game = crate::live::restore_game(&row, &moves).map_err(|e| ApiError::internal("game stream", e))?;
-        let fens = positions(game.variant(), &v.moves_uci).map_err(|e| ApiError::internal("game stream", e))?;
-        let first = game.variant().start_position().map_or(Color::White, |p| p.turn());
-        let clocks =
-            clocks_by_ply(v.initial_ms, first, &moves.iter().map(|m| m.clock_ms.map(|c| c as u64)).collect::<Vec<_>>());
-        let r = ratings(&state, &v.white, &v.black, &v.speed).await;
-        let t = titles(&state, &v.white, &v.black).await;
-        let n = fens.len() - 1;
-        let mut body = line(&description(&v, n, &fens[n], r, t));
-        for (i, fen) in fens.iter().enumerate() {
-            body.push_str(&line(&entry(fen, i.checked_sub(1).map(|j| v.moves_uci[j].as_str()), clocks[i])));
-        }
-        body.push_str(&line(&description(&v, n, &fens[n], r, t)));
-        return Ok(axum::response::IntoResponse::into_response((
-            [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
-            body,
-        )));
+        return stored_game(&state, &id).await;
     };
-    let mut sub = h.subscribe(None, true).await?;
-    let Some(mut view) = sub.view.clone() else { return Err(ApiError::internal("game stream", "no view")) };
+    let sub = h.subscribe(None, true).await?;
+    let Some(view) = sub.view.clone() else { return Err(ApiError::internal("game stream", "no view")) };
     let snap = h.snapshot().await?;
     let variant = snap.variant.clone();
     let first = variant.start_position().map_or(Color::White, |p| p.turn());
-    let mut clocks = clocks_by_ply(view.initial_ms, first, &snap.moves.iter().map(|m| m.clock_ms).collect::<Vec<_>>());
+    let clocks = clocks_by_ply(view.initial_ms, first, &snap.moves.iter().map(|m| m.clock_ms).collect::<Vec<_>>());
     let r = ratings(&state, &h.white, &h.black, &view.speed).await;
     let t = titles(&state, &h.white, &h.black).await;
     let (tx, resp) = stream_response("application/x-ndjson");
-    tokio::spawn(async move {
-        let Ok(mut fens) = positions(&variant, &view.moves_uci) else { return };
-        let over = is_over(&view);
+    let following = Following { variant, view, fens: Vec::new(), clocks, sent: 0, ratings: r, titles: t };
+    tokio::spawn(follow(h, sub, tx, following));
+    Ok(resp)
+}
+
+/// The whole stream of a game that is over and stored: every line at once.
+async fn stored_game(state: &AppState, id: &str) -> ApiResult<Response> {
+    let (row, moves) = state.store.game(id).await?.ok_or_else(|| not_found(id))?;
+    let v = game_row_view(&row, &moves);
+    let game = crate::live::restore_game(&row, &moves).map_err(|e| ApiError::internal("game stream", e))?;
+    let fens = positions(game.variant(), &v.moves_uci).map_err(|e| ApiError::internal("game stream", e))?;
+    let first = game.variant().start_position().map_or(Color::White, |p| p.turn());
+    let clocks =
+        clocks_by_ply(v.initial_ms, first, &moves.iter().map(|m| m.clock_ms.map(|c| c as u64)).collect::<Vec<_>>());
+    let r = ratings(state, &v.white, &v.black, &v.speed).await;
+    let t = titles(state, &v.white, &v.black).await;
+    let n = fens.len() - 1;
+    let mut body = line(&description(&v, n, &fens[n], r, t));
+    for (i, fen) in fens.iter().enumerate() {
+        body.push_str(&line(&entry(fen, i.checked_sub(1).map(|j| v.moves_uci[j].as_str()), clocks[i])));
+    }
+    body.push_str(&line(&description(&v, n, &fens[n], r, t)));
+    Ok(axum::response::IntoResponse::into_response((
+        [(axum::http::header::CONTENT_TYPE, "application/x-ndjson")],
+        body,
+    )))
+}
+
+/// A follower of a game in progress: the game as last seen, its positions and clocks by ply, and how many
+/// positions (after the start) it was sent.
+struct Following {
+    variant: Variant,
+    view: std::sync::Arc<GameView>,
+    fens: Vec<String>,
+    clocks: Vec<[Option<u64>; 2]>,
+    sent: usize,
+    ratings: [Rating; 2],
+    titles: [Option<&'static str>; 2],
+}
+
+impl Following {
+    /// The first lines: the description and the positions shown so far (the description again if the game is
+    /// over); and whether it is.
+    fn first_lines(&mut self) -> (Vec<String>, bool) {
+        let (view, fens, clocks, r, t) = (&self.view, &self.fens, &self.clocks, self.ratings, self.titles);
+        let over = is_over(view);
         let shown = shown_plies(fens.len() - 1, over);
-        let mut lines = vec![line(&description(&view, shown, &fens[shown], r, t))];
+        let mut lines = vec![line(&description(view, shown, &fens[shown], r, t))];
         for i in 0..=shown {
             lines.push(line(&entry(&fens[i], i.checked_sub(1).map(|j| view.moves_uci[j].as_str()), clocks[i])));
         }
-        let mut sent = shown;
+        self.sent = shown;
         if over {
-            lines.push(line(&description(&view, sent, &fens[sent], r, t)));
+            lines.push(line(&description(view, shown, &fens[shown], r, t)));
         }
+        (lines, over)
+    }
+
+    /// After the view changed: adds to `lines` the positions newly shown (and the description once the game is
+    /// over); whether it is. None when the moves do not replay.
+    fn catch_up(&mut self, lines: &mut Vec<String>) -> Option<bool> {
+        // The moves changed (new ones, or a takeback): the positions again, the clocks kept where they still hold.
+        if self.view.moves_uci.len() + 1 != self.fens.len() {
+            self.fens = positions(&self.variant, &self.view.moves_uci).ok()?;
+            self.clocks.truncate(self.fens.len());
+            while self.clocks.len() < self.fens.len() {
+                self.clocks.push([self.view.white_ms, self.view.black_ms]);
+            }
+            self.sent = self.sent.min(self.fens.len() - 1);
+        }
+        let over = is_over(&self.view);
+        let shown = shown_plies(self.fens.len() - 1, over);
+        for i in self.sent + 1..=shown {
+            lines.push(line(&entry(&self.fens[i], Some(self.view.moves_uci[i - 1].as_str()), self.clocks[i])));
+        }
+        self.sent = self.sent.max(shown);
+        if over {
+            lines.push(line(&description(&self.view, self.sent, &self.fens[self.sent], self.ratings, self.titles)));
+        }
+        Some(over)
+    }
+}
+
+/// Streams a game in progress to one follower: the first lines, then the positions as they come (and a
+/// keep-alive line when quiet) until the game is over, the follower goes or the server stops.
+async fn follow(h: GameHandle, mut sub: Subscription, tx: tokio::sync::mpsc::Sender<String>, mut f: Following) {
+    let Ok(fens) = positions(&f.variant, &f.view.moves_uci) else { return };
+    f.fens = fens;
+    let (lines, over) = f.first_lines();
+    if !send_all(&tx, lines).await || over {
+        return;
+    }
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+    let stop = super::stopping();
+    tokio::pin!(stop);
+    loop {
+        let mut lines = Vec::new();
+        tokio::select! {
+            u = sub.rx.recv() => match u {
+                Ok(u) => {
+                    let Some(v) = u.view.clone() else { continue };
+                    f.view = v;
+                }
+                Err(RecvError::Lagged(_)) => match h.subscribe(None, true).await {
+                    Ok(s) => {
+                        sub = s;
+                        if let Some(v) = &sub.view {
+                            f.view = v.clone();
+                        }
+                    }
+                    Err(_) => return,
+                },
+                Err(RecvError::Closed) => return,
+            },
+            _ = tick.tick() => lines.push("\n".to_owned()),
+            () = tx.closed() => return,
+            () = &mut stop => return,
+        }
+        let Some(over) = f.catch_up(&mut lines) else { return };
         if !send_all(&tx, lines).await || over {
             return;
         }
-        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
-        let stop = super::stopping();
-        tokio::pin!(stop);
-        loop {
-            let mut lines = Vec::new();
-            tokio::select! {
-                u = sub.rx.recv() => match u {
-                    Ok(u) => {
-                        let Some(v) = u.view.clone() else { continue };
-                        view = v;
-                    }
-                    Err(RecvError::Lagged(_)) => match h.subscribe(None, true).await {
-                        Ok(s) => {
-                            sub = s;
-                            if let Some(v) = &sub.view {
-                                view = v.clone();
-                            }
-                        }
-                        Err(_) => return,
-                    },
-                    Err(RecvError::Closed) => return,
-                },
-                _ = tick.tick() => lines.push("\n".to_owned()),
-                () = tx.closed() => return,
-                () = &mut stop => return,
-            }
-            // The moves changed (new ones, or a takeback): the positions again, the clocks kept where they still hold.
-            if view.moves_uci.len() + 1 != fens.len() {
-                let Ok(f) = positions(&variant, &view.moves_uci) else { return };
-                fens = f;
-                clocks.truncate(fens.len());
-                while clocks.len() < fens.len() {
-                    clocks.push([view.white_ms, view.black_ms]);
-                }
-                sent = sent.min(fens.len() - 1);
-            }
-            let over = is_over(&view);
-            let shown = shown_plies(fens.len() - 1, over);
-            for i in sent + 1..=shown {
-                lines.push(line(&entry(&fens[i], Some(view.moves_uci[i - 1].as_str()), clocks[i])));
-            }
-            sent = sent.max(shown);
-            if over {
-                lines.push(line(&description(&view, sent, &fens[sent], r, t)));
-            }
-            if !send_all(&tx, lines).await || over {
-                return;
-            }
-        }
-    });
-    Ok(resp)
+    }
 }
 
 #[cfg(test)]
