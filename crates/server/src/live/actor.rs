@@ -7,6 +7,7 @@
 //! no client waits for (flag fall, connection changes, the computer's move) are kept and committed again after a
 //! back-off. Timers (flag fall, first-move timeout, retries) are the actor's own `sleep_until`.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -189,27 +190,7 @@ fn idx(c: Color) -> usize {
 }
 
 pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc::Receiver<Box<ActorMsg>>) {
-    // A follower more than 16 updates behind resyncs from a snapshot; every slot holds its last update, so the ring
-    // is kept short.
-    let (tx, _) = broadcast::channel(16);
-    let finished_at = game.is_over().then(tokio::time::Instant::now);
-    let self_tx = handle.tx.downgrade();
-    let mut a = Actor {
-        services: live.services().clone(),
-        live,
-        handle,
-        game,
-        tx,
-        presence: [0, 0],
-        engine_thinking_at: None,
-        finished_at,
-        self_tx,
-        view_interest: Arc::new(()),
-        retry: Default::default(),
-        hold_until: None,
-        backoff: FIRST_BACKOFF,
-        disowned: false,
-    };
+    let mut a = Actor::new(live, handle, game);
     a.publish();
     a.maybe_engine();
     let linger = Duration::from_millis(a.live.inner.timeouts.linger_ms);
@@ -233,61 +214,101 @@ pub(super) async fn run(live: Live, handle: GameHandle, game: Game, mut rx: mpsc
             }
         };
         let Some(msg) = msg else { break };
-        // Every `reply.send` below fails only when the asker stopped waiting (a closed connection): nothing to do.
-        match *msg {
-            ActorMsg::Command { user_id, action, lag_ms, reply } => {
-                // Boxed, as the other changes below: the commit's futures are large, and inline they would be part
-                // of every idle game's task.
-                let r = Box::pin(a.command(&user_id, action, lag_ms)).await;
-                let _ = reply.send(r);
-            }
-            ActorMsg::Arbiter { arbiter, act, reply } => {
-                let r = Box::pin(a.apply(Command::Arbiter { arbiter, act })).await;
-                let _ = reply.send(r);
-            }
-            ActorMsg::Subscribe { since, with_view, reply } => {
-                let _ = reply.send(a.subscribe(since, with_view));
-            }
-            ActorMsg::Presence { user_id, delta } => Box::pin(a.presence(&user_id, delta)).await,
-            ActorMsg::Explain { from, to, promotion, reply } => {
-                let _ = reply.send(a.explain(&from, &to, promotion));
-            }
-            ActorMsg::View { reply } => {
-                let _ = reply.send(Arc::new(GameView::of(&a.game, time::now())));
-            }
-            ActorMsg::Snapshot { reply } => {
-                let _ = reply.send(a.game.snapshot(time::now()));
-            }
-            ActorMsg::EngineMove { version, uci } => Box::pin(a.engine_move(version, uci)).await,
-            ActorMsg::Disown => a.disowned = true,
-            ActorMsg::Shutdown { reply } => {
-                // Persist the exact clocks; the game resumes from here after the restart.
-                let now = time::now();
-                let op = WriteOp::UpdateGameState {
-                    game_id: a.game.id().to_owned(),
-                    state_json: state_json(&a.game, now),
-                    version: a.game.version() as i64,
-                };
-                if !a.game.is_over()
-                    && let Err(e) = a.live.write_game(a.game.id(), vec![op]).await
-                {
-                    // The last committed state stands; the clocks then charge the downtime since it.
-                    tracing::error!("shutdown: the clocks of game {} were not saved: {e}", a.game.id());
-                }
-                // In a cluster the lease is handed over before the shutdown goes on, so that another node takes
-                // the game at once.
-                a.live.let_go(a.game.id(), a.game.is_over()).await;
-                // Out of the registry before the shutdown is told it is done (it may look right after).
-                a.live.unregister(a.game.id());
-                let _ = reply.send(());
-                return;
-            }
+        if a.on_message(*msg).await.is_break() {
+            return;
         }
     }
     a.live.unregister(a.game.id());
     if !a.disowned {
         // In a cluster: a finished game's lease is dropped, a live one's (a shutdown) handed over at once.
         a.live.let_go(a.game.id(), a.game.is_over()).await;
+    }
+}
+
+impl Actor {
+    /// A new game's actor, nothing published yet.
+    fn new(live: Live, handle: GameHandle, game: Game) -> Actor {
+        // A follower more than 16 updates behind resyncs from a snapshot; every slot holds its last update, so the
+        // ring is kept short.
+        let (tx, _) = broadcast::channel(16);
+        let finished_at = game.is_over().then(tokio::time::Instant::now);
+        let self_tx = handle.tx.downgrade();
+        Actor {
+            services: live.services().clone(),
+            live,
+            handle,
+            game,
+            tx,
+            presence: [0, 0],
+            engine_thinking_at: None,
+            finished_at,
+            self_tx,
+            view_interest: Arc::new(()),
+            retry: Default::default(),
+            hold_until: None,
+            backoff: FIRST_BACKOFF,
+            disowned: false,
+        }
+    }
+
+    /// One message from outside; `Break` once a shutdown is done and the actor is to end at once.
+    async fn on_message(&mut self, msg: ActorMsg) -> ControlFlow<()> {
+        // Every `reply.send` below fails only when the asker stopped waiting (a closed connection): nothing to do.
+        match msg {
+            ActorMsg::Command { user_id, action, lag_ms, reply } => {
+                // Boxed, as the other changes below: the commit's futures are large, and inline they would be part
+                // of every idle game's task.
+                let r = Box::pin(self.command(&user_id, action, lag_ms)).await;
+                let _ = reply.send(r);
+            }
+            ActorMsg::Arbiter { arbiter, act, reply } => {
+                let r = Box::pin(self.apply(Command::Arbiter { arbiter, act })).await;
+                let _ = reply.send(r);
+            }
+            ActorMsg::Subscribe { since, with_view, reply } => {
+                let _ = reply.send(self.subscribe(since, with_view));
+            }
+            ActorMsg::Presence { user_id, delta } => Box::pin(self.presence(&user_id, delta)).await,
+            ActorMsg::Explain { from, to, promotion, reply } => {
+                let _ = reply.send(self.explain(&from, &to, promotion));
+            }
+            ActorMsg::View { reply } => {
+                let _ = reply.send(Arc::new(GameView::of(&self.game, time::now())));
+            }
+            ActorMsg::Snapshot { reply } => {
+                let _ = reply.send(self.game.snapshot(time::now()));
+            }
+            ActorMsg::EngineMove { version, uci } => Box::pin(self.engine_move(version, uci)).await,
+            ActorMsg::Disown => self.disowned = true,
+            ActorMsg::Shutdown { reply } => {
+                self.shut_down().await;
+                let _ = reply.send(());
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The server stops: the exact clocks saved, the game's lease handed over and the game out of the registry.
+    async fn shut_down(&mut self) {
+        // Persist the exact clocks; the game resumes from here after the restart.
+        let now = time::now();
+        let op = WriteOp::UpdateGameState {
+            game_id: self.game.id().to_owned(),
+            state_json: state_json(&self.game, now),
+            version: self.game.version() as i64,
+        };
+        if !self.game.is_over()
+            && let Err(e) = self.live.write_game(self.game.id(), vec![op]).await
+        {
+            // The last committed state stands; the clocks then charge the downtime since it.
+            tracing::error!("shutdown: the clocks of game {} were not saved: {e}", self.game.id());
+        }
+        // In a cluster the lease is handed over before the shutdown goes on, so that another node takes the game at
+        // once.
+        self.live.let_go(self.game.id(), self.game.is_over()).await;
+        // Out of the registry before the shutdown is told it is done (it may look right after).
+        self.live.unregister(self.game.id());
     }
 }
 
@@ -579,7 +600,10 @@ impl Actor {
         // The other nodes' followers of the game, through the broker.
         if let Some(b) = self.live.broker() {
             let version = self.game.version();
-            super::wire::publish(&**b, &super::remote::wire_update(self.game.id(), &update, version, self.game.is_over()));
+            super::wire::publish(
+                &**b,
+                &super::remote::wire_update(self.game.id(), &update, version, self.game.is_over()),
+            );
         }
         // Fails only when nobody follows the game; the change is committed either way.
         let _ = self.tx.send(Arc::new(update));
