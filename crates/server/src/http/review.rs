@@ -21,14 +21,14 @@ use axum::http::StatusCode;
 use guoxiang_pgn::ReplayedGame;
 use guoxiang_protocol::review::{
     GameReviewView, ReviewClass, ReviewComment, ReviewEval, ReviewProgress, ReviewSettings, ReviewState,
-    ReviewStatusCode, ReviewText, ReviewTryAnswer, ReviewTryRequest,
+    ReviewStatusCode, ReviewText, ReviewTryAnswer, ReviewTryRequest, ReviewedMove,
 };
 use guoxiang_review::chances::{Class, Eval};
 use guoxiang_store::{ReviewRow, ReviewStatus};
 
 use crate::AppState;
-use crate::auth::Auth;
 use crate::api_error::{ApiError, ApiResult};
+use crate::auth::Auth;
 use crate::live::engine::Busy;
 use crate::review::reviewable;
 
@@ -217,6 +217,50 @@ fn replayed(
     crate::archive::replayed(public_url, row, moves).map_err(|e| ApiError::internal("review try pgn", e))
 }
 
+/// The position before the move at `ply` (from 1) of `game`, and the hashes of the positions before it since the
+/// last capture or pawn move (for repetitions).
+fn position_before(game: &ReplayedGame, ply: usize) -> (guoxiang_core::Position, Vec<u64>) {
+    let mut pos = game.start.clone();
+    let mut history = vec![pos.hash()];
+    for &m in &game.moves[..ply - 1] {
+        pos = pos.after(m);
+        if pos.halfmoves() == 0 {
+            history.clear();
+        }
+        history.push(pos.hash());
+    }
+    history.pop();
+    (pos, history)
+}
+
+/// The answer to a try known from the review alone: the best move is right; the game's own move, when the review
+/// marked it, is not.
+fn answer_without_search(played: Option<&ReviewedMove>, best: &Option<String>, uci: &str) -> Option<ReviewTryAnswer> {
+    if best.as_deref() == Some(uci) {
+        let reason = ReviewComment {
+            zh: "对了，这正是最佳着法。".into(),
+            en: "Right: that is the best move.".into(),
+            zh_latin: None,
+            en_chinese: None,
+        };
+        return Some(ReviewTryAnswer { correct: true, best: best.clone(), loss: 0.0, reason: Some(reason) });
+    }
+    // The game's own move, when the review marked it, is not the answer — whatever a fresh search of it says.
+    if let Some(p) = played
+        && p.uci == uci
+        && matches!(p.class, ReviewClass::Mistake | ReviewClass::Blunder | ReviewClass::MissedWin)
+    {
+        let reason = ReviewComment {
+            zh: "这正是对局中走的那步，再想想。".into(),
+            en: "That is the move played in the game: think again.".into(),
+            zh_latin: None,
+            en_chinese: None,
+        };
+        return Some(ReviewTryAnswer { correct: false, best: best.clone(), loss: p.loss, reason: Some(reason) });
+    }
+    None
+}
+
 /// `POST /api/game/{id}/review/try`: `{"correct", "best", "loss", "reason": {zh, en}}`.
 pub async fn try_move(
     State(state): State<AppState>,
@@ -252,16 +296,7 @@ pub async fn try_move(
             format!("must be from 1 to {}", game.moves.len()),
         ));
     }
-    let mut pos = game.start.clone();
-    let mut history = vec![pos.hash()];
-    for &m in &game.moves[..ply - 1] {
-        pos = pos.after(m);
-        if pos.halfmoves() == 0 {
-            history.clear();
-        }
-        history.push(pos.hash());
-    }
-    history.pop();
+    let (pos, history) = position_before(&game, ply);
     let candidate = pos.parse_uci(&req.uci).ok().filter(|&m| pos.is_legal(m)).ok_or_else(|| {
         bad(
             "uci",
@@ -271,28 +306,8 @@ pub async fn try_move(
     })?;
     let played = stored.moves.get(ply - 1);
     let best = played.and_then(|m| m.best.clone());
-    let uci = pos.uci(candidate);
-    if best.as_deref() == Some(uci.as_str()) {
-        let reason = ReviewComment {
-            zh: "对了，这正是最佳着法。".into(),
-            en: "Right: that is the best move.".into(),
-            zh_latin: None,
-            en_chinese: None,
-        };
-        return Ok(Json(ReviewTryAnswer { correct: true, best, loss: 0.0, reason: Some(reason) }));
-    }
-    // The game's own move, when the review marked it, is not the answer — whatever a fresh search of it says.
-    if let Some(p) = played
-        && p.uci == uci
-        && matches!(p.class, ReviewClass::Mistake | ReviewClass::Blunder | ReviewClass::MissedWin)
-    {
-        let reason = ReviewComment {
-            zh: "这正是对局中走的那步，再想想。".into(),
-            en: "That is the move played in the game: think again.".into(),
-            zh_latin: None,
-            en_chinese: None,
-        };
-        return Ok(Json(ReviewTryAnswer { correct: false, best, loss: p.loss, reason: Some(reason) }));
+    if let Some(answer) = answer_without_search(played, &best, &pos.uci(candidate)) {
+        return Ok(Json(answer));
     }
     let ticket = state.analysis.admit(&auth.user.id).await.map_err(|b| match b {
         Busy::User | Busy::Queue => ApiError::new(
