@@ -56,90 +56,101 @@ pub struct Metrics {
 
 impl Default for Metrics {
     fn default() -> Self {
-        let mut registry = Registry::with_prefix("guoxiang");
-        let moves = Counter::default();
-        let commits = Counter::default();
-        let commit_jobs = Counter::default();
-        let commit_failures = Counter::default();
-        let fenced_writes = Counter::default();
-        // 0.25 ms to about 4 s.
-        let commit_seconds = Histogram::new(exponential_buckets(0.000_25, 2.0, 15));
-        let live_games = Gauge::default();
-        let lease_renewals = Counter::default();
-        let lease_renewal_failures = Counter::default();
-        let takeovers = Counter::default();
-        let leases_held = Gauge::default();
-        registry.register("moves", "Moves committed", moves.clone());
-        registry.register("commits", "Transactions of the group-commit writer", commits.clone());
-        registry.register("commit_jobs", "Games' writes committed (many share a transaction)", commit_jobs.clone());
-        registry.register("commit_failures", "Games' writes that could not be committed", commit_failures.clone());
-        registry.register("fenced_writes", "Writes refused: another node owns the game", fenced_writes.clone());
-        registry.register("commit_seconds", "Time per transaction of the writer", commit_seconds.clone());
-        registry.register("live_games", "Games in progress on this node", live_games.clone());
-        registry.register("lease_renewals", "Successful renewals of this node's leases", lease_renewals.clone());
+        let mut m = Metrics {
+            registry: Registry::with_prefix("guoxiang"),
+            moves: Counter::default(),
+            commits: Counter::default(),
+            commit_jobs: Counter::default(),
+            commit_failures: Counter::default(),
+            fenced_writes: Counter::default(),
+            // 0.25 ms to about 4 s.
+            commit_seconds: Histogram::new(exponential_buckets(0.000_25, 2.0, 15)),
+            live_games: Gauge::default(),
+            lease_renewals: Counter::default(),
+            lease_renewal_failures: Counter::default(),
+            takeovers: Counter::default(),
+            leases_held: Gauge::default(),
+            broker_published: Counter::default(),
+            broker_received: Counter::default(),
+            broker_dropped: Counter::default(),
+            // 0.05 ms to about 1.6 s.
+            broker_lag_seconds: Histogram::new(exponential_buckets(0.000_05, 2.0, 16)),
+            broker_request_seconds: Histogram::new(exponential_buckets(0.000_1, 2.0, 16)),
+            broker_request_timeouts: Counter::default(),
+            broker_disconnections: Counter::default(),
+            remote_requests: Counter::default(),
+            last_renewal_ms: AtomicU64::new(0),
+        };
+        m.register_games_and_leases();
+        m.register_broker();
+        m
+    }
+}
+
+impl Metrics {
+    /// Registers the metrics of the moves, the writer and the leases.
+    fn register_games_and_leases(&mut self) {
+        let registry = &mut self.registry;
+        registry.register("moves", "Moves committed", self.moves.clone());
+        registry.register("commits", "Transactions of the group-commit writer", self.commits.clone());
+        registry.register(
+            "commit_jobs",
+            "Games' writes committed (many share a transaction)",
+            self.commit_jobs.clone(),
+        );
+        registry.register("commit_failures", "Games' writes that could not be committed", self.commit_failures.clone());
+        registry.register("fenced_writes", "Writes refused: another node owns the game", self.fenced_writes.clone());
+        registry.register("commit_seconds", "Time per transaction of the writer", self.commit_seconds.clone());
+        registry.register("live_games", "Games in progress on this node", self.live_games.clone());
+        registry.register("lease_renewals", "Successful renewals of this node's leases", self.lease_renewals.clone());
         registry.register(
             "lease_renewal_failures",
             "Failed renewals of this node's leases",
-            lease_renewal_failures.clone(),
+            self.lease_renewal_failures.clone(),
         );
-        registry.register("takeovers", "Games this node took over from another", takeovers.clone());
-        registry.register("leases_held", "Live games this node holds the lease of", leases_held.clone());
-        let broker_published = Counter::default();
-        let broker_received = Counter::default();
-        let broker_dropped = Counter::default();
-        // 0.05 ms to about 1.6 s.
-        let broker_lag_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
-        let broker_request_seconds = Histogram::new(exponential_buckets(0.000_1, 2.0, 16));
-        let broker_request_timeouts = Counter::default();
-        let broker_disconnections = Counter::default();
-        let remote_requests = Counter::default();
-        registry.register("broker_published", "Messages this node published to the broker", broker_published.clone());
-        registry.register("broker_received", "Messages this node received from the broker", broker_received.clone());
+        registry.register("takeovers", "Games this node took over from another", self.takeovers.clone());
+        registry.register("leases_held", "Live games this node holds the lease of", self.leases_held.clone());
+    }
+
+    /// Registers the metrics of the broker.
+    fn register_broker(&mut self) {
+        let registry = &mut self.registry;
+        registry.register(
+            "broker_published",
+            "Messages this node published to the broker",
+            self.broker_published.clone(),
+        );
+        registry.register(
+            "broker_received",
+            "Messages this node received from the broker",
+            self.broker_received.clone(),
+        );
         registry.register(
             "broker_dropped",
             "Messages not published (queue full or broker down; followers resync)",
-            broker_dropped.clone(),
+            self.broker_dropped.clone(),
         );
         registry.register(
             "broker_lag_seconds",
             "Time from a message's queueing on its node to its arrival here",
-            broker_lag_seconds.clone(),
+            self.broker_lag_seconds.clone(),
         );
         registry.register(
             "broker_request_seconds",
             "Round trip of a request to a game's owner on another node",
-            broker_request_seconds.clone(),
+            self.broker_request_seconds.clone(),
         );
         registry.register(
             "broker_request_timeouts",
             "Requests to another node that got no reply in time",
-            broker_request_timeouts.clone(),
+            self.broker_request_timeouts.clone(),
         );
-        registry.register("broker_disconnections", "Connections to the broker lost", broker_disconnections.clone());
-        registry.register("remote_requests", "Requests for games another node owns", remote_requests.clone());
-        Metrics {
-            broker_published,
-            broker_received,
-            broker_dropped,
-            broker_lag_seconds,
-            broker_request_seconds,
-            broker_request_timeouts,
-            broker_disconnections,
-            remote_requests,
-            registry,
-            moves,
-            commits,
-            commit_jobs,
-            commit_failures,
-            fenced_writes,
-            commit_seconds,
-            live_games,
-            lease_renewals,
-            lease_renewal_failures,
-            takeovers,
-            leases_held,
-            last_renewal_ms: AtomicU64::new(0),
-        }
+        registry.register(
+            "broker_disconnections",
+            "Connections to the broker lost",
+            self.broker_disconnections.clone(),
+        );
+        registry.register("remote_requests", "Requests for games another node owns", self.remote_requests.clone());
     }
 }
 
