@@ -15,8 +15,8 @@ use guoxiang_protocol::http::{AnalyseAnswer, AnalyseLine, OpeningName};
 use serde::Deserialize;
 
 use crate::AppState;
-use crate::auth::Auth;
 use crate::api_error::{ApiError, ApiResult};
+use crate::auth::Auth;
 use crate::live::engine::Busy;
 use axum::http::StatusCode;
 
@@ -92,6 +92,19 @@ fn score(info: &Info) -> EngineScore {
     }
 }
 
+/// One line of an analysis of `pos`: the engine's last report for it, its moves in UCI and in SAN.
+fn analyse_line(pos: &Position, info: &Info) -> AnalyseLine {
+    let mut p = pos.clone();
+    let mut uci = Vec::new();
+    let mut san = Vec::new();
+    for m in &info.pv {
+        uci.push(p.uci(*m));
+        san.push(p.san(*m));
+        p.play_unchecked(*m);
+    }
+    AnalyseLine { depth: info.depth, score: score(info), pv: uci, pv_san: san, nodes: info.nodes }
+}
+
 /// `POST /api/analyse`: the engine at full strength on a position. Needs a session (a guest's will do): two
 /// analyses at a time per user (a third stops the oldest, which answers with what it has), a rate per user, and a
 /// bounded queue on analysis workers of their own, so live games' computer opponents are never kept waiting.
@@ -155,21 +168,7 @@ pub async fn analyse(
         engine.search(&pos, &[], &limits, &control, &reporter, Instant::now());
         let stopped = superseded || control.stop.load(std::sync::atomic::Ordering::SeqCst);
         let infos = last.into_inner().unwrap_or_else(|e| e.into_inner());
-        let lines = infos
-            .into_iter()
-            .flatten()
-            .map(|info| {
-                let mut p = pos.clone();
-                let mut uci = Vec::new();
-                let mut san = Vec::new();
-                for m in &info.pv {
-                    uci.push(p.uci(*m));
-                    san.push(p.san(*m));
-                    p.play_unchecked(*m);
-                }
-                AnalyseLine { depth: info.depth, score: score(&info), pv: uci, pv_san: san, nodes: info.nodes }
-            })
-            .collect::<Vec<_>>();
+        let lines = infos.into_iter().flatten().map(|info| analyse_line(&pos, &info)).collect::<Vec<_>>();
         (lines, stopped)
     })
     .await
