@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,7 +23,7 @@ use axum::extract::ConnectInfo;
 use axum::extract::Request;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tower::ServiceExt;
 
@@ -135,39 +135,7 @@ pub async fn serve(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!("TCP_NODELAY: {e}");
         }
-        let app = app.clone();
-        let mut stop = stop_rx.clone();
-        tokio::spawn(async move {
-            let service_slot = slot.clone();
-            let _slot = slot;
-            let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
-                req.extensions_mut().insert(ConnectInfo(peer));
-                req.extensions_mut().insert(service_slot.clone());
-                let app = app.clone();
-                async move { Ok::<_, Infallible>(app.oneshot(req.map(Body::new)).await.unwrap_or_else(|e| match e {})) }
-            });
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_read)
-                .serve_connection(TokioIo::new(tcp), service)
-                .with_upgrades();
-            tokio::pin!(conn);
-            let mut stopping = false;
-            loop {
-                tokio::select! {
-                    r = conn.as_mut() => {
-                        if let Err(e) = r {
-                            tracing::debug!("connection from {peer}: {e}");
-                        }
-                        break;
-                    }
-                    _ = stop.changed(), if !stopping => {
-                        stopping = true;
-                        conn.as_mut().graceful_shutdown();
-                    }
-                }
-            }
-        });
+        tokio::spawn(serve_connection(tcp, peer, slot, app.clone(), limits.header_read, stop_rx.clone()));
     }
     drop(listener);
     // Fails only when no connection task is left to tell.
@@ -176,5 +144,46 @@ pub async fn serve(
     let deadline = tokio::time::Instant::now() + grace;
     while counts.lock().unwrap_or_else(|e| e.into_inner()).total > 0 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Serves one accepted connection with `app` until it closes; once `stop` changes, lets its open request finish and
+/// closes it. The connection's slot is given back when this ends.
+async fn serve_connection(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    slot: ConnSlot,
+    app: Router,
+    header_read: Duration,
+    mut stop: watch::Receiver<bool>,
+) {
+    let service_slot = slot.clone();
+    let _slot = slot;
+    let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        req.extensions_mut().insert(ConnectInfo(peer));
+        req.extensions_mut().insert(service_slot.clone());
+        let app = app.clone();
+        async move { Ok::<_, Infallible>(app.oneshot(req.map(Body::new)).await.unwrap_or_else(|e| match e {})) }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_read)
+        .serve_connection(TokioIo::new(tcp), service)
+        .with_upgrades();
+    tokio::pin!(conn);
+    let mut stopping = false;
+    loop {
+        tokio::select! {
+            r = conn.as_mut() => {
+                if let Err(e) = r {
+                    tracing::debug!("connection from {peer}: {e}");
+                }
+                break;
+            }
+            _ = stop.changed(), if !stopping => {
+                stopping = true;
+                conn.as_mut().graceful_shutdown();
+            }
+        }
     }
 }
