@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Layers and cycles of the workspace's crates (issue 40, point 5).
+"""Layers, cycles and long functions of the workspace's crates (issue 40, points 5 and 4).
 
 For every crate under crates/ this reads the .rs files its crate roots reach through `mod` declarations
 (src/lib.rs, src/main.rs, src/bin/*.rs), with comments and string literals blanked out, and collects the arrows
@@ -20,9 +20,14 @@ Layer rule: a crate whose [dependencies] name none of axum, tower, hyper, tower-
 (directly or through workspace path dependencies) on a crate that names one of them; crates/cli (the binary) and
 crates/loadtest (the load generator) are exempt.
 
-Every cycle and violation is printed on one line (the arrows that close a cycle below it, with file:line), then a
-summary. The exit status is 1 when a cycle or violation is not in tools/layers-baseline.txt, or when a baseline entry
-no longer is one (the baseline can only shrink); `--write-baseline` rewrites the baseline from what is found.
+Long functions: in the crate directories of LONG_FN_CRATES, every `fn` with a body (free, method, async, const,
+nested) whose text spans more than LONG_FN_LINES lines, from the line of `fn` to the line of its closing brace, is
+reported as `long fn crates/…/file.rs:LINE name (N lines)`. Functions in `#[cfg(test)]` modules are not counted.
+
+Every cycle, violation and long function is printed on one line (the arrows that close a cycle below it, with
+file:line), then a summary. The exit status is 1 when a cycle, violation or long function is not in
+tools/layers-baseline.txt, or when a baseline entry no longer is one (the baseline can only shrink);
+`--write-baseline` rewrites the baseline from what is found.
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ from pathlib import Path
 HTTP_DEPS = ("axum", "tower", "hyper", "tower-http", "redis")
 LAYER_EXEMPT_DIRS = ("cli", "loadtest")
 BASELINE = Path("tools") / "layers-baseline.txt"
+# Crate directories (under crates/) where no function may span more than LONG_FN_LINES lines (issue 40, point 4).
+LONG_FN_CRATES = ("server",)
+LONG_FN_LINES = 80
 
 # ---------------------------------------------------------------------------------------------------------------
 # Lexing: comments and literals blanked (newlines kept, so line numbers stay right).
@@ -530,6 +538,105 @@ def crate_cycles(crate: Crate) -> tuple[list[Cycle], int]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Long functions.
+
+_FN = re.compile(r"(?<![\w$])fn\s+(?:r#)?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclass
+class LongFn:
+    file: str  # relative to the repository
+    line: int
+    name: str
+    lines: int
+
+    @property
+    def key(self) -> str:
+        return f"long-fn: {self.file} {self.name}"
+
+
+def test_module_spans(code: str) -> list[tuple[int, int]]:
+    """The spans of the inline `#[cfg(test)] mod x { … }` in lexed code."""
+    spans = []
+    for m in _MOD_DECL.finditer(code):
+        if m.group(2) == "{" and _is_test(code, m.start()):
+            spans.append((m.start(), _matching_brace(code, m.end() - 1)))
+    return spans
+
+
+def function_spans(src: str) -> list[tuple[int, str, int]]:
+    """(line of `fn`, name, lines from `fn` to its closing brace) of every function with a body in `src`, nested ones
+    included, those in inline `#[cfg(test)]` modules left out."""
+    code = strip_comments_and_strings(src)
+    tests = test_module_spans(code)
+    starts = [0]
+    for k, c in enumerate(code):
+        if c == "\n":
+            starts.append(k + 1)
+
+    def line(pos: int) -> int:
+        lo, hi = 0, len(starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if starts[mid] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1
+
+    out = []
+    for m in _FN.finditer(code):
+        if any(a <= m.start() <= b for a, b in tests):
+            continue
+        # The body is the first `{` outside parentheses and brackets; a `;` first means no body (a trait's
+        # declaration).
+        depth, j, body = 0, m.end(), None
+        while j < len(code):
+            c = code[j]
+            if c in "([":
+                depth += 1
+            elif c in ")]":
+                depth -= 1
+            elif depth == 0 and c == ";":
+                break
+            elif depth == 0 and c == "{":
+                body = j
+                break
+            j += 1
+        if body is None:
+            continue
+        first = line(m.start())
+        out.append((first, m.group(1), line(_matching_brace(code, body)) - first + 1))
+    return out
+
+
+def crate_files(package: "Package", repo: Path) -> list[Path]:
+    """The files of a package's modules outside `#[cfg(test)]` modules, as its crate roots reach them."""
+    files: dict[Path, None] = {}
+    for label, root in package.roots:
+        stack = [Crate(package.name, root, label, repo).root]
+        while stack:
+            m = stack.pop()
+            if not m.test:
+                files.setdefault(m.file, None)
+            stack.extend(m.children.values())
+    return sorted(files)
+
+
+def long_functions(repo: Path, packages: list["Package"], limit: int = LONG_FN_LINES) -> list[LongFn]:
+    out = []
+    for p in packages:
+        if p.dir.name not in LONG_FN_CRATES:
+            continue
+        for f in crate_files(p, repo):
+            rel = f.relative_to(repo).as_posix()
+            for first, name, n in function_spans(f.read_text(encoding="utf-8")):
+                if n > limit:
+                    out.append(LongFn(rel, first, name, n))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # The workspace.
 
 
@@ -595,8 +702,12 @@ def layer_violations(packages: list[Package]) -> list[tuple[str, str, list[str]]
     return out
 
 
+def workspace_packages(repo: Path) -> list[Package]:
+    return [p for d in sorted((repo / "crates").iterdir()) if d.is_dir() for p in [read_package(d)] if p]
+
+
 def analyse(repo: Path) -> tuple[list[Cycle], list[tuple[str, str, list[str]]], dict[str, tuple[int, int]]]:
-    packages = [p for d in sorted((repo / "crates").iterdir()) if d.is_dir() for p in [read_package(d)] if p]
+    packages = workspace_packages(repo)
     cycles: list[Cycle] = []
     stats: dict[str, tuple[int, int]] = {}
     for p in packages:
@@ -624,9 +735,10 @@ def read_baseline(path: Path) -> list[str]:
 
 
 BASELINE_HEADER = """\
-# Known module cycles and layer violations (tools/layers.py). One line per cycle: `crate[::module]: its members,
-# sorted`; per violation: `layer: crate -> crate with HTTP/Redis`. The list can only shrink: remove a line when its
-# cycle is gone (the checker says so), and never add one by hand.
+# Known module cycles, layer violations and long functions (tools/layers.py). One line per cycle: `crate[::module]:
+# its members, sorted`; per violation: `layer: crate -> crate with HTTP/Redis`; per long function: `long-fn:
+# crates/…/file.rs name`. The list can only shrink: remove a line when its cycle is gone or its function is short
+# (the checker says so), and never add one by hand.
 """
 
 
@@ -642,6 +754,7 @@ def main(argv: list[str] | None = None) -> int:
     baseline_path = args.baseline or repo / BASELINE
 
     cycles, violations, stats = analyse(repo)
+    long_fns = long_functions(repo, workspace_packages(repo))
     for c in cycles:
         print(f"cycle {c.key} ({c.arrows} arrows inside; {len(c.closing)} close it)")
         shown = [(a, b, v) for (a, b), v in c.inside.items()] if args.all_arrows else c.closing
@@ -653,9 +766,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.stats:
         for label, (n, top) in sorted(stats.items()):
             print(f"    {label}: {n} cycles, {top} arrows between top-level modules")
-    print(f"{len(cycles)} cycles, {len(violations)} layer violations")
+    for f in long_fns:
+        print(f"long fn {f.file}:{f.line} {f.name} ({f.lines} lines)")
+    print(f"{len(cycles)} cycles, {len(violations)} layer violations, {len(long_fns)} long functions"
+          f" (over {LONG_FN_LINES} lines in crates/{{{','.join(LONG_FN_CRATES)}}})")
 
     found = [c.key for c in cycles] + [violation_key(v) for v in violations]
+    found += sorted({f.key for f in long_fns})
     if args.write_baseline:
         baseline_path.write_text(BASELINE_HEADER + "".join(k + "\n" for k in sorted(found)), encoding="utf-8")
         print(f"wrote {baseline_path} ({len(found)} entries)")
@@ -665,12 +782,17 @@ def main(argv: list[str] | None = None) -> int:
     for k in found:
         if k not in known:
             failed = True
-            print(f"NEW: '{k}' is not in {BASELINE}: break it (if a known cycle only shrank or split, run"
-                  " tools/layers.py --write-baseline)")
+            if k.startswith("long-fn: "):
+                print(f"NEW: '{k}' is not in {BASELINE}: split the function into steps of at most"
+                      f" {LONG_FN_LINES} lines")
+            else:
+                print(f"NEW: '{k}' is not in {BASELINE}: break it (if a known cycle only shrank or split, run"
+                      " tools/layers.py --write-baseline)")
     for k in known:
         if k not in found:
             failed = True
-            print(f"baseline entry '{k}' no longer a cycle: delete it (or run tools/layers.py --write-baseline)")
+            what = "long" if k.startswith("long-fn: ") else "a cycle"
+            print(f"baseline entry '{k}' no longer {what}: delete it (or run tools/layers.py --write-baseline)")
     return 1 if failed else 0
 
 

@@ -241,5 +241,49 @@ class Baseline(Fixture):
         self.assertIn("baseline entry 'x-one: a b' no longer a cycle: delete it", out)
 
 
+def fn_of(name: str, lines: int, head: str = "pub fn", indent: str = "") -> str:
+    """A function whose text spans `lines` lines, from `fn` to its closing brace."""
+    body = "".join(f"{indent}    let _x{k} = {k};\n" for k in range(lines - 2))
+    return f"{indent}{head} {name}() {{\n{body}{indent}}}\n"
+
+
+class LongFunctions(Fixture):
+    def test_over_80_lines_is_reported_with_file_line_and_length_80_is_not(self):
+        src = "/// doc\n#[inline]\n" + fn_of("short", 80) + fn_of("long", 81, head="pub(crate) async fn")
+        self.ws.crate("server", {"lib.rs": "mod a;\n", "a.rs": src}, name="x-server")
+        self.ws.crate("other", {"lib.rs": fn_of("elsewhere", 200)})  # not in LONG_FN_CRATES
+        code, out = self.ws.run()
+        self.assertEqual(code, 1)
+        self.assertIn("long fn crates/server/src/a.rs:83 long (81 lines)\n", out)
+        self.assertNotIn("short", out)
+        self.assertNotIn("elsewhere", out)
+        self.assertIn("0 cycles, 0 layer violations, 1 long functions", out)
+        self.assertIn("NEW: 'long-fn: crates/server/src/a.rs long' is not in", out)
+
+    def test_methods_const_and_nested_functions_count_trait_declarations_and_test_modules_do_not(self):
+        nested = "fn outer() {\n" + fn_of("inner", 85, head="fn", indent="    ") + "}\n"
+        src = (
+            "struct S;\nimpl S {\n" + fn_of("method", 90, head="pub const fn", indent="    ") + "}\n"
+            + "trait T {\n    fn declared(&self) -> [u8; 2];\n}\n"
+            + 'fn braces_in_text() -> &\'static str {\n    "{{{"\n}\n'
+            + nested
+            + "#[cfg(test)]\nmod tests {\n" + fn_of("a_long_test", 120, head="fn", indent="    ") + "}\n"
+        )
+        self.ws.crate("server", {"lib.rs": "mod a;\n#[cfg(test)]\nmod t;\n", "a.rs": src, "t.rs": fn_of("t", 99)})
+        got = {(f.name, f.lines) for f in layers.long_functions(self.ws.root, layers.workspace_packages(self.ws.root))}
+        self.assertEqual(got, {("method", 90), ("inner", 85), ("outer", 87)})
+
+    def test_the_baseline_lets_a_known_long_function_pass_and_must_shrink_when_it_is_split(self):
+        self.ws.crate("server", {"lib.rs": fn_of("big", 81)}, name="x-server")
+        self.assertEqual(self.ws.run("--write-baseline")[0], 0)
+        baseline = (self.ws.root / "tools/layers-baseline.txt").read_text()
+        self.assertIn("long-fn: crates/server/src/lib.rs big\n", baseline)
+        self.assertEqual(self.ws.run()[0], 0)
+        (self.ws.root / "crates/server/src/lib.rs").write_text(fn_of("big", 80))
+        code, out = self.ws.run()
+        self.assertEqual(code, 1)
+        self.assertIn("baseline entry 'long-fn: crates/server/src/lib.rs big' no longer long: delete it", out)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
