@@ -214,7 +214,8 @@ mod tests {
         assert!(check(&alice, &bob, false).await.is_ok());
         let e = check(&alice, &guest, false).await.unwrap_err();
         assert_eq!(e.code, "login_required");
-        let engine = crate::live::engine_player(3);
+        let engine =
+            PlayerRef { id: "engine-3".into(), name: "guoxiang 3".into(), is_engine: true, engine_level: Some(3) };
         let e = check(&engine, &bob, false).await.unwrap_err();
         assert_eq!(e.code, "not_ratable");
         assert!(check_game(false, &t, [&engine, &guest], false, registered).await.is_ok());

@@ -13,6 +13,10 @@ use std::time::Duration;
 
 use super::{ActorMsg, Live, actor};
 
+/// The lease (a row of `game_leases`) of the node that runs the cluster's lobby: this module keeps it like a
+/// game's (`lobby::cluster` serves the lobby while this node holds it).
+pub const LOBBY_LEASE: &str = "~lobby";
+
 /// How many of its games being played a node lists for the cluster (the lobby shows 50, `GET /api/live` 100).
 const LIVE_LIST: usize = 100;
 
@@ -69,7 +73,7 @@ impl Live {
         let held: HashSet<(String, i64)> = held.into_iter().collect();
         // With a broker one node runs the cluster's lobby, by a lease like a game's.
         if self.inner.broker.is_some() {
-            let lobby = crate::lobby::LOBBY_LEASE;
+            let lobby = LOBBY_LEASE;
             let had = self.lobby_epoch();
             if let Some(e) = had
                 && !held.contains(&(lobby.to_owned(), e))
@@ -188,7 +192,7 @@ impl Live {
     pub(crate) async fn let_go_of_lobby(&self) {
         let epoch = self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let (Some(node), Some(epoch)) = (self.node(), epoch)
-            && let Err(e) = self.inner.store.hand_over_lease(crate::lobby::LOBBY_LEASE, node, epoch).await
+            && let Err(e) = self.inner.store.hand_over_lease(LOBBY_LEASE, node, epoch).await
         {
             tracing::warn!("lobby: its lease was not handed over ({e}); it lapses by itself");
         }

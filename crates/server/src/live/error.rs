@@ -6,9 +6,20 @@
 
 use guoxiang_core::Lang;
 use guoxiang_game::{CommandError, SetupError};
+use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::policy::Refusal;
+
+/// A refusal as it crosses to the node that asked: the domain's error (its kind, code and messages) as the owner
+/// made it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireError {
+    pub kind: crate::error::Kind,
+    pub code: String,
+    pub zh: String,
+    pub en: String,
+}
 
 /// Why a live game refused a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +53,7 @@ pub enum GameError {
     /// The store failed while creating a game (nothing was created).
     Store { what: String, detail: String },
     /// The game's owner, on another node, refused: its error as it made it (`crate::broker`).
-    Remote(super::wire::WireError),
+    Remote(WireError),
 }
 
 impl From<Refusal> for GameError {
@@ -68,9 +79,9 @@ impl GameError {
     }
 
     /// The error as it crosses the broker to the node that asked.
-    pub fn to_wire(&self) -> super::wire::WireError {
+    pub fn to_wire(&self) -> WireError {
         let api = Error::from(self.clone());
-        super::wire::WireError { kind: api.kind, code: api.code.to_owned(), zh: api.zh, en: api.en }
+        WireError { kind: api.kind, code: api.code.to_owned(), zh: api.zh, en: api.en }
     }
 
     pub(crate) fn not_saved(what: String, detail: impl std::fmt::Display) -> GameError {

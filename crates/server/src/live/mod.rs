@@ -309,6 +309,14 @@ pub fn start_of(choice: guoxiang_protocol::StartChoice) -> Result<Variant, GameE
     choice.variant(|| rand::random_range(0..960u16)).map_err(|number| GameError::NoSuchChess960 { number })
 }
 
+/// Reads a time control tag, with a clear error.
+pub fn parse_time_control(tc: &str) -> Result<TimeControl, GameError> {
+    if tc.len() > 64 {
+        return Err(GameError::TimeControlTooLong);
+    }
+    TimeControl::from_pgn(tc).map_err(|e| GameError::BadTimeControl { text: tc.to_owned(), problem: e.to_string() })
+}
+
 /// The engine's player reference for a level.
 pub fn engine_player(level: u8) -> PlayerRef {
     let l = guoxiang_engine::levels::level(level).unwrap_or(&guoxiang_engine::LEVELS[0]);
@@ -492,7 +500,7 @@ impl Live {
         if guoxiang_engine::levels::level(level).is_none() {
             return Err(GameError::BadLevel { level });
         }
-        let tc = crate::lobby::parse_time_control(time_control)?;
+        let tc = parse_time_control(time_control)?;
         // A set-up start (the Learn course's play steps): an unreadable FEN is `bad_fen`, a finished position
         // `bad_setup` (from creating the game).
         variant.start_position().map_err(|error| GameError::BadStart { fen_unreadable: true, error })?;

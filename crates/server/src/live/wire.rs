@@ -9,6 +9,7 @@ use std::time::Duration;
 use guoxiang_game::{Action, ArbiterAct, ArbiterRef, Snapshot, VersionedEvent};
 use serde::{Deserialize, Serialize};
 
+pub use super::error::WireError;
 use super::{GameView, NewGame};
 use crate::transport::{Family, Topic, Transport, decode, encode};
 
@@ -39,16 +40,6 @@ pub enum Request {
     CreateGame {
         game: Box<NewGame>,
     },
-}
-
-/// A refusal as it crosses to the node that asked: the domain's error (its kind, code and messages) as the owner
-/// made it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireError {
-    pub kind: crate::error::Kind,
-    pub code: String,
-    pub zh: String,
-    pub en: String,
 }
 
 /// The owner's answer to a [`Request`].

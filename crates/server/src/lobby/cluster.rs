@@ -18,13 +18,11 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use super::{ChallengeInfo, ChallengeTerms, LobbyError, LocalLobby, SeekTerms};
+use crate::live::cluster::LOBBY_LEASE;
 use crate::live::wire::WireError;
 use crate::live::{GameError, Live};
 use crate::policy::Entrant;
 use crate::transport::{Body, Family, Incoming, SharedCluster, decode, encode};
-
-/// The lease (a row of `game_leases`) of the node that runs the cluster's lobby.
-pub const LOBBY_LEASE: &str = "~lobby";
 
 /// How long a lobby request may wait in all for the node that runs the lobby (a takeover under way).
 const ASK_DEADLINE: Duration = Duration::from_secs(20);

@@ -7,12 +7,14 @@
 
 mod cluster;
 
-pub use cluster::{LOBBY_LEASE, Lobby, LobbyAnswer, LobbyOp, answer as cluster_answer, deliver_lobby, serve_requests};
+pub use crate::live::cluster::LOBBY_LEASE;
+pub use crate::live::parse_time_control;
+pub use cluster::{Lobby, LobbyAnswer, LobbyOp, answer as cluster_answer, deliver_lobby, serve_requests};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use guoxiang_game::{PlayerRef, Source, TimeControl, Variant};
+use guoxiang_game::{PlayerRef, Source, Variant};
 use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player, PoolSize, Seek, ServerMessage, StartChoice};
 use tokio::sync::broadcast;
 
@@ -176,14 +178,6 @@ impl From<LobbyError> for Error {
             ),
         }
     }
-}
-
-/// Reads a time control tag, with a clear error.
-pub fn parse_time_control(tc: &str) -> Result<TimeControl, GameError> {
-    if tc.len() > 64 {
-        return Err(GameError::TimeControlTooLong);
-    }
-    TimeControl::from_pgn(tc).map_err(|e| GameError::BadTimeControl { text: tc.to_owned(), problem: e.to_string() })
 }
 
 fn colors(choice: ColorChoice, a: PlayerRef, b: PlayerRef) -> (PlayerRef, PlayerRef) {

@@ -774,7 +774,7 @@ impl Tournaments {
     /// Creates the games of the current round that are not in the store yet.
     async fn create_games(&self, id: &str, doc: &Doc) {
         let rules = Rules::parse(&doc.rules).unwrap_or(Rules::ONLINE);
-        let Ok(tc) = crate::lobby::parse_time_control(&doc.time_control) else {
+        let Ok(tc) = crate::live::parse_time_control(&doc.time_control) else {
             tracing::warn!("tournament {id}: its time control {} cannot be read", doc.time_control);
             return;
         };

@@ -74,7 +74,7 @@ fn name(req: &NewTournament) -> Result<&str, Error> {
 fn time_control(req: &NewTournament, online: bool) -> Result<String, Error> {
     let time_control = req.time_control.trim().to_owned();
     if online || time_control != "-" {
-        crate::lobby::parse_time_control(&time_control).map_err(Error::from)?;
+        crate::live::parse_time_control(&time_control).map_err(Error::from)?;
     }
     Ok(time_control)
 }
