@@ -67,7 +67,7 @@ impl TestServer {
         config.review_nodes = 5_000;
         f(&mut config);
         let limits = config.connections;
-        let state = AppState::start(config).await.unwrap();
+        let state = guoxiang_server::start(config).await.unwrap();
         let app = guoxiang_server::app(state.clone());
         // The server's own accept loop, with its timeouts and connection caps.
         let task = tokio::spawn(async move {

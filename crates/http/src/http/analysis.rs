@@ -17,8 +17,8 @@ use serde::Deserialize;
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::live::engine::Busy;
 use axum::http::StatusCode;
+use guoxiang_domain::live::engine::Busy;
 
 pub use guoxiang_protocol::http::AnalyseRequest;
 

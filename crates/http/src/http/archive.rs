@@ -19,17 +19,17 @@ use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
-use crate::archive::{EventTags, PgnOptions, civil, opening_of};
-use crate::live::game_row_view;
+use guoxiang_domain::archive::{EventTags, PgnOptions, civil, opening_of};
+use guoxiang_domain::live::game_row_view;
 
-/// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening (see [`crate::archive`]).
+/// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening (see [`guoxiang_domain::archive`]).
 pub fn game_pgn(state: &AppState, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {
     game_pgn_with(&state.config.public_url, row, moves, PgnOptions::default())
 }
 
 /// [`game_pgn`] with the export's options, as a response's error when the stored game does not rebuild.
 fn game_pgn_with(public_url: &str, row: &GameRow, moves: &[MoveRow], opts: PgnOptions) -> Result<String, ApiError> {
-    crate::archive::game_pgn(public_url, row, moves, opts, EventTags::default())
+    guoxiang_domain::archive::game_pgn(public_url, row, moves, opts, EventTags::default())
         .map_err(|e| ApiError::internal("pgn", e))
 }
 
@@ -714,8 +714,8 @@ pub async fn current_game(
 
 /// The HTTP form of a game's view. Every field is named, so a field added to the server's view does not compile
 /// until it is placed here too.
-pub fn game_view(v: &crate::live::GameView) -> GameView {
-    let crate::live::GameView {
+pub fn game_view(v: &guoxiang_domain::live::GameView) -> GameView {
+    let guoxiang_domain::live::GameView {
         id,
         white,
         black,

@@ -16,7 +16,7 @@ use super::json::{self as lj, Rating, is_over, speed_name, status_id, status_nam
 use super::{KEEP_ALIVE, ratings, stream_response, titles};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
-use crate::live::{GameHandle, GameView, Subscription, game_row_view};
+use guoxiang_domain::live::{GameHandle, GameView, Subscription, game_row_view};
 
 /// How many moves a game in progress is shown late.
 pub const DELAY_PLIES: usize = 3;
@@ -158,7 +158,7 @@ pub async fn stream(State(state): State<AppState>, Path(id): Path<String>) -> Ap
 async fn stored_game(state: &AppState, id: &str) -> ApiResult<Response> {
     let (row, moves) = state.store.game(id).await?.ok_or_else(|| not_found(id))?;
     let v = game_row_view(&row, &moves);
-    let game = crate::live::restore_game(&row, &moves).map_err(|e| ApiError::internal("game stream", e))?;
+    let game = guoxiang_domain::live::restore_game(&row, &moves).map_err(|e| ApiError::internal("game stream", e))?;
     let fens = positions(game.variant(), &v.moves_uci).map_err(|e| ApiError::internal("game stream", e))?;
     let first = game.variant().start_position().map_or(Color::White, |p| p.turn());
     let clocks =

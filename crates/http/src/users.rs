@@ -25,7 +25,7 @@ pub async fn user_json(state: &AppState, u: &guoxiang_store::User) -> ApiResult<
         "username": u.name,
         "perfs": lichess_perfs(&ratings, &history),
         "createdAt": u.created_at_ms,
-        "seenAt": crate::time::now_ms(),
+        "seenAt": guoxiang_domain::time::now_ms(),
         "playTime": {"total": 0, "tv": 0},
         "url": format!("{}/@/{}", state.config.public_url, u.name),
         "count": lichess_count(&counts, games.len()),

@@ -1,5 +1,5 @@
 //! One error type for every HTTP answer: a status, a stable code and messages in both languages. Internal details
-//! (database errors) are logged, never sent. The domain's errors ([`crate::error::Error`] and the services' own
+//! (database errors) are logged, never sent. The domain's errors ([`guoxiang_domain::error::Error`] and the services' own
 //! types) come in through `From`, each kind of refusal to its status ([`status_of`]).
 
 use axum::Json;
@@ -149,8 +149,8 @@ pub async fn json_rejections(req: axum::extract::Request, next: axum::middleware
 }
 
 /// The HTTP status of a kind of refusal of the domain.
-pub fn status_of(kind: crate::error::Kind) -> StatusCode {
-    use crate::error::Kind;
+pub fn status_of(kind: guoxiang_domain::error::Kind) -> StatusCode {
+    use guoxiang_domain::error::Kind;
     match kind {
         Kind::BadRequest => StatusCode::BAD_REQUEST,
         Kind::Unauthorized => StatusCode::UNAUTHORIZED,
@@ -163,21 +163,26 @@ pub fn status_of(kind: crate::error::Kind) -> StatusCode {
     }
 }
 
-impl From<crate::error::Error> for ApiError {
-    fn from(e: crate::error::Error) -> ApiError {
+impl From<guoxiang_domain::error::Error> for ApiError {
+    fn from(e: guoxiang_domain::error::Error) -> ApiError {
         ApiError { status: status_of(e.kind), code: e.code, zh: e.zh, en: e.en }
     }
 }
 
-/// The domain's refusals of its services, each through [`crate::error::Error`].
+/// The domain's refusals of its services, each through [`guoxiang_domain::error::Error`].
 macro_rules! through_domain {
     ($($t:ty),*) => {$(
         impl From<$t> for ApiError {
             fn from(e: $t) -> ApiError {
-                ApiError::from(crate::error::Error::from(e))
+                ApiError::from(guoxiang_domain::error::Error::from(e))
             }
         }
     )*};
 }
 
-through_domain!(crate::live::GameError, crate::lobby::LobbyError, crate::policy::Refusal, crate::tournament::Refused);
+through_domain!(
+    guoxiang_domain::live::GameError,
+    guoxiang_domain::lobby::LobbyError,
+    guoxiang_domain::policy::Refusal,
+    guoxiang_domain::tournament::Refused
+);

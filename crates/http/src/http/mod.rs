@@ -9,6 +9,7 @@ pub mod analysis_ws;
 pub mod archive;
 pub mod explorer;
 pub mod learn;
+pub mod metrics;
 pub mod puzzle;
 pub mod review;
 pub mod stats;
@@ -77,7 +78,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/game/{id}/tournament", get(tournament::of_game))
         .route("/api/tournament/{id}/trf", get(tournament::trf))
         .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(crate::metrics::readyz))
-        .route("/metrics", get(crate::metrics::metrics))
+        .route("/readyz", get(metrics::readyz))
+        .route("/metrics", get(metrics::metrics))
         .route("/api/server/stats", get(stats::server_stats))
 }

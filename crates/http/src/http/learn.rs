@@ -282,7 +282,7 @@ pub async fn put_progress(
 ) -> ApiResult<Json<guoxiang_protocol::http::LearnProgress>> {
     let user = registered(&auth)?;
     let progress = parse_progress(&body, &loaded().course)?;
-    let merged = state.store.merge_learn_progress(user, &progress, crate::time::now_ms() as i64).await?;
+    let merged = state.store.merge_learn_progress(user, &progress, guoxiang_domain::time::now_ms() as i64).await?;
     Ok(Json(progress_answer(merged)))
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! The traffic between the nodes of a cluster (issue 19, second part), over Redis pub/sub (`guoxiang serve --broker
-//! redis://…`; why Redis is in `docs/architecture.md`, "Cluster"). Three kinds of channel:
+//! guoxiang-broker: the traffic between the nodes of a cluster (issue 19, second part), over Redis pub/sub
+//! (`guoxiang serve --broker redis://…`; why Redis is in `docs/architecture.md`, "Cluster"). [`Broker`] is the
+//! domain's transport (`guoxiang_domain::transport`: ask, tell, publish, follow), its shared counters and its list
+//! of live games; it carries the domain's message bodies without reading them. The channels:
 //!
 //! | channel | published by | carries |
 //! |---|---|---|
@@ -18,6 +20,8 @@
 //! crate's `ConnectionManager`, which reconnects and subscribes again by itself). Publications go through one task
 //! that sends what is queued as a pipeline, in order.
 
+#![forbid(unsafe_code)]
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -30,8 +34,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::metrics::SharedMetrics;
-use crate::transport::{Family, Inbound, Incoming, Listener, LiveList, Pending, SharedCounters, Topic, Transport};
+use guoxiang_domain::metrics::SharedMetrics;
+use guoxiang_domain::transport::{
+    Family, Inbound, Incoming, Listener, LiveList, Pending, SharedCounters, Topic, Transport,
+};
 
 type Raw = Box<RawValue>;
 
@@ -50,7 +56,7 @@ struct Envelope {
     body: Body,
 }
 
-/// What an envelope carries: the domain's message bodies as they are (`crate::transport`), with what a node needs to
+/// What an envelope carries: the domain's message bodies as they are (`guoxiang_domain::transport`), with what a node needs to
 /// route them. (Externally tagged: a raw body cannot go through serde's buffering of internally tagged enums.)
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -143,7 +149,7 @@ impl Broker {
     }
 
     fn queue(&self, channel: String, body: Body) {
-        let env = Envelope { from: self.0.node.clone(), sent_ms: crate::time::now_ms(), body };
+        let env = Envelope { from: self.0.node.clone(), sent_ms: guoxiang_domain::time::now_ms(), body };
         let payload = match serde_json::to_string(&env) {
             Ok(p) => p,
             Err(e) => {
@@ -230,9 +236,9 @@ impl Broker {
     }
 
     /// Counts one more event of `key` in the current window of `window_ms` (fixed windows, shared by every node) and
-    /// returns the window's count so far: the cluster-wide rate limits (`crate::security::Limiters`).
+    /// returns the window's count so far: the cluster-wide rate limits (`guoxiang_http::security::Limiters`).
     async fn count_event(&self, key: &str, window_ms: u64) -> Result<u64, String> {
-        let window = crate::time::now_ms() / window_ms.max(1);
+        let window = guoxiang_domain::time::now_ms() / window_ms.max(1);
         let k = format!("gx:rl:{key}:{window}");
         let mut conn = self.0.conn.clone();
         let (n,): (u64,) = redis::pipe()
@@ -251,10 +257,10 @@ impl Broker {
 
     /// The recent events of `key` kept by every node (a sorted set of times): drops those `window_ms` old or
     /// older and returns how many are left and the time of the oldest. The failed logins of an account
-    /// (`crate::security::Limiters::login_allowed`).
+    /// (`guoxiang_http::security::Limiters::login_allowed`).
     async fn recent_events(&self, key: &str, window_ms: u64) -> Result<(usize, Option<u64>), String> {
         let k = format!("gx:ev:{key}");
-        let since = crate::time::now_ms().saturating_sub(window_ms);
+        let since = guoxiang_domain::time::now_ms().saturating_sub(window_ms);
         let mut conn = self.0.conn.clone();
         let (n, oldest): (usize, Vec<String>) = redis::pipe()
             .atomic()
@@ -280,7 +286,7 @@ impl Broker {
     /// Adds an event of `key` now, keeping the `keep` newest; the set expires `window_ms` after its last event.
     async fn record_event(&self, key: &str, window_ms: u64, keep: usize) -> Result<(), String> {
         let k = format!("gx:ev:{key}");
-        let now = crate::time::now_ms();
+        let now = guoxiang_domain::time::now_ms();
         let member = format!("{now}-{:08x}", rand::random::<u32>());
         let mut conn = self.0.conn.clone();
         redis::pipe()
@@ -389,7 +395,7 @@ impl Broker {
                 }
             };
             self.0.metrics.broker_received.inc();
-            let lag_ms = crate::time::now_ms().saturating_sub(env.sent_ms);
+            let lag_ms = guoxiang_domain::time::now_ms().saturating_sub(env.sent_ms);
             self.0.metrics.broker_lag_seconds.observe(lag_ms as f64 / 1000.0);
             match env.body {
                 Body::Request { req_id, family, key, body } => {

@@ -98,7 +98,7 @@ impl LoginFailures {
 
     /// Refuses a login attempt on an account with too many recent failures.
     pub fn check(&self, account: &str) -> Result<(), ApiError> {
-        let now = crate::time::now_ms();
+        let now = guoxiang_domain::time::now_ms();
         let mut map = self.by_account.lock().unwrap_or_else(|e| e.into_inner());
         let Some(f) = map.get_mut(account) else { return Ok(()) };
         while f.front().is_some_and(|t| now.saturating_sub(*t) >= Self::WINDOW_MS) {
@@ -112,7 +112,7 @@ impl LoginFailures {
 
     /// The refusal while an account pauses: until its oldest failure in the window, at `oldest`, is that old.
     fn pause(oldest: Option<u64>) -> ApiError {
-        let now = crate::time::now_ms();
+        let now = guoxiang_domain::time::now_ms();
         let wait_min =
             oldest.map_or(1, |t| (Self::WINDOW_MS.saturating_sub(now.saturating_sub(t))).div_ceil(60_000).max(1));
         ApiError::new(
@@ -125,7 +125,7 @@ impl LoginFailures {
 
     /// Counts a failed attempt.
     pub fn record(&self, account: &str) {
-        let now = crate::time::now_ms();
+        let now = guoxiang_domain::time::now_ms();
         let mut map = self.by_account.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() >= Self::ACCOUNTS && !map.contains_key(account) {
             map.retain(|_, f| f.back().is_some_and(|t| now.saturating_sub(*t) < Self::WINDOW_MS));
@@ -152,7 +152,7 @@ impl LoginFailures {
 /// refused whichever node it reached. If Redis does not answer, the node's own limits still hold.
 #[derive(Debug, Clone)]
 pub struct Limiters {
-    cluster: Arc<std::sync::OnceLock<crate::transport::SharedCluster>>,
+    cluster: Arc<std::sync::OnceLock<guoxiang_domain::transport::SharedCluster>>,
     limits: crate::Limits,
     /// Failed logins per account, on this node (with a broker, also counted in Redis for the cluster).
     login_failures: Arc<LoginFailures>,
@@ -189,7 +189,7 @@ impl Limiters {
     }
 
     /// Counts every request in the cluster too (set once, with a broker).
-    pub fn set_cluster(&self, broker: crate::transport::SharedCluster) {
+    pub fn set_cluster(&self, broker: guoxiang_domain::transport::SharedCluster) {
         let _ = self.cluster.set(broker);
     }
 

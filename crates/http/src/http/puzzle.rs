@@ -1,7 +1,7 @@
 //! 战术训练 / the tactics trainer over HTTP (docs/api.md "Puzzles"): the next puzzle near a rating, the motif
 //! catalogue with counts, the judge of one try, a round's rating, an account's dashboard, and the daily puzzle and a
 //! puzzle by id in lichess's JSON shape. Each handler reads its request, asks the server's puzzle service
-//! ([`crate::puzzle::Puzzles`]) and answers; the service imports the default set the first time puzzles are needed.
+//! ([`guoxiang_domain::puzzle::Puzzles`]) and answers; the service imports the default set the first time puzzles are needed.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -21,9 +21,9 @@ use serde_json::{Map, Value};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::{Auth, MaybeAuth};
-use crate::puzzle::PuzzleError;
-use crate::puzzle::service::{NextAsk, RATING_RANGE, Round, difficulty_offset, valid_id};
-use crate::puzzle::view::{lichess_puzzle, puzzle_view};
+use guoxiang_domain::puzzle::PuzzleError;
+use guoxiang_domain::puzzle::service::{NextAsk, RATING_RANGE, Round, difficulty_offset, valid_id};
+use guoxiang_domain::puzzle::view::{lichess_puzzle, puzzle_view};
 
 /// At most this many ids in `exclude`.
 pub const MAX_EXCLUDE: usize = 200;

@@ -28,7 +28,7 @@ use tokio::task::JoinHandle;
 
 use crate::AppState;
 use crate::http::analysis::{PositionError, replay};
-use crate::live::engine::{AnalysisPool, AnalysisTicket, Busy};
+use guoxiang_domain::live::engine::{AnalysisPool, AnalysisTicket, Busy};
 
 /// Outgoing frames queued for a connection; `info` frames are dropped rather than queued beyond it.
 const OUT_QUEUE: usize = 64;

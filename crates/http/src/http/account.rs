@@ -60,7 +60,7 @@ pub async fn register(
     let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))??;
-    let user = match state.store.create_user(&name, Some(&hash), false, crate::time::now_ms() as i64).await {
+    let user = match state.store.create_user(&name, Some(&hash), false, guoxiang_domain::time::now_ms() as i64).await {
         Ok(u) => u,
         Err(guoxiang_store::StoreError::NameTaken) => {
             return Err(ApiError::new(
@@ -123,7 +123,7 @@ pub async fn logout(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> A
         && let Some(session) = a.session.clone()
     {
         state.store.delete_session(&session).await?;
-        state.hub.send(&a.user.id, crate::hub::UserEvent::SessionEnded { session });
+        state.hub.send(&a.user.id, guoxiang_domain::hub::UserEvent::SessionEnded { session });
     }
     Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(OkAnswer { ok: true })))
 }

@@ -15,9 +15,9 @@ use super::{KEEP_ALIVE, Params, player_of, rating, require_any, stream_response}
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::hub::UserEvent;
-use crate::live::{GameHandle, GameView, game_row_view};
-use crate::policy::Entrant;
+use guoxiang_domain::hub::UserEvent;
+use guoxiang_domain::live::{GameHandle, GameView, game_row_view};
+use guoxiang_domain::policy::Entrant;
 
 /// Whether an aborted game was aborted because a player did not make the first move in time (Lichess `noStart`).
 pub async fn no_start(h: &GameHandle, v: &GameView) -> bool {
@@ -141,7 +141,7 @@ pub fn colors_match(theirs: ColorChoice, mine: ColorChoice) -> bool {
 /// once with the seek's `id` and wait in the lobby.
 pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResult<Response> {
     auth.require("board:play")?;
-    crate::policy::check_lobby(auth.user.is_bot)?;
+    guoxiang_domain::policy::check_lobby(auth.user.is_bot)?;
     if !matches!(p.get("variant"), None | Some("" | "standard")) {
         return Err(ApiError::bad_request(
             "bad_request",
@@ -178,7 +178,7 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
         .create_seek(
             Entrant { player: me, guest: auth.user.is_guest },
             conn,
-            crate::lobby::SeekTerms {
+            guoxiang_domain::lobby::SeekTerms {
                 time_control: &tc,
                 rated,
                 color,

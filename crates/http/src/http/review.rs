@@ -29,8 +29,8 @@ use guoxiang_store::{ReviewRow, ReviewStatus};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::live::engine::Busy;
-use crate::review::reviewable;
+use guoxiang_domain::live::engine::Busy;
+use guoxiang_domain::review::reviewable;
 
 /// Reviews one person may have waiting or running at once.
 const PENDING_PER_USER: i64 = 3;
@@ -214,7 +214,7 @@ fn replayed(
     row: &guoxiang_store::GameRow,
     moves: &[guoxiang_store::MoveRow],
 ) -> ApiResult<ReplayedGame> {
-    crate::archive::replayed(public_url, row, moves).map_err(|e| ApiError::internal("review try pgn", e))
+    guoxiang_domain::archive::replayed(public_url, row, moves).map_err(|e| ApiError::internal("review try pgn", e))
 }
 
 /// The position before the move at `ply` (from 1) of `game`, and the hashes of the positions before it since the

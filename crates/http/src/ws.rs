@@ -27,9 +27,9 @@ use crate::AppState;
 use crate::api_error::ApiError;
 use crate::auth::Auth;
 use crate::connection::connection_id;
-use crate::hub::UserEvent;
-use crate::live::{GameError, GameHandle};
-use crate::policy::Entrant;
+use guoxiang_domain::hub::UserEvent;
+use guoxiang_domain::live::{GameError, GameHandle};
+use guoxiang_domain::policy::Entrant;
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
@@ -255,7 +255,7 @@ impl Conn {
                             server: format!("guoxiang {}", env!("CARGO_PKG_VERSION")),
                             user,
                             playing,
-                            server_time_ms: crate::time::now_ms(),
+                            server_time_ms: guoxiang_domain::time::now_ms(),
                         }
                         .to_json()
                         .into(),
@@ -344,7 +344,11 @@ impl Conn {
     // The connection itself.
 
     fn pong(&mut self, id: u32, client_time_ms: u64) {
-        self.send(ServerMessage::Pong { id, client_time_ms, server_time_ms: crate::time::now_ms() }.to_json().into());
+        self.send(
+            ServerMessage::Pong { id, client_time_ms, server_time_ms: guoxiang_domain::time::now_ms() }
+                .to_json()
+                .into(),
+        );
     }
 
     // Following games.
@@ -447,7 +451,7 @@ impl Conn {
         variant: StartChoice,
     ) -> Result<(), ApiError> {
         let (p, guest) = self.need_user()?;
-        crate::policy::check_lobby(self.is_bot())?;
+        guoxiang_domain::policy::check_lobby(self.is_bot())?;
         if rated && guest {
             return Err(rated_needs_account());
         }
@@ -458,7 +462,7 @@ impl Conn {
             .create_seek(
                 Entrant { player: p, guest },
                 self.id,
-                crate::lobby::SeekTerms { time_control, rated, color, variant },
+                guoxiang_domain::lobby::SeekTerms { time_control, rated, color, variant },
                 rating,
             )
             .await?;
@@ -475,7 +479,7 @@ impl Conn {
 
     async fn accept_seek(&mut self, id: u32, seek_id: &str) -> Result<(), ApiError> {
         let (p, guest) = self.need_user()?;
-        crate::policy::check_lobby(self.is_bot())?;
+        guoxiang_domain::policy::check_lobby(self.is_bot())?;
         self.state.lobby.accept_seek(seek_id, p, guest).await?;
         self.ack(id);
         Ok(())
@@ -483,7 +487,7 @@ impl Conn {
 
     async fn join_pool(&mut self, id: u32, time_control: &str, rated: bool) -> Result<(), ApiError> {
         let (p, guest) = self.need_user()?;
-        crate::policy::check_lobby(self.is_bot())?;
+        guoxiang_domain::policy::check_lobby(self.is_bot())?;
         if rated && guest {
             return Err(rated_needs_account());
         }
@@ -522,7 +526,7 @@ impl Conn {
                 ));
             }
             (Some(fen), StartChoice::Standard) => Variant::FromPosition { fen },
-            (None, choice) => crate::live::start_of(choice)?,
+            (None, choice) => guoxiang_domain::live::start_of(choice)?,
         };
         self.state.live.play_computer(p, level, color, time_control, variant, rules).await?;
         self.ack(id);
@@ -544,8 +548,8 @@ impl Conn {
             return Err(rated_needs_account());
         }
         let who = Entrant { player: p, guest };
-        let variant = crate::live::start_of(variant)?;
-        let terms = crate::lobby::ChallengeTerms { time_control, rated, color, variant, rules };
+        let variant = guoxiang_domain::live::start_of(variant)?;
+        let terms = guoxiang_domain::lobby::ChallengeTerms { time_control, rated, color, variant, rules };
         let c = self.state.lobby.create_challenge(who, None, terms).await?;
         let url = c.url(&self.state.config.public_url);
         self.send(ServerMessage::ChallengeCreated { id, challenge_id: c.id, url }.to_json().into());
@@ -569,7 +573,7 @@ impl Conn {
 
     async fn rating_for(&self, time_control: &str) -> Option<u32> {
         let a = self.auth.as_ref()?;
-        let tc = crate::lobby::parse_time_control(time_control).ok()?;
+        let tc = guoxiang_domain::lobby::parse_time_control(time_control).ok()?;
         let speed = guoxiang_ratings::RatingSpeed::of(tc.speed())?;
         let rows = self.state.store.ratings(&a.user.id).await.ok()?;
         let r = rows.into_iter().find(|r| r.speed == speed.as_str()).map_or(1500.0, |r| r.rating);
@@ -585,7 +589,11 @@ fn rated_needs_account() -> ApiError {
     )
 }
 
-async fn forward(game: GameHandle, mut rx: broadcast::Receiver<Arc<crate::live::Update>>, out: mpsc::Sender<Arc<str>>) {
+async fn forward(
+    game: GameHandle,
+    mut rx: broadcast::Receiver<Arc<guoxiang_domain::live::Update>>,
+    out: mpsc::Sender<Arc<str>>,
+) {
     loop {
         match rx.recv().await {
             Ok(u) => {

@@ -56,7 +56,7 @@ pub async fn get(
     Ok(Json(state.tournaments.view(&id, &doc, auth.as_ref().map(|a| &*a.user))))
 }
 
-fn answer(state: &AppState, id: &str, doc: &crate::tournament::Doc, auth: &Auth) -> Json<TournamentView> {
+fn answer(state: &AppState, id: &str, doc: &guoxiang_domain::tournament::Doc, auth: &Auth) -> Json<TournamentView> {
     Json(state.tournaments.view(id, doc, Some(&auth.user)))
 }
 

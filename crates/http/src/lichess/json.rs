@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::Params;
 use crate::api_error::ApiError;
-use crate::live::GameView;
-use crate::lobby::ChallengeInfo;
+use guoxiang_domain::live::GameView;
+use guoxiang_domain::lobby::ChallengeInfo;
 
 /// What Lichess sends as the remaining time of a game without a clock (`Int.MaxValue` ms).
 pub const NO_CLOCK_MS: u64 = 2_147_483_647;
@@ -221,7 +221,9 @@ pub fn variant_param(p: &Params) -> Result<Variant, ApiError> {
                 .map_err(|e| bad(&format!("not a Chess960 start: {}", e.message(guoxiang_core::Lang::En))))?;
             Ok(v)
         }
-        ("chess960", None) => Ok(crate::live::start_of(guoxiang_protocol::StartChoice::Chess960 { position: None })?),
+        ("chess960", None) => {
+            Ok(guoxiang_domain::live::start_of(guoxiang_protocol::StartChoice::Chess960 { position: None })?)
+        }
         (v, _) => {
             Err(bad(&format!("unsupported variant {v:?}: this server plays standard, chess960 and fromPosition")))
         }
@@ -589,7 +591,7 @@ mod tests {
     #[test]
     fn game_full_of_a_view() {
         let mut v = view();
-        v.black = crate::live::engine_player(3);
+        v.black = guoxiang_domain::live::engine_player(3);
         let g = game_full_json(&v, false, [(1500, true), (0, false)], [None, None]);
         assert_eq!(g["type"], "gameFull");
         assert_eq!(g["initialFen"], "startpos");

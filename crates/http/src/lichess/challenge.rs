@@ -13,8 +13,8 @@ use super::{Params, ok, player_of, rating, require_any, title};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::lobby::ChallengeInfo;
-use crate::policy::Entrant;
+use guoxiang_domain::lobby::ChallengeInfo;
+use guoxiang_domain::policy::Entrant;
 
 const WRITE: &[&str] = &["challenge:write", "bot:play", "board:play"];
 
@@ -98,7 +98,7 @@ pub async fn create(
     if rated && (auth.user.is_guest || dest.is_guest) {
         return Err(ApiError::bad_request("not_ratable", "游客不能下计分对局", "guests cannot play rated games"));
     }
-    crate::policy::check_bots(rated, auth.user.is_bot, dest.is_bot, state.config.rated_bot_games)?;
+    guoxiang_domain::policy::check_bots(rated, auth.user.is_bot, dest.is_bot, state.config.rated_bot_games)?;
     let tc = lj::challenge_time_control(&p)?;
     // `acceptByToken`: the destination's own token (with `challenge:write`) accepts at once, and the game starts.
     let accept_by = match p.get("acceptByToken").filter(|t| !t.is_empty()) {
@@ -228,8 +228,8 @@ pub async fn cancel(State(state): State<AppState>, auth: Auth, Path(id): Path<St
 
 /// A challenge's terms from the API's parameters. Lichess's own `rules` parameter means something else (noAbort,
 /// noRematch, …): these games are played under online rules.
-fn terms<'a>(tc: &'a str, rated: bool, p: &Params) -> ApiResult<crate::lobby::ChallengeTerms<'a>> {
-    Ok(crate::lobby::ChallengeTerms {
+fn terms<'a>(tc: &'a str, rated: bool, p: &Params) -> ApiResult<guoxiang_domain::lobby::ChallengeTerms<'a>> {
+    Ok(guoxiang_domain::lobby::ChallengeTerms {
         time_control: tc,
         rated,
         color: lj::color_choice(p)?,

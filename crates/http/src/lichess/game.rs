@@ -20,7 +20,7 @@ use super::{Api, KEEP_ALIVE, Params, ok, ratings, stream_response, titles};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
-use crate::live::{GameHandle, GameView, Subscription, Update, game_row_view};
+use guoxiang_domain::live::{GameHandle, GameView, Subscription, Update, game_row_view};
 
 fn game_not_found(id: &str) -> ApiError {
     ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))
@@ -147,7 +147,7 @@ impl Follow {
             return;
         }
         if let Some(since) = gone_since {
-            let left = (since.0 + self.timeout_ms).saturating_sub(crate::time::now_ms());
+            let left = (since.0 + self.timeout_ms).saturating_sub(guoxiang_domain::time::now_ms());
             if self.tx.send(opponent_gone(true, Some(left))).await.is_err() {
                 return;
             }
@@ -356,7 +356,7 @@ pub async fn claim_draw(
             auth.require(Api::of_path(uri.path()).scope())?;
             let h = state.live.locate(lj::game_id(&id)).await?;
             let snap = h.snapshot().await?;
-            let game = Game::restore(snap, crate::time::now()).map_err(|e| ApiError::internal("claim", e))?;
+            let game = Game::restore(snap, guoxiang_domain::time::now()).map_err(|e| ApiError::internal("claim", e))?;
             *game.claimable_draws().first().ok_or_else(|| {
                 ApiError::bad_request("no_claim", "现在不能要求和棋", "there is no draw to claim in this position")
             })?

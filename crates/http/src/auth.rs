@@ -193,7 +193,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 
 /// Resolves the request's user, if any (an unknown or expired secret is no user, not an error).
 pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Option<Auth>, ApiError> {
-    let now = crate::time::now_ms() as i64;
+    let now = guoxiang_domain::time::now_ms() as i64;
     if let Some(t) = bearer(headers) {
         let h = hash_secret(&t);
         if let Some((user, scopes)) = state.store.token_user(&h).await? {
@@ -262,7 +262,7 @@ pub fn clear_cookie() -> String {
 /// Creates a session for `user_id` and returns its secret.
 pub async fn new_session(state: &AppState, user_id: &str, days: i64) -> Result<String, ApiError> {
     let secret = new_secret();
-    let now = crate::time::now_ms() as i64;
+    let now = guoxiang_domain::time::now_ms() as i64;
     state.store.create_session(&hash_secret(&secret), user_id, now, now + days * 86_400_000).await?;
     Ok(secret)
 }
@@ -273,7 +273,7 @@ pub async fn new_guest(state: &AppState) -> Result<(User, String), ApiError> {
         let mut b = [0u8; 4];
         rand::rng().fill_bytes(&mut b);
         let name = format!("Guest-{}", &hex::encode(b)[..7]);
-        match state.store.create_user(&name, None, true, crate::time::now_ms() as i64).await {
+        match state.store.create_user(&name, None, true, guoxiang_domain::time::now_ms() as i64).await {
             Ok(user) => {
                 let secret = new_session(state, &user.id, GUEST_SESSION_DAYS).await?;
                 return Ok((user, secret));
@@ -302,6 +302,9 @@ pub async fn new_token(
         }
     }
     let token = format!("gxp_{}", new_secret());
-    state.store.create_token(&hash_secret(&token), user_id, description, scopes, crate::time::now_ms() as i64).await?;
+    state
+        .store
+        .create_token(&hash_secret(&token), user_id, description, scopes, guoxiang_domain::time::now_ms() as i64)
+        .await?;
     Ok(token)
 }
