@@ -7,6 +7,15 @@ use guoxiang_game::{PlayerRef, Variant};
 use guoxiang_protocol::{ChallengeStatus, ColorChoice, Player};
 use serde::{Deserialize, Serialize};
 
+/// The only way the domain reaches users: tells a user something on every connection they have (browser tabs,
+/// Lichess event streams, on every node), and whether they have one. The hub implements it (`crate::hub`).
+pub trait Notifier: Send + Sync + std::fmt::Debug {
+    fn notify(&self, user_id: &str, event: UserEvent);
+
+    /// Whether `user_id` has an open connection (on this node).
+    fn is_online(&self, user_id: &str) -> bool;
+}
+
 /// Something for a user.
 #[derive(Clone, Debug)]
 pub enum UserEvent {

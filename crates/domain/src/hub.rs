@@ -153,6 +153,16 @@ mod tests {
     }
 }
 
+impl crate::events::Notifier for Hub {
+    fn notify(&self, user_id: &str, event: UserEvent) {
+        self.send(user_id, event);
+    }
+
+    fn is_online(&self, user_id: &str) -> bool {
+        Hub::is_online(self, user_id)
+    }
+}
+
 /// The relay of a cluster: a user's notification published for the other nodes' connections of that user.
 #[derive(Debug)]
 pub struct ClusterRelay(pub crate::transport::SharedCluster);

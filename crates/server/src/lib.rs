@@ -45,17 +45,11 @@ pub async fn start(config: Config) -> Result<AppState, String> {
     };
     let cluster = config.cluster.clone();
     // With a broker: connected before the games are resumed, so that their first changes reach the other nodes.
-    let broker = match cluster.as_ref().and_then(|c| c.broker.as_deref().map(|url| (url, c.node.as_str()))) {
-        Some((url, node)) => {
-            let (b, inbound) = broker::Broker::connect(url, node, metrics.clone()).await?;
-            Some((Arc::new(b) as transport::SharedCluster, inbound))
-        }
-        None => None,
-    };
+    let broker = connect_broker(cluster.as_ref(), &metrics).await?;
     let live = live::Live::new(
         store.clone(),
         persist,
-        hub.clone(),
+        Arc::new(hub.clone()),
         engines,
         timeouts,
         cluster.map(|c| (c, broker.as_ref().map(|(b, _)| b.clone()))),
@@ -64,10 +58,7 @@ pub async fn start(config: Config) -> Result<AppState, String> {
     );
     let lobby = lobby::Lobby::new(live.clone(), config.public_url.clone());
     if let Some((b, inbound)) = broker {
-        hub.set_relay(Arc::new(hub::ClusterRelay(b.clone())));
-        tokio::spawn(hub::deliver_relayed(hub.clone(), inbound.users));
-        tokio::spawn(lobby::deliver_lobby(lobby.updates.clone(), inbound.lobby));
-        tokio::spawn(lobby::serve_requests(live.clone(), lobby.clone(), b, inbound.requests));
+        serve_cluster(b, inbound, &hub, &live, &lobby);
     }
     let n = live.restore_all().await.map_err(|e| e.to_string())?;
     if n > 0 {
@@ -100,7 +91,39 @@ pub async fn start(config: Config) -> Result<AppState, String> {
         tracing::warn!("default puzzles: {e}");
     }
     state.lobby.start_live_games_feed();
-    let store = state.store.clone();
+    start_housekeeping(state.store.clone());
+    Ok(state)
+}
+
+/// The broker of a cluster that has one, connected as this node.
+async fn connect_broker(
+    cluster: Option<&live::cluster::ClusterConfig>,
+    metrics: &metrics::SharedMetrics,
+) -> Result<Option<(transport::SharedCluster, transport::Inbound)>, String> {
+    let Some((url, node)) = cluster.and_then(|c| c.broker.as_deref().map(|url| (url, c.node.as_str()))) else {
+        return Ok(None);
+    };
+    let (b, inbound) = broker::Broker::connect(url, node, metrics.clone()).await?;
+    Ok(Some((Arc::new(b) as transport::SharedCluster, inbound)))
+}
+
+/// What comes in from the other nodes, to whom it is for: users' notifications to the hub, the lobby's frames to
+/// its followers, requests to the games and the lobby; and this node's notifications out to the others.
+fn serve_cluster(
+    b: transport::SharedCluster,
+    inbound: transport::Inbound,
+    hub: &hub::Hub,
+    live: &live::Live,
+    lobby: &lobby::Lobby,
+) {
+    hub.set_relay(Arc::new(hub::ClusterRelay(b.clone())));
+    tokio::spawn(hub::deliver_relayed(hub.clone(), inbound.users));
+    tokio::spawn(lobby::deliver_lobby(lobby.updates.clone(), inbound.lobby));
+    tokio::spawn(lobby::serve_requests(live.clone(), lobby.clone(), b, inbound.requests));
+}
+
+/// Runs [`housekeep`] every hour.
+fn start_housekeeping(store: Store) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
@@ -110,7 +133,6 @@ pub async fn start(config: Config) -> Result<AppState, String> {
             }
         }
     });
-    Ok(state)
 }
 
 /// What the server clears away every hour: expired sessions, then the guests nobody can use any more (no valid

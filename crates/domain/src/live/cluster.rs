@@ -17,6 +17,61 @@ use super::{ActorMsg, Live, actor};
 /// game's (`lobby::cluster` serves the lobby while this node holds it).
 pub const LOBBY_LEASE: &str = "~lobby";
 
+/// The keeper of a lease that is not a game's — the lobby's: taken when free, watched at every renewal (another
+/// node may have taken it meanwhile), handed over at a shutdown. Whoever serves what the lease guards asks
+/// [`LeaseKeeper::epoch`] (`lobby::Lobby::is_here`).
+#[derive(Debug)]
+pub struct LeaseKeeper {
+    store: guoxiang_store::Store,
+    name: &'static str,
+    node: String,
+    /// The lease's epoch while this node holds it.
+    epoch: std::sync::Mutex<Option<i64>>,
+}
+
+impl LeaseKeeper {
+    pub fn new(store: guoxiang_store::Store, name: &'static str, node: String) -> LeaseKeeper {
+        LeaseKeeper { store, name, node, epoch: std::sync::Mutex::new(None) }
+    }
+
+    /// The epoch this node holds the lease at, if it does.
+    pub fn epoch(&self) -> Option<i64> {
+        *self.epoch.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set(&self, epoch: Option<i64>) {
+        *self.epoch.lock().unwrap_or_else(|e| e.into_inner()) = epoch;
+    }
+
+    /// After a renewal (`held`: the leases this node holds now): notices a lease lost, and takes it when free.
+    pub async fn keep(&self, held: &HashSet<(String, i64)>, now: i64, ttl: i64) -> Result<(), String> {
+        if let Some(e) = self.epoch()
+            && !held.contains(&(self.name.to_owned(), e))
+        {
+            tracing::warn!("{}: another node holds its lease now", self.name);
+            self.set(None);
+        }
+        if self.epoch().is_none()
+            && let Some(e) =
+                self.store.acquire_lease(self.name, &self.node, now, ttl).await.map_err(|e| e.to_string())?
+        {
+            tracing::info!("{}: this node holds its lease (epoch {e})", self.name);
+            self.set(Some(e));
+        }
+        Ok(())
+    }
+
+    /// Hands the lease over (a shutdown), so that another node takes it at once.
+    pub async fn let_go(&self) {
+        let epoch = self.epoch.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(epoch) = epoch
+            && let Err(e) = self.store.hand_over_lease(self.name, &self.node, epoch).await
+        {
+            tracing::warn!("{}: its lease was not handed over ({e}); it lapses by itself", self.name);
+        }
+    }
+}
+
 /// How many of its games being played a node lists for the cluster (the lobby shows 50, `GET /api/live` 100).
 const LIVE_LIST: usize = 100;
 
@@ -72,22 +127,8 @@ impl Live {
         self.inner.metrics.renewed(now as u64, held.len());
         let held: HashSet<(String, i64)> = held.into_iter().collect();
         // With a broker one node runs the cluster's lobby, by a lease like a game's.
-        if self.inner.broker.is_some() {
-            let lobby = LOBBY_LEASE;
-            let had = self.lobby_epoch();
-            if let Some(e) = had
-                && !held.contains(&(lobby.to_owned(), e))
-            {
-                tracing::warn!("lobby: another node runs it now");
-                *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()) = None;
-            }
-            if self.lobby_epoch().is_none()
-                && let Some(e) =
-                    self.inner.store.acquire_lease(lobby, &cluster.node, now, ttl).await.map_err(|e| e.to_string())?
-            {
-                tracing::info!("lobby: this node runs the cluster's lobby (epoch {e})");
-                *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-            }
+        if let Some(keeper) = &self.inner.lobby_lease {
+            keeper.keep(&held, now, ttl).await?;
         }
         // With a broker, this node's games being played go in the cluster's list, valid for a lease.
         if let Some(b) = self.broker() {
@@ -96,6 +137,12 @@ impl Live {
                 tracing::warn!("live games: not put in the broker ({e})");
             }
         }
+        self.disown_lost(&held).await;
+        self.take_over_unowned(&cluster.node, now, ttl).await
+    }
+
+    /// Stops the actors of the games this node held and no longer holds (another node took them over).
+    async fn disown_lost(&self, held: &HashSet<(String, i64)>) {
         let mine: Vec<(String, i64)> = {
             let epochs = self.inner.epochs.lock().unwrap_or_else(|e| e.into_inner());
             epochs.iter().map(|(g, e)| (g.clone(), *e)).collect()
@@ -106,6 +153,10 @@ impl Live {
                 self.disown(&game_id).await;
             }
         }
+    }
+
+    /// Takes over the live games no node holds (their owner died or was paused past its lease); returns how many.
+    async fn take_over_unowned(&self, node: &str, now: i64, ttl: i64) -> Result<usize, String> {
         let mut taken = 0;
         for game_id in self.inner.store.unowned_live_games(now).await.map_err(|e| e.to_string())? {
             // A game in memory whose lease lapsed is still this node's until another takes it (the renewal above
@@ -114,7 +165,7 @@ impl Live {
                 continue;
             }
             let Some(epoch) =
-                self.inner.store.acquire_lease(&game_id, &cluster.node, now, ttl).await.map_err(|e| e.to_string())?
+                self.inner.store.acquire_lease(&game_id, node, now, ttl).await.map_err(|e| e.to_string())?
             else {
                 continue;
             };
@@ -133,7 +184,7 @@ impl Live {
                 }
                 // Ended meanwhile: nothing to run.
                 Ok(_) => {
-                    let _ = self.inner.store.release_lease(&game_id, &cluster.node, epoch).await;
+                    let _ = self.inner.store.release_lease(&game_id, node, epoch).await;
                 }
                 Err(e) => tracing::error!("game {game_id}: {e}"),
             }
@@ -180,7 +231,7 @@ impl Live {
 
     /// The epoch of the lobby's lease while this node runs the cluster's lobby (with a broker).
     pub fn lobby_epoch(&self) -> Option<i64> {
-        *self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner())
+        self.inner.lobby_lease.as_ref().and_then(LeaseKeeper::epoch)
     }
 
     /// How long a lease runs, ms (the default 4,000 outside a cluster).
@@ -190,11 +241,8 @@ impl Live {
 
     /// Hands the lobby's lease over at a shutdown, so that another node runs the lobby at once.
     pub(crate) async fn let_go_of_lobby(&self) {
-        let epoch = self.inner.lobby_epoch.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let (Some(node), Some(epoch)) = (self.node(), epoch)
-            && let Err(e) = self.inner.store.hand_over_lease(LOBBY_LEASE, node, epoch).await
-        {
-            tracing::warn!("lobby: its lease was not handed over ({e}); it lapses by itself");
+        if let Some(keeper) = &self.inner.lobby_lease {
+            keeper.let_go().await;
         }
     }
 

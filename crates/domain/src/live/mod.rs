@@ -38,7 +38,7 @@ pub use remote::{ASK_DEADLINE, serve_game_request};
 pub use services::{NewGame, Services};
 pub use view::{GameView, game_row_view};
 
-use crate::hub::{Hub, UserEvent};
+use crate::events::{Notifier, UserEvent};
 use engine::EnginePool;
 use persist::Persist;
 
@@ -228,7 +228,6 @@ struct Inner {
     games: Mutex<HashMap<String, GameHandle>>,
     store: Store,
     persist: Persist,
-    hub: Hub,
     engines: EnginePool,
     /// What the actors ask of the rest of the server (notifications, game creation, ratings, the aftermath).
     services: Services,
@@ -247,8 +246,8 @@ struct Inner {
     broker: Option<crate::transport::SharedCluster>,
     /// Proxies of the games other nodes own that this node's clients asked for (`remote`).
     remotes: Mutex<HashMap<String, GameHandle>>,
-    /// With a broker: the epoch of the lobby's lease while this node runs the cluster's lobby.
-    lobby_epoch: Mutex<Option<i64>>,
+    /// With a broker: the keeper of the lobby's lease (this node runs the cluster's lobby while it holds it).
+    lobby_lease: Option<cluster::LeaseKeeper>,
 }
 
 /// A game whose result was just committed.
@@ -335,7 +334,7 @@ impl Live {
     pub fn new(
         store: Store,
         persist: Persist,
-        hub: Hub,
+        notifier: Arc<dyn Notifier>,
         engines: EnginePool,
         timeouts: Timeouts,
         cluster: Option<(cluster::ClusterConfig, Option<crate::transport::SharedCluster>)>,
@@ -347,10 +346,14 @@ impl Live {
             Some((c, b)) => (Some(c), b),
             None => (None, None),
         };
+        let lobby_lease = match (&cluster, &broker) {
+            (Some(c), Some(_)) => Some(cluster::LeaseKeeper::new(store.clone(), cluster::LOBBY_LEASE, c.node.clone())),
+            _ => None,
+        };
         let inner = Arc::new_cyclic(|me| Inner {
             games: Mutex::new(HashMap::new()),
             services: Services {
-                notifier: Arc::new(hub.clone()),
+                notifier,
                 games: Arc::new(services::LocalCreator(me.clone())),
                 ratings: Arc::new(services::StoreRatings::new(store.clone())),
                 aftermath: Arc::new(services::LocalAftermath { store: store.clone(), finished: finished.clone() }),
@@ -358,7 +361,6 @@ impl Live {
             },
             store,
             persist,
-            hub,
             engines,
             summaries: Mutex::new(HashMap::new()),
             timeouts,
@@ -368,7 +370,7 @@ impl Live {
             metrics,
             broker,
             remotes: Mutex::new(HashMap::new()),
-            lobby_epoch: Mutex::new(None),
+            lobby_lease,
         });
         Live { inner }
     }
@@ -387,8 +389,9 @@ impl Live {
         &self.inner.services
     }
 
-    pub fn hub(&self) -> &Hub {
-        &self.inner.hub
+    /// How the live games (and the services above them) tell users.
+    pub fn notifier(&self) -> &Arc<dyn Notifier> {
+        &self.inner.services.notifier
     }
 
     /// The broker between the nodes, in a cluster that has one.
@@ -622,8 +625,8 @@ impl Live {
         let white_id = game.white().id.clone();
         let black_id = game.black().id.clone();
         self.spawn(game);
-        self.inner.hub.send(&white_id, UserEvent::GameStarted { game_id: id.clone(), color: Color::White });
-        self.inner.hub.send(&black_id, UserEvent::GameStarted { game_id: id.clone(), color: Color::Black });
+        self.notifier().notify(&white_id, UserEvent::GameStarted { game_id: id.clone(), color: Color::White });
+        self.notifier().notify(&black_id, UserEvent::GameStarted { game_id: id.clone(), color: Color::Black });
         Ok(id)
     }
 

@@ -18,21 +18,10 @@ use tokio::sync::{OwnedMutexGuard, broadcast};
 
 use super::GameError;
 use super::{FinishedGame, Inner, Live, finish};
-use crate::hub::{Hub, UserEvent};
+pub use crate::events::Notifier;
 
 /// A boxed future, for the interfaces' asynchronous methods (they are used as trait objects).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// Tells a user something on every connection they have (browser tabs, Lichess event streams).
-pub trait Notifier: Send + Sync + Debug {
-    fn notify(&self, user_id: &str, event: UserEvent);
-}
-
-impl Notifier for Hub {
-    fn notify(&self, user_id: &str, event: UserEvent) {
-        self.send(user_id, event);
-    }
-}
 
 /// A game to create: the players (White first), and its terms.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

@@ -243,14 +243,14 @@ impl LocalLobby {
 
     fn notify_challenge(&self, c: &ChallengeInfo) {
         let ev = UserEvent::Challenge(Box::new(c.clone()));
-        self.live.hub().send(&c.challenger.id, ev.clone());
+        self.live.notifier().notify(&c.challenger.id, ev.clone());
         if let Some(d) = &c.dest {
-            self.live.hub().send(d, ev.clone());
+            self.live.notifier().notify(d, ev.clone());
         }
         if let Some(o) = &c.opponent
             && c.dest.as_deref() != Some(o.id.as_str())
         {
-            self.live.hub().send(&o.id, ev);
+            self.live.notifier().notify(&o.id, ev);
         }
     }
 

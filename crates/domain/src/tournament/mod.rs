@@ -239,7 +239,7 @@ impl Tournaments {
         if seen.is_some_and(|at| now_ms - at <= PRESENCE_WINDOW_MS) {
             return true;
         }
-        doc.played_last_round(entry.no) && self.0.live.hub().is_online(user_id)
+        doc.played_last_round(entry.no) && self.0.live.notifier().is_online(user_id)
     }
 
     /// The players the next round would pair who are not present (empty without the presence check).

@@ -123,7 +123,7 @@ pub async fn logout(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> A
         && let Some(session) = a.session.clone()
     {
         state.store.delete_session(&session).await?;
-        state.hub.send(&a.user.id, guoxiang_domain::hub::UserEvent::SessionEnded { session });
+        state.live.notifier().notify(&a.user.id, guoxiang_domain::hub::UserEvent::SessionEnded { session });
     }
     Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(OkAnswer { ok: true })))
 }

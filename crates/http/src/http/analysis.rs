@@ -6,7 +6,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{Query, State};
+use axum::routing::{get, post};
 use guoxiang_core::{Position, Validation};
 use guoxiang_engine::{Control, Engine, Info, Limits};
 use guoxiang_protocol::Color;
@@ -21,6 +23,11 @@ use axum::http::StatusCode;
 use guoxiang_domain::live::engine::Busy;
 
 pub use guoxiang_protocol::http::AnalyseRequest;
+
+/// Routes: one-shot analysis and opening names.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/analyse", post(analyse)).route("/api/opening", get(opening))
+}
 
 fn bad(zh: String, en: String) -> ApiError {
     ApiError::bad_request("bad_request", zh, en)

@@ -12,10 +12,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
 use guoxiang_core::Position;
 use guoxiang_engine::{Engine, Info, Limits};
@@ -29,6 +31,11 @@ use tokio::task::JoinHandle;
 use crate::AppState;
 use crate::http::analysis::{PositionError, replay};
 use guoxiang_domain::live::engine::{AnalysisPool, AnalysisTicket, Busy};
+
+/// Routes: the analysis board's WebSocket.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/ws/analysis", get(upgrade))
+}
 
 /// Outgoing frames queued for a connection; `info` frames are dropped rather than queued beyond it.
 const OUT_QUEUE: usize = 64;

@@ -10,10 +10,12 @@
 use std::sync::OnceLock;
 
 use axum::Json;
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use guoxiang_learn::{Course, Try};
 use guoxiang_protocol::http::{Bilingual, LearnCourse, LearnReason, LearnVerdict};
 use guoxiang_store::{LearnProgress, LessonProgress};
@@ -22,6 +24,14 @@ use serde_json::{Map, Value};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
+
+/// Routes: the 学棋 / Learn course and its progress.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/learn", get(course))
+        .route("/api/learn/try", post(judge_try))
+        .route("/api/learn/progress", get(get_progress).put(put_progress))
+}
 
 /// The most lessons one progress upload may hold.
 const MAX_PROGRESS_LESSONS: usize = 1000;
