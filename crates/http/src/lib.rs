@@ -165,7 +165,7 @@ pub struct AppState {
 /// The whole HTTP surface.
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .route("/ws", axum::routing::get(ws::upgrade))
+        .merge(ws::routes())
         .merge(http::routes())
         .merge(lichess::routes())
         .fallback(http::web::static_or_index)

@@ -9,10 +9,12 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
+use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
 use governor::DefaultDirectRateLimiter;
 use guoxiang_game::{PlayerRef, Variant};
@@ -30,6 +32,11 @@ use crate::connection::connection_id;
 use guoxiang_domain::hub::UserEvent;
 use guoxiang_domain::live::{GameError, GameHandle};
 use guoxiang_domain::policy::Entrant;
+
+/// Routes: the WebSocket.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/ws", get(upgrade))
+}
 
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 

@@ -3,9 +3,11 @@
 use std::net::SocketAddr;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::header;
 use axum::response::{AppendHeaders, IntoResponse, Response};
+use axum::routing::{delete, get, post};
 use guoxiang_protocol::http::{
     AccountUser, AuthAnswer, Level, Me, NewToken, OkAnswer, TokenCreated, TokenInfo, TokenList,
 };
@@ -16,6 +18,20 @@ use crate::api_error::{ApiError, ApiResult};
 use crate::auth::{self, Auth, MaybeAuth, Via};
 
 pub use guoxiang_protocol::http::Credentials;
+
+/// Routes: accounts, sessions and API tokens.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/guest", post(guest))
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+        .route("/api/token", post(create_token))
+        .route("/api/tokens", get(list_tokens))
+        .route("/api/tokens/{id}", delete(revoke_token))
+        .route("/api/levels", get(levels))
+}
 
 fn account_user(u: &guoxiang_store::User) -> AccountUser {
     let points = u.points.max(0) as u32;

@@ -2,10 +2,12 @@
 //! (streamed page by page), and game JSON in the Lichess export format.
 
 use axum::Json;
+use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use std::collections::BTreeMap;
 
 use guoxiang_protocol::Color;
@@ -21,6 +23,21 @@ use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use guoxiang_domain::archive::{EventTags, PgnOptions, civil, opening_of};
 use guoxiang_domain::live::game_row_view;
+
+/// Routes: the archive (profiles, players' games, exports, the live list).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/user/{name}", get(profile))
+        .route("/api/user/{name}/rating-history", get(rating_history))
+        .route("/api/user/{name}/current-game", get(current_game))
+        .route("/api/user/{name}/games", get(games_json))
+        .route("/api/games/user/{name}", get(export_user))
+        .route("/api/games/export/_ids", post(export_ids))
+        .route("/api/crosstable/{a}/{b}", get(crosstable))
+        .route("/game/export/{id}", get(export_game))
+        .route("/api/game/{id}", get(game_json))
+        .route("/api/live", get(live))
+}
 
 /// A stored game in PGN export format, with `[%clk]` comments, ratings and the opening (see [`guoxiang_domain::archive`]).
 pub fn game_pgn(state: &AppState, row: &GameRow, moves: &[MoveRow]) -> Result<String, ApiError> {

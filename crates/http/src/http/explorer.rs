@@ -11,7 +11,9 @@
 use std::collections::HashMap;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{Query, State};
+use axum::routing::get;
 use guoxiang_core::{Position, Validation};
 use guoxiang_explorer::{MAX_PLIES, MoveStats, RATING_BUCKETS, SpeedBucket, opening_info, summarize};
 use guoxiang_protocol::http::{ExplorerAnswer, ExplorerMove, ExplorerOpening, OpeningFamily};
@@ -20,6 +22,11 @@ use guoxiang_store::ExplorerSource;
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::http::analysis::{MAX_MOVES, PositionError, replay};
+
+/// Routes: the opening explorer.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/explorer", get(explorer))
+}
 
 const PARAMS: [&str; 5] = ["fen", "moves", "source", "speeds", "ratings"];
 

@@ -3,11 +3,21 @@
 //! and `GET /readyz`, whether this node can take traffic (the database answers and, in a cluster, its leases are
 //! being renewed).
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 
 use crate::AppState;
+
+/// Routes: liveness, readiness and the Prometheus metrics.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+}
 
 /// `GET /metrics`.
 pub async fn metrics(State(state): State<AppState>) -> Response {

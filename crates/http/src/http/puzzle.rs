@@ -7,10 +7,12 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use axum::Json;
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use guoxiang_protocol::http::{
     GlickoRating, LichessPuzzle, PuzzleAnswer, PuzzleDashboard, PuzzleThemes, PuzzleVerdict, RoundAnswer,
 };
@@ -24,6 +26,18 @@ use crate::auth::{Auth, MaybeAuth};
 use guoxiang_domain::puzzle::PuzzleError;
 use guoxiang_domain::puzzle::service::{NextAsk, RATING_RANGE, Round, difficulty_offset, valid_id};
 use guoxiang_domain::puzzle::view::{lichess_puzzle, puzzle_view};
+
+/// Routes: puzzles.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/puzzle/next", get(next))
+        .route("/api/puzzle/themes", get(themes))
+        .route("/api/puzzle/dashboard", get(dashboard))
+        .route("/api/puzzle/daily", get(daily))
+        .route("/api/puzzle/{id}", get(by_id))
+        .route("/api/puzzle/{id}/try", post(try_move))
+        .route("/api/puzzle/{id}/round", post(round))
+}
 
 /// At most this many ids in `exclude`.
 pub const MAX_EXCLUDE: usize = 200;

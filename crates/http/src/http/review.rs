@@ -15,9 +15,11 @@
 //! The PGN with evaluations is `GET /game/export/{id}?evals=true&lang=zh|en` (archive).
 
 use axum::Json;
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::routing::{get, post};
 use guoxiang_pgn::ReplayedGame;
 use guoxiang_protocol::review::{
     GameReviewView, ReviewClass, ReviewComment, ReviewEval, ReviewProgress, ReviewSettings, ReviewState,
@@ -31,6 +33,14 @@ use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
 use guoxiang_domain::live::engine::Busy;
 use guoxiang_domain::review::reviewable;
+
+/// Routes: a finished game's review and the review settings.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/game/{id}/review", get(get_review).post(request_review))
+        .route("/api/game/{id}/review/try", post(try_move))
+        .route("/api/review/settings", get(get_settings).put(put_settings))
+}
 
 /// Reviews one person may have waiting or running at once.
 const PENDING_PER_USER: i64 = 3;

@@ -5,12 +5,19 @@
 use std::net::SocketAddr;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{ConnectInfo, State};
+use axum::routing::get;
 use guoxiang_protocol::http::ServerStats;
 
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::MaybeAuth;
+
+/// Routes: the server's statistics.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/server/stats", get(server_stats))
+}
 
 /// The kernel's clock ticks per second in `/proc/self/stat` (USER_HZ, 100 on every Linux).
 const TICKS_PER_SEC: u64 = 100;

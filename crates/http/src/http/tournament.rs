@@ -3,9 +3,11 @@
 //! the server"). Every act answers the tournament as the page shows it ([`TournamentView`]).
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{self, post};
 use guoxiang_protocol::http::{
     AddArbiter, AddPlayer, ForbiddenPair, NewTournament, PlayerList, PlayerNumber, ResultEntry, TournamentLink,
     TournamentList, TournamentView, TrfImport,
@@ -14,6 +16,28 @@ use guoxiang_protocol::http::{
 use crate::AppState;
 use crate::api_error::ApiResult;
 use crate::auth::{Auth, MaybeAuth};
+
+/// Routes: tournaments.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/tournaments", routing::get(list).post(create))
+        .route("/api/tournaments/import", post(import))
+        .route("/api/tournament/{id}", routing::get(get))
+        .route("/api/tournament/{id}/join", post(join))
+        .route("/api/tournament/{id}/leave", post(leave))
+        .route("/api/tournament/{id}/start", post(start))
+        .route("/api/tournament/{id}/pair", post(pair))
+        .route("/api/tournament/{id}/result", post(result))
+        .route("/api/tournament/{id}/withdraw", post(withdraw))
+        .route("/api/tournament/{id}/player", post(add_player))
+        .route("/api/tournament/{id}/players", post(add_player_list))
+        .route("/api/tournament/{id}/arbiter", post(add_arbiter))
+        .route("/api/tournament/{id}/forbid", post(forbid))
+        .route("/api/tournament/{id}/bye", post(bye))
+        .route("/api/tournament/{id}/pgn", routing::get(pgn))
+        .route("/api/game/{id}/tournament", routing::get(of_game))
+        .route("/api/tournament/{id}/trf", routing::get(trf))
+}
 
 /// `GET /api/tournaments`.
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<TournamentList>> {

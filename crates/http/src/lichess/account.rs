@@ -2,7 +2,9 @@
 //! `GET /api/users/status`, `GET /api/bot/online`.
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{Query, State};
+use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -11,6 +13,18 @@ use super::{ok, rating, user_json};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
+
+/// Routes (Lichess API): the account, the bot upgrade, token test, users.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/account", get(account))
+        .route("/api/account/playing", get(playing))
+        .route("/api/bot/account/upgrade", post(upgrade))
+        .route("/api/token/test", post(token_test))
+        .route("/api/users/status", get(users_status))
+        .route("/api/bot/online", get(bots_online))
+        .route("/api/users", post(users_by_id))
+}
 
 /// At most this many tokens per `POST /api/token/test` (as Lichess).
 const MAX_TOKENS_TESTED: usize = 1000;

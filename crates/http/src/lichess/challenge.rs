@@ -2,9 +2,11 @@
 //! (`/api/challenge/ai`); accept, decline, cancel, show, and the lists of one's challenges.
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use guoxiang_game::{Action, PlayerRef};
 use serde_json::{Value, json};
 
@@ -15,6 +17,19 @@ use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
 use guoxiang_domain::lobby::ChallengeInfo;
 use guoxiang_domain::policy::Entrant;
+
+/// Routes (Lichess API): challenges.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/challenge", get(list))
+        .route("/api/challenge/open", post(open))
+        .route("/api/challenge/ai", post(ai))
+        .route("/api/challenge/{name}", post(create))
+        .route("/api/challenge/{id}/show", get(show))
+        .route("/api/challenge/{id}/accept", post(accept))
+        .route("/api/challenge/{id}/decline", post(decline))
+        .route("/api/challenge/{id}/cancel", post(cancel))
+}
 
 const WRITE: &[&str] = &["challenge:write", "bot:play", "board:play"];
 

@@ -3,9 +3,11 @@
 use std::sync::atomic::AtomicU64;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use guoxiang_game::{AbortReason, Status};
 use guoxiang_protocol::ColorChoice;
 use serde_json::json;
@@ -18,6 +20,11 @@ use crate::auth::Auth;
 use guoxiang_domain::hub::UserEvent;
 use guoxiang_domain::live::{GameHandle, GameView, game_row_view};
 use guoxiang_domain::policy::Entrant;
+
+/// Routes (Lichess API): the event stream and board seeks.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/stream/event", get(stream)).route("/api/board/seek", post(seek))
+}
 
 /// Whether an aborted game was aborted because a player did not make the first move in time (Lichess `noStart`).
 pub async fn no_start(h: &GameHandle, v: &GameView) -> bool {

@@ -5,9 +5,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{Uri, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use guoxiang_core::Color;
 use guoxiang_game::{Action, ClaimKind, Event, Game, MoveInput, Timestamp};
 use serde_json::{Value, json};
@@ -21,6 +23,26 @@ use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::Auth;
 use guoxiang_domain::live::{GameHandle, GameView, Subscription, Update, game_row_view};
+
+/// Routes (Lichess API): the board and bot game endpoints, the same under `/api/board/game/` and `/api/bot/game/`.
+pub fn routes() -> Router<AppState> {
+    let mut r = Router::new();
+    for api in ["board", "bot"] {
+        let p = |rest: &str| format!("/api/{api}/game/{rest}");
+        r = r
+            .route(&p("stream/{id}"), get(stream))
+            .route(&p("{id}/move/{uci}"), post(make_move))
+            .route(&p("{id}/abort"), post(abort))
+            .route(&p("{id}/resign"), post(resign))
+            .route(&p("{id}/draw/{answer}"), post(draw))
+            .route(&p("{id}/takeback/{answer}"), post(takeback))
+            .route(&p("{id}/claim-victory"), post(claim_victory))
+            .route(&p("{id}/claim-victory/"), post(claim_victory))
+            .route(&p("{id}/claim-draw"), post(claim_draw))
+            .route(&p("{id}/chat"), get(chat_read).post(chat_write));
+    }
+    r
+}
 
 fn game_not_found(id: &str) -> ApiError {
     ApiError::not_found(&format!("对局 {id}"), &format!("game {id}"))

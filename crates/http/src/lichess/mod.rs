@@ -33,7 +33,6 @@ use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use futures_util::StreamExt;
 use guoxiang_game::PlayerRef;
 use tokio::sync::mpsc;
@@ -45,41 +44,14 @@ use crate::auth::Auth;
 /// Streams send a newline this often when there is nothing else to say (Lichess does the same).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(6);
 
+/// The Lichess-compatible API: every submodule's router, merged.
 pub fn routes() -> Router<AppState> {
-    let mut r = Router::new()
-        .route("/api/account", get(account::account))
-        .route("/api/account/playing", get(account::playing))
-        .route("/api/bot/account/upgrade", post(account::upgrade))
-        .route("/api/token/test", post(account::token_test))
-        .route("/api/users/status", get(account::users_status))
-        .route("/api/bot/online", get(account::bots_online))
-        .route("/api/users", post(account::users_by_id))
-        .route("/api/stream/event", get(events::stream))
-        .route("/api/stream/game/{id}", get(watch::stream))
-        .route("/api/board/seek", post(events::seek))
-        .route("/api/challenge", get(challenge::list))
-        .route("/api/challenge/open", post(challenge::open))
-        .route("/api/challenge/ai", post(challenge::ai))
-        .route("/api/challenge/{name}", post(challenge::create))
-        .route("/api/challenge/{id}/show", get(challenge::show))
-        .route("/api/challenge/{id}/accept", post(challenge::accept))
-        .route("/api/challenge/{id}/decline", post(challenge::decline))
-        .route("/api/challenge/{id}/cancel", post(challenge::cancel));
-    for api in ["board", "bot"] {
-        let p = |rest: &str| format!("/api/{api}/game/{rest}");
-        r = r
-            .route(&p("stream/{id}"), get(game::stream))
-            .route(&p("{id}/move/{uci}"), post(game::make_move))
-            .route(&p("{id}/abort"), post(game::abort))
-            .route(&p("{id}/resign"), post(game::resign))
-            .route(&p("{id}/draw/{answer}"), post(game::draw))
-            .route(&p("{id}/takeback/{answer}"), post(game::takeback))
-            .route(&p("{id}/claim-victory"), post(game::claim_victory))
-            .route(&p("{id}/claim-victory/"), post(game::claim_victory))
-            .route(&p("{id}/claim-draw"), post(game::claim_draw))
-            .route(&p("{id}/chat"), get(game::chat_read).post(game::chat_write));
-    }
-    r
+    Router::new()
+        .merge(account::routes())
+        .merge(events::routes())
+        .merge(watch::routes())
+        .merge(challenge::routes())
+        .merge(game::routes())
 }
 
 /// Which of the two game APIs a request came through (from its path).

@@ -5,8 +5,10 @@
 //! While a game goes on, its moves come three moves late, as Lichess's do, so that the stream cannot feed an engine
 //! helping a player; once it ends, the rest follow at once.
 
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Response;
+use axum::routing::get;
 use guoxiang_core::{Color, Position};
 use guoxiang_game::Variant;
 use serde_json::{Value, json};
@@ -17,6 +19,11 @@ use super::{KEEP_ALIVE, ratings, stream_response, titles};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use guoxiang_domain::live::{GameHandle, GameView, Subscription, game_row_view};
+
+/// Routes (Lichess API): anyone's stream of a game.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/stream/game/{id}", get(stream))
+}
 
 /// How many moves a game in progress is shown late.
 pub const DELAY_PLIES: usize = 3;
