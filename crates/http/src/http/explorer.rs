@@ -82,23 +82,61 @@ pub async fn explorer(
     State(state): State<AppState>,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<ExplorerAnswer>> {
+    known_params(&q)?;
+    let source = source(q.get("source"))?;
+    let speeds = speeds(q.get("speeds"))?;
+    let ratings = ratings(q.get("ratings"))?;
+    let (start, moves, pos) = position(&q)?;
+    let codes: Vec<i64> = speeds.iter().map(|s| s.code()).collect();
+    let rows = state
+        .store
+        .explorer_rows(source, pos.hash(), &codes, &ratings)
+        .await
+        .map_err(|e| ApiError::internal("explorer", e))?;
+    let summary = summarize(&pos, &rows);
+    let line: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let opening = opening_info(&start, &line, &pos);
+    Ok(Json(ExplorerAnswer {
+        fen: pos.fen(),
+        source: match source {
+            ExplorerSource::Server => guoxiang_protocol::http::ExplorerSource::Server,
+            ExplorerSource::Imported => guoxiang_protocol::http::ExplorerSource::Imported,
+        },
+        speeds: speeds.iter().map(|s| s.as_str().to_owned()).collect(),
+        ratings,
+        max_plies: MAX_PLIES as u32,
+        total: explorer_move(summary.total),
+        moves: summary.moves.into_iter().map(explorer_move).collect(),
+        opening: explorer_opening(opening),
+    }))
+}
+
+/// Refuses a parameter the explorer does not know (the first in name order).
+fn known_params(q: &HashMap<String, String>) -> Result<(), ApiError> {
     let mut unknown: Vec<&String> = q.keys().filter(|k| !PARAMS.contains(&k.as_str())).collect();
     unknown.sort();
-    if let Some(k) = unknown.first() {
-        return Err(bad(
+    match unknown.first() {
+        Some(k) => Err(bad(
             k,
             format!("没有这个参数（可用：{}）", PARAMS.join(", ")),
             format!("unknown parameter ({})", PARAMS.join(", ")),
-        ));
+        )),
+        None => Ok(()),
     }
-    let source = match q.get("source").map(String::as_str) {
-        None | Some("") => ExplorerSource::Server,
+}
+
+/// The games of `source=` (default: this server's).
+fn source(value: Option<&String>) -> Result<ExplorerSource, ApiError> {
+    match value.map(String::as_str) {
+        None | Some("") => Ok(ExplorerSource::Server),
         Some(s) => ExplorerSource::parse(s).ok_or_else(|| {
             bad("source", format!("“{s}”不可用，须为 server 或 imported"), format!("'{s}': say server or imported"))
-        })?,
-    };
-    let speeds = speeds(q.get("speeds"))?;
-    let ratings = ratings(q.get("ratings"))?;
+        }),
+    }
+}
+
+/// The start position of `fen=`, the moves of `moves=`, and the position they reach.
+fn position(q: &HashMap<String, String>) -> Result<(Position, Vec<String>, Position), ApiError> {
     let fen = q.get("fen").map(|f| f.trim()).filter(|f| !f.is_empty());
     let start = match fen {
         None => Position::new(),
@@ -113,49 +151,30 @@ pub async fn explorer(
             format!("too many moves (at most {MAX_MOVES})"),
         ));
     }
-    let pos = match replay(fen, &moves) {
-        Ok((p, _)) => p,
-        Err(PositionError::Move { index, uci, reason }) => {
-            return Err(bad(
-                "moves",
-                format!("第 {index} 步 {uci:?} 无法走出：{reason}"),
-                format!("move {index} ({uci:?}) cannot be played: {reason}"),
-            ));
-        }
+    match replay(fen, &moves) {
+        Ok((pos, _)) => Ok((start, moves, pos)),
+        Err(PositionError::Move { index, uci, reason }) => Err(bad(
+            "moves",
+            format!("第 {index} 步 {uci:?} 无法走出：{reason}"),
+            format!("move {index} ({uci:?}) cannot be played: {reason}"),
+        )),
         Err(e) => {
             let (zh, en) = e.text();
-            return Err(bad("fen", zh, en));
+            Err(bad("fen", zh, en))
         }
-    };
-    let codes: Vec<i64> = speeds.iter().map(|s| s.code()).collect();
-    let rows = state
-        .store
-        .explorer_rows(source, pos.hash(), &codes, &ratings)
-        .await
-        .map_err(|e| ApiError::internal("explorer", e))?;
-    let summary = summarize(&pos, &rows);
-    let line: Vec<&str> = moves.iter().map(String::as_str).collect();
-    let opening = opening_info(&start, &line, &pos);
+    }
+}
+
+/// The answer's form of the position's opening.
+fn explorer_opening(opening: guoxiang_explorer::OpeningInfo) -> ExplorerOpening {
     let own = |s: Option<&str>| s.map(str::to_owned);
     let guoxiang_explorer::OpeningInfo { eco, name_zh, name_en, family, family_zh, family_en } = opening;
-    Ok(Json(ExplorerAnswer {
-        fen: pos.fen(),
-        source: match source {
-            ExplorerSource::Server => guoxiang_protocol::http::ExplorerSource::Server,
-            ExplorerSource::Imported => guoxiang_protocol::http::ExplorerSource::Imported,
-        },
-        speeds: speeds.iter().map(|s| s.as_str().to_owned()).collect(),
-        ratings,
-        max_plies: MAX_PLIES as u32,
-        total: explorer_move(summary.total),
-        moves: summary.moves.into_iter().map(explorer_move).collect(),
-        opening: ExplorerOpening {
-            eco: own(eco),
-            name_zh: own(name_zh),
-            name_en: own(name_en),
-            family: family.and_then(OpeningFamily::from_id),
-            family_zh: own(family_zh),
-            family_en: own(family_en),
-        },
-    }))
+    ExplorerOpening {
+        eco: own(eco),
+        name_zh: own(name_zh),
+        name_en: own(name_en),
+        family: family.and_then(OpeningFamily::from_id),
+        family_zh: own(family_zh),
+        family_en: own(family_en),
+    }
 }

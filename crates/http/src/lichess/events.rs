@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use guoxiang_game::{AbortReason, Status};
+use guoxiang_game::{AbortReason, PlayerRef, Status};
 use guoxiang_protocol::ColorChoice;
 use serde_json::json;
 
@@ -142,11 +142,19 @@ pub fn colors_match(theirs: ColorChoice, mine: ColorChoice) -> bool {
     )
 }
 
-/// A public seek. If a waiting seek matches (same time control and rated flag, compatible colours), the game starts
-/// at once; otherwise the seek waits while the request stays open (a newline every few seconds), and the answer
-/// ends when the seek is paired — the game arrives on the event stream. Correspondence seeks (`days`) answer at
-/// once with the seek's `id` and wait in the lobby.
-pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResult<Response> {
+/// What a seek asks for.
+struct SeekRequest {
+    /// The time control in PGN form.
+    tc: String,
+    /// A correspondence seek (`days`).
+    correspondence: bool,
+    rated: bool,
+    color: ColorChoice,
+}
+
+/// The checked terms of a seek request: its scope, the lobby policy, the variant (standard only), the time control,
+/// the rated flag (guests: casual only) and the colour.
+fn seek_request(auth: &Auth, p: &Params) -> Result<SeekRequest, ApiError> {
     auth.require("board:play")?;
     guoxiang_domain::policy::check_lobby(auth.user.is_bot)?;
     if !matches!(p.get("variant"), None | Some("" | "standard")) {
@@ -156,24 +164,49 @@ pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiRe
             "seeks are for standard chess only",
         ));
     }
-    let (tc, correspondence) = lj::seek_time_control(&p)?;
+    let (tc, correspondence) = lj::seek_time_control(p)?;
     let rated = p.bool("rated")?.unwrap_or(false);
     if rated && auth.user.is_guest {
         return Err(ApiError::forbidden("login_required", "计分对局需要登录", "rated games need an account"));
     }
-    let color = lj::color_choice(&p)?;
-    let me = player_of(&auth);
+    let color = lj::color_choice(p)?;
+    Ok(SeekRequest { tc, correspondence, rated, color })
+}
+
+/// Accepts the first waiting seek of someone else that matches (same time control and rated flag, compatible
+/// colours); its id, or `None` when none could be taken.
+async fn take_waiting_seek(
+    state: &AppState,
+    me: &PlayerRef,
+    guest: bool,
+    tc: &str,
+    rated: bool,
+    color: ColorChoice,
+) -> Option<String> {
     for s in state.lobby.seeks().await {
         if s.player.id != me.id && s.time_control == tc && s.rated == rated && colors_match(s.color, color) {
             // Someone else may take it first: then try the next.
-            if state.lobby.accept_seek(&s.id, me.clone(), auth.user.is_guest).await.is_ok() {
-                return Ok(if correspondence {
-                    Json(json!({"id": s.id})).into_response()
-                } else {
-                    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "").into_response()
-                });
+            if state.lobby.accept_seek(&s.id, me.clone(), guest).await.is_ok() {
+                return Some(s.id);
             }
         }
+    }
+    None
+}
+
+/// A public seek. If a waiting seek matches (same time control and rated flag, compatible colours), the game starts
+/// at once; otherwise the seek waits while the request stays open (a newline every few seconds), and the answer
+/// ends when the seek is paired — the game arrives on the event stream. Correspondence seeks (`days`) answer at
+/// once with the seek's `id` and wait in the lobby.
+pub async fn seek(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResult<Response> {
+    let SeekRequest { tc, correspondence, rated, color } = seek_request(&auth, &p)?;
+    let me = player_of(&auth);
+    if let Some(id) = take_waiting_seek(&state, &me, auth.user.is_guest, &tc, rated, color).await {
+        return Ok(if correspondence {
+            Json(json!({"id": id})).into_response()
+        } else {
+            ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], "").into_response()
+        });
     }
     let speed = guoxiang_clock::TimeControl::from_pgn(&tc).map(|t| t.speed().as_str()).unwrap_or("unlimited");
     let my_rating = u32::try_from(rating(&state, &me.id, speed).await.0).ok();
