@@ -77,7 +77,7 @@ fn color_of(s: &str) -> Option<Color> {
 /// A stored game in the Lichess export JSON form.
 pub fn game_export(row: &GameRow, moves: &[MoveRow], with_pgn: Option<String>) -> ExportGame {
     let view = game_row_view(row, moves);
-    let player = |p: &guoxiang_game::PlayerRef, rating: Option<i64>, diff: Option<i64>| ExportPlayer {
+    let player = |p: &GamePlayer, rating: Option<i64>, diff: Option<i64>| ExportPlayer {
         user: (!p.is_engine).then(|| ExportUser { name: p.name.clone(), id: p.id.clone(), title: None }),
         ai_level: if p.is_engine { p.engine_level } else { None },
         rating,
@@ -729,84 +729,13 @@ pub async fn current_game(
     export_game(State(state), Path(id), q, headers).await
 }
 
-/// The HTTP form of a game's view. Every field is named, so a field added to the server's view does not compile
-/// until it is placed here too.
-pub fn game_view(v: &guoxiang_domain::live::GameView) -> GameView {
-    let guoxiang_domain::live::GameView {
-        id,
-        white,
-        black,
-        rated,
-        source,
-        time_control,
-        initial_ms,
-        increment_ms,
-        speed,
-        initial_fen,
-        chess960,
-        fen,
-        turn,
-        moves_uci,
-        moves_san,
-        white_ms,
-        black_ms,
-        running,
-        status,
-        result,
-        termination,
-        winner,
-        draw_offer,
-        takeback_offer,
-        version,
-        created_at_ms,
-        at_ms,
-    } = v;
-    let player = |p: &guoxiang_game::PlayerRef| GamePlayer {
-        id: p.id.clone(),
-        name: p.name.clone(),
-        is_engine: p.is_engine,
-        engine_level: p.engine_level,
-    };
-    let color = |c: &Option<String>| c.as_deref().and_then(color_of);
-    GameView {
-        id: id.clone(),
-        white: player(white),
-        black: player(black),
-        rated: *rated,
-        source: (*source).to_owned(),
-        time_control: time_control.clone(),
-        initial_ms: *initial_ms,
-        increment_ms: *increment_ms,
-        speed: speed.clone(),
-        initial_fen: initial_fen.clone(),
-        chess960: *chess960,
-        fen: fen.clone(),
-        turn: color_of(turn).unwrap_or(Color::White),
-        moves_uci: moves_uci.clone(),
-        moves_san: moves_san.clone(),
-        white_ms: *white_ms,
-        black_ms: *black_ms,
-        running: color(running),
-        status: status.clone(),
-        result: result.clone(),
-        termination: termination.clone(),
-        winner: color(winner),
-        draw_offer: color(draw_offer),
-        takeback_offer: color(takeback_offer),
-        version: *version,
-        created_at_ms: *created_at_ms,
-        at_ms: *at_ms,
-    }
-}
-
 /// `GET /api/game/{id}`: a game's state (a live game's from memory, else the stored one's).
 pub async fn game_json(State(state): State<AppState>, Path(id): Path<String>) -> ApiResult<Json<GameView>> {
     if let Some(h) = state.live.find(&id).await {
-        let v = h.view().await?;
-        return Ok(Json(game_view(&v)));
+        return Ok(Json(GameView::clone(&*h.view().await?)));
     }
     let (row, moves) = stored_game(&state, &id).await?;
-    Ok(Json(game_view(&game_row_view(&row, &moves))))
+    Ok(Json(game_row_view(&row, &moves)))
 }
 
 /// `GET /api/live`: games being played, for spectators.

@@ -132,8 +132,9 @@ async fn finished_game(state: &AppState, id: &str) -> ApiResult<Response> {
     }
     let (row, moves) = state.store.game(id).await?.ok_or_else(|| game_not_found(id))?;
     let v = game_row_view(&row, &moves);
-    let r = ratings(state, &v.white, &v.black, &v.speed).await;
-    let t = titles(state, &v.white, &v.black).await;
+    let (white, black) = ((&v.white).into(), (&v.black).into());
+    let r = ratings(state, &white, &black, &v.speed).await;
+    let t = titles(state, &white, &black).await;
     let line = format!("{}\n", game_full_json(&v, lj::no_start_in_state(&row.state_json), r, t));
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response())
 }
@@ -273,8 +274,8 @@ pub async fn make_move(
     let offer_draw = p.bool("offeringDraw")?.unwrap_or(false);
     if offer_draw && let Some(h) = state.live.find(lj::game_id(&id)).await {
         let v = h.view().await?;
-        let mine = h.color_of(&auth.user.id).map(|c| c.fold("white", "black"));
-        if v.draw_offer.is_some() && v.draw_offer.as_deref() != mine && !is_over(&v) {
+        let mine = h.color_of(&auth.user.id).map(guoxiang_protocol::Color::from);
+        if v.draw_offer.is_some() && v.draw_offer != mine && !is_over(&v) {
             // Offering a draw while the opponent offers one agrees to it.
             return command(&state, &auth, &uri, &id, Action::OfferDraw).await;
         }

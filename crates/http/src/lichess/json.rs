@@ -3,8 +3,9 @@
 //! of challenge and seek requests.
 
 use guoxiang_clock::{Bonus, TimeControl};
-use guoxiang_game::{PlayerRef, Variant};
-use guoxiang_protocol::{ChallengeStatus, ColorChoice};
+use guoxiang_game::Variant;
+use guoxiang_protocol::http::GamePlayer;
+use guoxiang_protocol::{ChallengeStatus, Color, ColorChoice};
 use serde_json::{Value, json};
 
 use super::Params;
@@ -258,10 +259,10 @@ pub fn game_state_json(v: &GameView, no_start: bool) -> Value {
         s["winner"] = json!(w);
     }
     for (offer, w, b) in [(&v.draw_offer, "wdraw", "bdraw"), (&v.takeback_offer, "wtakeback", "btakeback")] {
-        match offer.as_deref() {
-            Some("white") => s[w] = json!(true),
-            Some("black") => s[b] = json!(true),
-            _ => {}
+        match offer {
+            Some(Color::White) => s[w] = json!(true),
+            Some(Color::Black) => s[b] = json!(true),
+            None => {}
         }
     }
     s
@@ -269,7 +270,7 @@ pub fn game_state_json(v: &GameView, no_start: bool) -> Value {
 
 /// A player of `gameFull`: `{id, name, title, rating, provisional}` (`title` is `BOT` for a bot account, else
 /// `null`), or `{aiLevel}` for the computer.
-pub fn game_player_json(p: &PlayerRef, rating: Rating, title: Option<&str>) -> Value {
+pub fn game_player_json(p: &GamePlayer, rating: Rating, title: Option<&str>) -> Value {
     if p.is_engine {
         return json!({"aiLevel": p.engine_level.unwrap_or(1), "name": p.name});
     }
@@ -314,7 +315,7 @@ pub fn game_id(path: &str) -> &str {
 /// opponent's rating in the game's speed.
 pub fn game_event_info(v: &GameView, me: &str, opponent_rating: Rating, no_start: bool) -> Value {
     let white = v.white.id == me;
-    let color = if white { "white" } else { "black" };
+    let color = if white { Color::White } else { Color::Black };
     let opp = if white { &v.black } else { &v.white };
     let opponent = if opp.is_engine {
         json!({"id": null, "username": opp.name, "ai": opp.engine_level})
@@ -322,7 +323,7 @@ pub fn game_event_info(v: &GameView, me: &str, opponent_rating: Rating, no_start
         json!({"id": opp.id, "username": opp.name, "rating": opponent_rating.0})
     };
     // The side that moved first, from the side to move and the number of moves.
-    let to_move_white = v.turn == "white";
+    let to_move_white = v.turn == Color::White;
     let first_white = if v.moves_uci.len().is_multiple_of(2) { to_move_white } else { !to_move_white };
     let mine = (0..v.moves_uci.len()).filter(|i| i.is_multiple_of(2) == (first_white == white)).count();
     let status = status_name(&v.status, v.termination.as_deref(), no_start);
@@ -476,12 +477,13 @@ pub fn challenge_event_type(status: ChallengeStatus) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use guoxiang_game::PlayerRef;
 
     fn view() -> GameView {
         GameView {
             id: "abcd1234".into(),
-            white: PlayerRef::human("alice", "Alice"),
-            black: PlayerRef::human("bob", "Bob"),
+            white: (&PlayerRef::human("alice", "Alice")).into(),
+            black: (&PlayerRef::human("bob", "Bob")).into(),
             rated: false,
             source: "lobby".to_owned(),
             time_control: "300+3".into(),
@@ -491,18 +493,20 @@ mod tests {
             initial_fen: None,
             chess960: false,
             fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
-            turn: "black".into(),
+            turn: Color::Black,
             moves_uci: vec!["e2e4".into()],
             moves_san: vec!["e4".into()],
             white_ms: Some(299_000),
             black_ms: Some(300_000),
-            running: Some("black".into()),
+            running: Some(Color::Black),
             status: "created".into(),
             result: "*".into(),
             termination: None,
             winner: None,
             draw_offer: None,
             takeback_offer: None,
+            end: None,
+            move_clocks_ms: vec![Some(299_000)],
             version: 1,
             created_at_ms: 1_700_000_000_000,
             at_ms: 1_700_000_001_000,
@@ -565,15 +569,15 @@ mod tests {
             json!({"type": "gameState", "moves": "e2e4", "wtime": 299_000, "btime": 300_000, "winc": 3000,
                    "binc": 3000, "status": "started"})
         );
-        v.draw_offer = Some("white".into());
-        v.takeback_offer = Some("black".into());
+        v.draw_offer = Some(Color::White);
+        v.takeback_offer = Some(Color::Black);
         let s = game_state_json(&v, false);
         assert_eq!(s["wdraw"], json!(true));
         assert_eq!(s["btakeback"], json!(true));
         assert!(s.get("bdraw").is_none() && s.get("wtakeback").is_none());
         v.status = "finished".into();
         v.termination = Some("checkmate".into());
-        v.winner = Some("black".into());
+        v.winner = Some(Color::Black);
         v.draw_offer = None;
         v.takeback_offer = None;
         let s = game_state_json(&v, false);
@@ -591,7 +595,7 @@ mod tests {
     #[test]
     fn game_full_of_a_view() {
         let mut v = view();
-        v.black = guoxiang_domain::live::engine_player(3);
+        v.black = (&guoxiang_domain::live::engine_player(3)).into();
         let g = game_full_json(&v, false, [(1500, true), (0, false)], [None, None]);
         assert_eq!(g["type"], "gameFull");
         assert_eq!(g["initialFen"], "startpos");

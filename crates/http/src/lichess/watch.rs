@@ -75,7 +75,7 @@ pub fn entry(fen: &str, last_move: Option<&str>, clocks: [Option<u64>; 2]) -> Va
 /// The description line, showing the game at `ply` (of the moves in `v`), with the players' ratings and titles.
 pub fn description(v: &GameView, ply: usize, fen: &str, ratings: [Rating; 2], titles: [Option<&str>; 2]) -> Value {
     let status = status_name(&v.status, v.termination.as_deref(), false);
-    let player = |p: &guoxiang_game::PlayerRef, r: Rating, title: Option<&str>| {
+    let player = |p: &guoxiang_protocol::http::GamePlayer, r: Rating, title: Option<&str>| {
         if p.is_engine {
             return json!({"aiLevel": p.engine_level});
         }
@@ -170,8 +170,9 @@ async fn stored_game(state: &AppState, id: &str) -> ApiResult<Response> {
     let first = game.variant().start_position().map_or(Color::White, |p| p.turn());
     let clocks =
         clocks_by_ply(v.initial_ms, first, &moves.iter().map(|m| m.clock_ms.map(|c| c as u64)).collect::<Vec<_>>());
-    let r = ratings(state, &v.white, &v.black, &v.speed).await;
-    let t = titles(state, &v.white, &v.black).await;
+    let (white, black) = ((&v.white).into(), (&v.black).into());
+    let r = ratings(state, &white, &black, &v.speed).await;
+    let t = titles(state, &white, &black).await;
     let n = fens.len() - 1;
     let mut body = line(&description(&v, n, &fens[n], r, t));
     for (i, fen) in fens.iter().enumerate() {

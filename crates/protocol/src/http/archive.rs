@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use guoxiang_game::{Game, Status, TimeControl, Timestamp, Variant};
+
 use super::Perf;
-use crate::Color;
+use crate::{Color, GameStatus};
 
 /// `GET /api/user/{name}?format=guoxiang`: a user's public profile (without `format`, the answer has Lichess's shape).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -172,7 +174,9 @@ pub struct GamePlayer {
     pub engine_level: Option<u8>,
 }
 
-/// `GET /api/game/{id}`: a game's state, live or stored.
+/// `GET /api/game/{id}`: a game's state, live or stored. The same value is the live game's view inside the server
+/// (the Lichess-compatible streams render their JSON from it, the cluster carries it between nodes): built from a
+/// game in memory (`GameView::of`) or from a stored game (the domain's `game_row_view`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct GameView {
     pub id: String,
@@ -211,10 +215,107 @@ pub struct GameView {
     /// Who offers a draw, who asks to take back.
     pub draw_offer: Option<Color>,
     pub takeback_offer: Option<Color>,
+    /// How the game ended, as the WebSocket snapshot's `status` says it once over: the result with its words, or
+    /// who aborted and why; `null` while the game is played (and for a stored game whose state does not say).
+    pub end: Option<GameStatus>,
+    /// The mover's clock after each move, in ms (`null` without a time limit), in the order of `moves_uci`.
+    pub move_clocks_ms: Vec<Option<u64>>,
     /// The game's event version.
     pub version: u64,
     /// ms since the Unix epoch.
     pub created_at_ms: u64,
     /// The server's time of this view.
     pub at_ms: u64,
+}
+
+impl From<&guoxiang_game::PlayerRef> for GamePlayer {
+    fn from(p: &guoxiang_game::PlayerRef) -> GamePlayer {
+        GamePlayer { id: p.id.clone(), name: p.name.clone(), is_engine: p.is_engine, engine_level: p.engine_level }
+    }
+}
+
+impl From<&GamePlayer> for guoxiang_game::PlayerRef {
+    fn from(p: &GamePlayer) -> guoxiang_game::PlayerRef {
+        guoxiang_game::PlayerRef {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            is_engine: p.is_engine,
+            engine_level: p.engine_level,
+        }
+    }
+}
+
+impl GameView {
+    /// The view of a game in memory at `now`.
+    pub fn of(game: &Game, now: Timestamp) -> GameView {
+        let clocks = game.clocks(now);
+        let status = game.status();
+        let (status_name, result, termination, winner) = match status {
+            Status::Created => ("created", "*".to_owned(), None, None),
+            Status::Started => ("started", "*".to_owned(), None, None),
+            Status::Finished { outcome } => (
+                "finished",
+                outcome.result().to_owned(),
+                Some(outcome.termination.code().to_owned()),
+                outcome.winner.map(Color::from),
+            ),
+            Status::Aborted { .. } => ("aborted", "*".to_owned(), Some("aborted".to_owned()), None),
+        };
+        let tc = game.time_control();
+        let (initial_ms, increment_ms) = simple_clock(tc);
+        let over = game.is_over();
+        GameView {
+            id: game.id().to_owned(),
+            white: game.white().into(),
+            black: game.black().into(),
+            rated: game.rated(),
+            source: game.source().as_str().to_owned(),
+            time_control: tc.to_pgn(),
+            initial_ms,
+            increment_ms,
+            speed: tc.speed().as_str().to_owned(),
+            initial_fen: game.variant().fen().map(str::to_owned),
+            chess960: matches!(game.variant(), Variant::Chess960 { .. }),
+            fen: game.position().fen(),
+            turn: game.turn().into(),
+            moves_uci: game.moves().iter().map(|m| m.uci.to_string()).collect(),
+            moves_san: game.moves().iter().map(|m| m.san.to_string()).collect(),
+            white_ms: clocks.map(|c| c.white_ms),
+            black_ms: clocks.map(|c| c.black_ms),
+            running: if over {
+                None
+            } else {
+                game.clock().running().map(|s| match s {
+                    guoxiang_clock::Side::White => Color::White,
+                    guoxiang_clock::Side::Black => Color::Black,
+                })
+            },
+            status: status_name.to_owned(),
+            result,
+            termination,
+            winner,
+            draw_offer: game.draw_offer().map(Color::from),
+            takeback_offer: game.takeback_offer().map(Color::from),
+            end: over.then(|| GameStatus::from(&status)),
+            move_clocks_ms: game.moves().iter().map(|m| m.clock_ms).collect(),
+            version: game.version(),
+            created_at_ms: game.created_at().0,
+            at_ms: now.0,
+        }
+    }
+}
+
+/// Initial time and increment in ms of a simple control (one period with a per-move increment, or none); the
+/// initial time alone for the others.
+pub fn simple_clock(tc: &TimeControl) -> (Option<u64>, Option<u64>) {
+    let pgn = tc.to_pgn();
+    let Some((base, inc)) = pgn.split_once('+').map(|(a, b)| (a.to_owned(), b.to_owned())).or_else(|| {
+        (pgn.chars().all(|c| c.is_ascii_digit()) && !pgn.is_empty()).then(|| (pgn.clone(), "0".to_owned()))
+    }) else {
+        return (tc.initial_ms(), None);
+    };
+    match (base.parse::<u64>(), inc.parse::<u64>()) {
+        (Ok(b), Ok(i)) => (Some(b * 1000), Some(i * 1000)),
+        _ => (tc.initial_ms(), None),
+    }
 }

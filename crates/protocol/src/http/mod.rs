@@ -187,7 +187,7 @@ pub fn http_typescript() -> String {
     );
     crate::ts::bindings_file_with_imports(
         "crates/protocol/src/http",
-        &[("./protocol", &["Color"]), ("./protocol_analysis", &["EngineScore"])],
+        &[("./protocol", &["Color", "GameStatus"]), ("./protocol_analysis", &["EngineScore"])],
         decls,
     )
 }
@@ -236,7 +236,7 @@ mod tests {
             }
         }
         assert!(declared >= 60, "only {declared} types found");
-        let imported = ["Color", "EngineScore", "Array", "Record"];
+        let imported = ["Color", "GameStatus", "EngineScore", "Array", "Record"];
         let code: String = ts
             .lines()
             .filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with('*') && !l.starts_with("/**"))
