@@ -96,3 +96,119 @@ pub fn game_row_view(row: &GameRow, moves: &[MoveRow]) -> GameView {
         at_ms: crate::time::now_ms(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use guoxiang_game::{Action, Command, Game, GameConfig, GameSetup, MoveInput, Source, Timestamp, Variant};
+    use guoxiang_protocol::Color;
+
+    use super::*;
+
+    fn game() -> Game {
+        let setup = GameSetup {
+            id: "view0001".into(),
+            white: PlayerRef::human("alice", "Alice"),
+            black: PlayerRef::human("bob", "Bob"),
+            rated: false,
+            time_control: TimeControl::from_pgn("300+3").unwrap(),
+            variant: Variant::Standard,
+            config: GameConfig::default(),
+            source: Source::default(),
+        };
+        Game::new(setup, Timestamp(1_000)).unwrap()
+    }
+
+    fn play(g: &mut Game, at: u64, by: guoxiang_core::Color, uci: &str) {
+        let action = Action::Move { mv: MoveInput::Uci(uci.into()), offer_draw: false };
+        g.apply(Timestamp(at), Command::Player { by, action, lag_ms: 0 }).unwrap();
+    }
+
+    /// The game as the store keeps it once over: its row (status, result, termination, winner as the actor writes
+    /// them at the end) and its moves.
+    fn stored(g: &Game, now: Timestamp) -> (GameRow, Vec<MoveRow>) {
+        let mut row = super::super::actor::game_row(g, now);
+        let v = GameView::of(g, now);
+        row.status = if v.status == "aborted" { "aborted" } else { "finished" }.to_owned();
+        row.result = (v.result != "*").then(|| v.result.clone());
+        row.termination = v.termination.clone();
+        row.winner = v.winner.map(|c| if c == Color::White { "white" } else { "black" }.to_owned());
+        let moves = g
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(i, m)| MoveRow {
+                game_id: g.id().to_owned(),
+                ply: i as i64 + 1,
+                uci: m.uci.to_string(),
+                san: m.san.to_string(),
+                at_ms: m.at.0 as i64,
+                clock_ms: m.clock_ms.map(|c| c as i64),
+                used_ms: m.used_ms as i64,
+            })
+            .collect();
+        (row, moves)
+    }
+
+    #[test]
+    fn a_stored_aborted_game_says_who_aborted_and_why() {
+        let mut g = game();
+        play(&mut g, 2_000, guoxiang_core::Color::White, "e2e4");
+        g.apply(
+            Timestamp(3_000),
+            Command::Player { by: guoxiang_core::Color::Black, action: Action::Abort, lag_ms: 0 },
+        )
+        .unwrap();
+        let live = GameView::of(&g, Timestamp(3_000));
+        let end = GameStatus::Aborted { reason: "player".into(), by: Color::Black };
+        assert_eq!(live.end, Some(end.clone()));
+        let (row, moves) = stored(&g, Timestamp(3_000));
+        let v = game_row_view(&row, &moves);
+        assert_eq!(v.end, Some(end));
+        assert_eq!(
+            (v.status.as_str(), v.turn, v.moves_uci.as_slice()),
+            ("aborted", Color::Black, ["e2e4".to_owned()].as_slice())
+        );
+        assert_eq!(v.move_clocks_ms, live.move_clocks_ms);
+    }
+
+    #[test]
+    fn a_stored_finished_game_keeps_its_result_words_and_move_clocks() {
+        let mut g = game();
+        play(&mut g, 2_000, guoxiang_core::Color::White, "e2e4");
+        play(&mut g, 4_000, guoxiang_core::Color::Black, "e7e5");
+        play(&mut g, 9_000, guoxiang_core::Color::White, "g1f3");
+        g.apply(
+            Timestamp(10_000),
+            Command::Player { by: guoxiang_core::Color::Black, action: Action::Resign, lag_ms: 0 },
+        )
+        .unwrap();
+        let live = GameView::of(&g, Timestamp(10_000));
+        let Some(GameStatus::Finished { result, termination, winner, message_zh, message_en }) = live.end.clone()
+        else {
+            panic!("not finished: {:?}", live.end)
+        };
+        assert_eq!((result.as_str(), termination.as_str(), winner), ("1-0", "resignation", Some(Color::White)));
+        assert!(!message_zh.is_empty() && !message_en.is_empty());
+        // Every move of a timed game has the mover's clock after it.
+        assert_eq!(live.move_clocks_ms.len(), 3);
+        assert!(live.move_clocks_ms.iter().all(Option::is_some));
+        let (row, moves) = stored(&g, Timestamp(10_000));
+        let v = game_row_view(&row, &moves);
+        assert_eq!(v.end, live.end);
+        assert_eq!(v.move_clocks_ms, live.move_clocks_ms);
+        assert_eq!((v.winner, v.result.as_str()), (Some(Color::White), "1-0"));
+    }
+
+    #[test]
+    fn a_game_in_play_has_no_end() {
+        let mut g = game();
+        play(&mut g, 2_000, guoxiang_core::Color::White, "e2e4");
+        let (mut row, moves) = stored(&g, Timestamp(2_500));
+        row.status = "live".into();
+        assert_eq!(game_row_view(&row, &moves).end, None);
+        assert_eq!(GameView::of(&g, Timestamp(2_500)).end, None);
+        // A state the server cannot read says nothing about the end, rather than guessing.
+        row.state_json = "not json".into();
+        assert_eq!(game_row_view(&row, &moves).end, None);
+    }
+}
