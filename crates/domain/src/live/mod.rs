@@ -13,6 +13,7 @@
 
 mod actor;
 pub mod cluster;
+mod directory;
 pub mod engine;
 mod error;
 mod finish;

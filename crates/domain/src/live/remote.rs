@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //! Games owned by another node of the cluster (issue 19, second part). A client may reach any node; the node that
-//! does not own the game it asks about gives it a [`GameHandle`] all the same, whose messages go not to an actor but
-//! to a **proxy** task: commands, arbiters' acts, views and snapshots go through the broker to the game's owner (found
+//! does not own the game it asks about gives it (through the game directory, `live::directory`) a [`GameHandle`] all
+//! the same, whose messages go not to an actor but to a **proxy** task: commands, arbiters' acts, views and snapshots go through the broker to the game's owner (found
 //! by its lease in the database) and come back as its reply; the game's changes come from the owner's publications
 //! and fan out to this node's followers as if the game were here. So the transports (WebSocket, the Lichess API, the
 //! HTTP pages) do not know where a game runs.
 //!
-//! The owner's side is [`serve_requests`]: it answers each request with its local actor, or `not_here` when it does
+//! The owner's side is [`serve_game_request`]: it answers each request with its local actor, or `not_here` when it does
 //! not run the game (any more), and the asking node looks the owner up again. During a takeover (the owner died or
 //! was paused past its lease) requests wait for the new owner, up to [`ASK_DEADLINE`].
 //!
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use guoxiang_core::{CastlingMode, Position, Validation};
-use guoxiang_game::{Action, Snapshot, Variant};
+use guoxiang_game::{Snapshot, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::wire::{self, GameUpdate, Reply, Request};
@@ -34,13 +34,9 @@ pub const ASK_DEADLINE: Duration = Duration::from_secs(20);
 const IDLE: Duration = Duration::from_secs(30);
 
 impl Live {
-    /// The game `id` if it is live on any node of the cluster: this node's actor, or a proxy for the owner's.
-    /// Without a broker, only this node's games.
-    pub async fn find(&self, id: &str) -> Option<GameHandle> {
-        if let Some(h) = self.get(id) {
-            return Some(h);
-        }
-        let broker = self.inner.broker.clone()?;
+    /// A proxy for the game `id` that another node owns (one per game on this node, made on first need): `None`
+    /// when no node runs it.
+    pub(super) async fn proxy(&self, id: &str, broker: SharedCluster) -> Option<GameHandle> {
         if let Some(h) = self.inner.remotes.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned() {
             return Some(h);
         }
@@ -79,79 +75,6 @@ impl Live {
         let route = Arc::new(Route { live: self.clone(), broker, game_id: id.to_owned(), owner: Mutex::new(None) });
         tokio::spawn(run_proxy(route, handle.clone(), rx, listener));
         Some(handle)
-    }
-
-    /// Creates a game on the node `on` (in a cluster with a broker; this node when `None` or this node): the lobby
-    /// creates each game it pairs on a player's node, so that its games spread over the cluster.
-    pub async fn create_game_on(
-        &self,
-        on: Option<&str>,
-        id: String,
-        game: super::NewGame,
-    ) -> Result<String, GameError> {
-        let (Some(node), Some(broker)) = (on, self.inner.broker.as_ref()) else {
-            return self.create_game_as(id, game).await;
-        };
-        if node == broker.node() {
-            return self.create_game_as(id, game).await;
-        }
-        let wait = Duration::from_millis(self.lease_ms() + 1000);
-        match wire::ask(&**broker, node, &id, &Request::CreateGame { game: Box::new(game.clone()) }, wait).await {
-            Some(Reply::Created { game_id }) => Ok(game_id),
-            Some(Reply::Refused { error }) => Err(GameError::Remote(error)),
-            // No answer (that node is gone or slow): if it did not create the game, this node does.
-            _ => match self.inner.store.game(&id).await? {
-                Some(_) => Ok(id),
-                None => self.create_game_as(id, game).await,
-            },
-        }
-    }
-
-    /// [`Live::find`], or [`GameError::Gone`].
-    pub async fn locate(&self, id: &str) -> Result<GameHandle, GameError> {
-        self.find(id).await.ok_or_else(|| super::gone(id))
-    }
-
-    /// Carries out a player's command on the live game of `h`, wherever it runs; returns once it is durable (or
-    /// refused). A game that has just moved to another node may leave the command unread by this node's actor,
-    /// which stopped (`GameError::Gone`, nothing done): with a broker it is sent to the game's new owner then.
-    pub async fn command(
-        &self,
-        mut h: GameHandle,
-        user_id: &str,
-        action: Action,
-        lag_ms: u64,
-    ) -> Result<(), GameError> {
-        let mut tries = 0;
-        loop {
-            match h.command(user_id, action.clone(), lag_ms).await {
-                // The stopped actor leaves the registry in a moment; then `find` gives the owner.
-                Err(GameError::Gone { game_id }) if self.inner.broker.is_some() && tries < 40 => {
-                    tries += 1;
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    h = self.find(&game_id).await.ok_or(GameError::Gone { game_id })?;
-                }
-                r => return r,
-            }
-        }
-    }
-
-    /// The games `user_id` plays now on any node (this node's when there is no broker).
-    pub async fn playing(&self, user_id: &str) -> Vec<String> {
-        let mut ids: Vec<String> = self.games_of(user_id).into_iter().map(|g| g.id.clone()).collect();
-        if self.inner.broker.is_some() {
-            match self.inner.store.live_games_of(user_id).await {
-                Ok(all) => {
-                    for (id, _) in all {
-                        if !ids.contains(&id) {
-                            ids.push(id);
-                        }
-                    }
-                }
-                Err(e) => tracing::warn!("the games of {user_id} on other nodes: {e}"),
-            }
-        }
-        ids
     }
 
     fn forget_remote(&self, handle: &GameHandle) {
