@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The game page shows a stored game from the archive's view (`GET /api/game/{id}`): what the view says is what
-// the page shows (rated, variant, time control, side to move, the clocks left, the end), nothing made up in its place.
+// the page shows (rated, variant, time control, side to move, the clocks left and after each move, how it ended:
+// the server's words, who aborted and why), nothing made up in its place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GameView } from '../src/protocol_http';
@@ -34,6 +35,8 @@ function stored(over: Partial<GameView> = {}): GameView {
     winner: 'black',
     draw_offer: null,
     takeback_offer: null,
+    end: { status: 'finished', result: '0-1', termination: 'resignation', winner: 'black', message_zh: '白方认输', message_en: 'White resigns' },
+    move_clocks_ms: [297_500],
     version: 3,
     created_at_ms: 1_700_000_000_000,
     at_ms: 1_700_000_100_000,
@@ -50,8 +53,38 @@ test('a stored game keeps what its view says: rated, Chess960 start, time contro
   assert.deepEqual(s.clocks, { white_ms: 297_500, black_ms: 300_000 });
   assert.equal(s.clock_running, null);
   assert.equal(s.version, 3);
-  assert.deepEqual(s.moves, [{ uci: 'e2e4', san: 'e4', clock_ms: null }]);
-  assert.deepEqual(s.status, { status: 'finished', result: '0-1', termination: 'resignation', winner: 'black', message_zh: '', message_en: '' });
+  assert.deepEqual(s.moves, [{ uci: 'e2e4', san: 'e4', clock_ms: 297_500 }]);
+  assert.deepEqual(s.status, { status: 'finished', result: '0-1', termination: 'resignation', winner: 'black', message_zh: '白方认输', message_en: 'White resigns' });
+});
+
+test('a stored aborted game says who aborted it and why, as the server stored it', () => {
+  const aborted = (end: GameView['end']) =>
+    archivedSnapshot(stored({ status: 'aborted', result: '*', termination: 'aborted', winner: null, end })).status;
+  assert.deepEqual(aborted({ status: 'aborted', reason: 'player', by: 'black' }), { status: 'aborted', reason: 'player', by: 'black' });
+  assert.deepEqual(aborted({ status: 'aborted', reason: 'first_move_timeout', by: 'white' }), {
+    status: 'aborted',
+    reason: 'first_move_timeout',
+    by: 'white',
+  });
+});
+
+test('a view without an end: a finished row keeps its result without words; a game in play is created or started', () => {
+  assert.deepEqual(archivedSnapshot(stored({ end: null })).status, {
+    status: 'finished',
+    result: '0-1',
+    termination: 'resignation',
+    winner: 'black',
+    message_zh: '',
+    message_en: '',
+  });
+  const playing = { status: 'started', result: '*', termination: null, winner: null, end: null } as const;
+  assert.deepEqual(archivedSnapshot(stored({ ...playing, moves_uci: ['e2e4', 'e7e5'], moves_san: ['e4', 'e5'] })).status, { status: 'started' });
+  assert.deepEqual(archivedSnapshot(stored({ ...playing, status: 'live' })).status, { status: 'created' });
+  // A live game's view keeps whose clock runs and the pending offers.
+  const s = archivedSnapshot(stored({ ...playing, running: 'black', draw_offer: 'white', takeback_offer: 'white' }));
+  assert.equal(s.clock_running, 'black');
+  assert.equal(s.draw_offer, 'white');
+  assert.equal(s.takeback_offer, 'white');
 });
 
 test('a stored game from a set-up position, without a clock, stays so', () => {

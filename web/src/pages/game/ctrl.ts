@@ -275,27 +275,14 @@ function onServer(st: GameState, m: ServerMessage, now: number, rtt: number): Ga
 }
 
 /**
- * A stored game as the page's snapshot, from what `GET /api/game/{id}` says about it: players, rated, variant,
- * time control, position, moves, the clocks left at the end, status, version. The archive's view does not carry
- * what only a live game has (offers, who is connected: none, as the game is over), the moves' clock times, the
- * server's end-of-game sentence (the termination's own text is shown) or who aborted a game and why.
+ * A game read from `GET /api/game/{id}` as the page's snapshot: players, rated, variant, time control, position,
+ * moves with the clock after each, the clocks, offers, how it ended (the result with the server's sentence, or who
+ * aborted and why) and version. Only what a live game's socket alone knows is left out: who is connected, the
+ * re-offer rule and rematch offers (none: the game is no longer followed live).
  */
 export function archivedSnapshot(v: GameView): GameSnapshot {
   const variant: Variant =
     v.initial_fen === null ? { kind: 'standard' } : v.chess960 ? { kind: 'chess960', fen: v.initial_fen } : { kind: 'from_position', fen: v.initial_fen };
-  const status: GameStatus =
-    v.status === 'finished'
-      ? {
-          status: 'finished',
-          result: v.result as GameResult,
-          // A stored finished game has its termination; an old row without one reads as adjudicated.
-          termination: (v.termination ?? 'adjudication') as TerminationCode,
-          winner: v.winner,
-          message_zh: '',
-          message_en: '',
-        }
-      : // The archive's view does not say who aborted the game or why: the page names White until it does.
-        { status: 'aborted', reason: 'player', by: 'white' };
   return {
     id: v.id,
     white: v.white,
@@ -305,17 +292,36 @@ export function archivedSnapshot(v: GameView): GameSnapshot {
     time_control: v.time_control,
     fen: v.fen,
     turn: v.turn,
-    moves: v.moves_uci.map((u, i) => ({ uci: u, san: v.moves_san[i] ?? u, clock_ms: null })),
+    moves: v.moves_uci.map((u, i) => ({ uci: u, san: v.moves_san[i] ?? u, clock_ms: v.move_clocks_ms[i] ?? null })),
     clocks: v.white_ms !== null && v.black_ms !== null ? { white_ms: v.white_ms, black_ms: v.black_ms } : null,
-    clock_running: null,
-    status,
-    draw_offer: null,
+    clock_running: v.running,
+    status: archivedStatus(v),
+    draw_offer: v.draw_offer,
     may_offer_draw: [false, false],
-    takeback_offer: null,
+    takeback_offer: v.takeback_offer,
     rematch_offer: null,
     disconnected: [false, false],
     version: v.version,
   };
+}
+
+/**
+ * The view's status as the snapshot's: how it ended when the server says (`end`); a game being played is `created`
+ * before both sides moved, else `started`. A stored finished game whose state the server could not read keeps its
+ * result and termination without the server's sentence (the termination's own text is shown).
+ */
+function archivedStatus(v: GameView): GameStatus {
+  if (v.end) return v.end;
+  if (v.status === 'finished')
+    return {
+      status: 'finished',
+      result: v.result as GameResult,
+      termination: (v.termination ?? 'adjudication') as TerminationCode,
+      winner: v.winner,
+      message_zh: '',
+      message_en: '',
+    };
+  return v.status === 'created' || v.moves_uci.length < 2 ? { status: 'created' } : { status: 'started' };
 }
 
 function applySnapshot(st: GameState, snap: GameSnapshot, now: number, rtt: number): GameState {
