@@ -57,12 +57,21 @@ pub async fn upgrade(
     // The connection's slot stays taken while the WebSocket is open (it counts against the client's address).
     // Small buffers: a game's frames are a few hundred bytes, and each connection would otherwise hold 128 KiB for
     // reading (and grow one as large for writing), which is most of a live game's memory. Reads come in 1 KiB
-    // chunks (a larger frame takes several), and every frame is written at once (a send flushes anyway).
-    ws.max_message_size(1 << 20).read_buffer_size(1024).write_buffer_size(0).on_upgrade(move |socket| async move {
-        let _slot = slot;
-        connection(state, auth, socket).await;
-    })
+    // chunks (a larger frame takes several); the frames queued together are written together when the writer
+    // flushes, or as soon as they pass [`WRITE_BUFFER`] bytes.
+    ws.max_message_size(1 << 20).read_buffer_size(1024).write_buffer_size(WRITE_BUFFER).on_upgrade(
+        move |socket| async move {
+            let _slot = slot;
+            connection(state, auth, socket).await;
+        },
+    )
 }
+
+/// Bytes of frames a connection gathers before it writes them even without a flush (it flushes after each batch).
+const WRITE_BUFFER: usize = 4096;
+
+/// Frames taken from a connection's queue for one write at most.
+const WRITE_BATCH: usize = 16;
 
 fn api_error(id: u32, e: &ApiError) -> Arc<str> {
     ServerMessage::Error { id: Some(id), code: e.code.to_owned(), message_zh: e.zh.clone(), message_en: e.en.clone() }
@@ -86,8 +95,16 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut out_rx) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
     let writer = tokio::spawn(async move {
-        while let Some(frame) = out_rx.recv().await {
-            if sink.send(Message::Text(frame.as_ref().into())).await.is_err() {
+        // The frames queued by the time the writer runs (a move's ack, its events and the clocks) go out in one
+        // write: one system call, and one wake-up of the client, instead of one per frame.
+        let mut batch = Vec::with_capacity(4);
+        'out: while out_rx.recv_many(&mut batch, WRITE_BATCH).await > 0 {
+            for frame in batch.drain(..) {
+                if sink.feed(Message::Text(frame.as_ref().into())).await.is_err() {
+                    break 'out;
+                }
+            }
+            if sink.flush().await.is_err() {
                 break;
             }
         }
