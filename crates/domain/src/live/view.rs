@@ -126,12 +126,35 @@ mod tests {
     /// The game as the store keeps it once over: its row (status, result, termination, winner as the actor writes
     /// them at the end) and its moves.
     fn stored(g: &Game, now: Timestamp) -> (GameRow, Vec<MoveRow>) {
-        let mut row = super::super::actor::game_row(g, now);
         let v = GameView::of(g, now);
-        row.status = if v.status == "aborted" { "aborted" } else { "finished" }.to_owned();
-        row.result = (v.result != "*").then(|| v.result.clone());
-        row.termination = v.termination.clone();
-        row.winner = v.winner.map(|c| if c == Color::White { "white" } else { "black" }.to_owned());
+        let row = GameRow {
+            id: g.id().to_owned(),
+            white_id: g.white().id.clone(),
+            white_name: g.white().name.clone(),
+            black_id: g.black().id.clone(),
+            black_name: g.black().name.clone(),
+            white_engine_level: None,
+            black_engine_level: None,
+            rated: g.rated(),
+            time_control: g.time_control().to_pgn(),
+            speed: g.time_control().speed().as_str().to_owned(),
+            variant_json: serde_json::to_string(g.variant()).unwrap(),
+            status: if v.status == "aborted" { "aborted" } else { "finished" }.to_owned(),
+            result: (v.result != "*").then(|| v.result.clone()),
+            termination: v.termination.clone(),
+            winner: v.winner.map(|c| if c == Color::White { "white" } else { "black" }.to_owned()),
+            created_at_ms: g.created_at().0 as i64,
+            ended_at_ms: Some(now.0 as i64),
+            // What the actor stores: the snapshot without its moves.
+            state_json: serde_json::to_string(&g.state_record(now)).unwrap(),
+            version: g.version() as i64,
+            white_rating: None,
+            black_rating: None,
+            white_rating_diff: None,
+            black_rating_diff: None,
+            white_points_diff: None,
+            black_points_diff: None,
+        };
         let moves = g
             .moves()
             .iter()
