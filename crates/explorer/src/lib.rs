@@ -482,37 +482,24 @@ impl Batch {
     }
 }
 
-/// One move of the explorer's answer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MoveStats {
-    pub uci: String,
-    pub san: String,
-    pub games: i64,
-    pub white: i64,
-    pub draws: i64,
-    pub black: i64,
-    /// Percentages of the games, one decimal.
-    pub white_pct: f64,
-    pub draws_pct: f64,
-    pub black_pct: f64,
-    /// The average of the games' average ratings, over the games with both ratings (`None`: none has).
-    pub average_rating: Option<i64>,
-}
+/// One move of the explorer's answer: the protocol's type, the one row type of the explorer from the counts to the
+/// JSON answer.
+pub use guoxiang_protocol::http::ExplorerMove;
 
 /// The explorer's answer for one position: its moves, most played first, and the totals.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
-    pub moves: Vec<MoveStats>,
-    pub total: MoveStats,
+    pub moves: Vec<ExplorerMove>,
+    pub total: ExplorerMove,
 }
 
 fn pct(n: i64, of: i64) -> f64 {
     if of == 0 { 0.0 } else { (1000.0 * n as f64 / of as f64).round() / 10.0 }
 }
 
-fn stats(uci: String, san: String, c: &[i64; 5]) -> MoveStats {
+fn stats(uci: String, san: String, c: &[i64; 5]) -> ExplorerMove {
     let games = c[0] + c[1] + c[2];
-    MoveStats {
+    ExplorerMove {
         uci,
         san,
         games,

@@ -15,8 +15,8 @@ use axum::Router;
 use axum::extract::{Query, State};
 use axum::routing::get;
 use guoxiang_core::{Position, Validation};
-use guoxiang_explorer::{MAX_PLIES, MoveStats, RATING_BUCKETS, SpeedBucket, opening_info, summarize};
-use guoxiang_protocol::http::{ExplorerAnswer, ExplorerMove, ExplorerOpening, OpeningFamily};
+use guoxiang_explorer::{MAX_PLIES, RATING_BUCKETS, SpeedBucket, opening_info, summarize};
+use guoxiang_protocol::http::{ExplorerAnswer, ExplorerOpening, OpeningFamily};
 use guoxiang_store::ExplorerSource;
 
 use crate::AppState;
@@ -71,12 +71,6 @@ fn ratings(value: Option<&String>) -> Result<Vec<i64>, ApiError> {
         .collect()
 }
 
-/// The answer's form of a move's figures.
-fn explorer_move(m: MoveStats) -> ExplorerMove {
-    let MoveStats { uci, san, games, white, draws, black, white_pct, draws_pct, black_pct, average_rating } = m;
-    ExplorerMove { uci, san, games, white, draws, black, white_pct, draws_pct, black_pct, average_rating }
-}
-
 /// `GET /api/explorer?fen=…&moves=e2e4,e7e5&source=server&speeds=blitz,rapid&ratings=1600,1800`.
 pub async fn explorer(
     State(state): State<AppState>,
@@ -105,8 +99,8 @@ pub async fn explorer(
         speeds: speeds.iter().map(|s| s.as_str().to_owned()).collect(),
         ratings,
         max_plies: MAX_PLIES as u32,
-        total: explorer_move(summary.total),
-        moves: summary.moves.into_iter().map(explorer_move).collect(),
+        total: summary.total,
+        moves: summary.moves,
         opening: explorer_opening(opening),
     }))
 }
