@@ -218,6 +218,23 @@ class Layers(Fixture):
         self.assertEqual(self.ws.violations(), [])
 
 
+class ServerLayers(Fixture):
+    def test_the_domain_may_name_no_http_or_redis_crate(self):
+        self.ws.crate("domain", {"lib.rs": ""}, name="x-domain", deps={"hyper": '"1"', "serde": '"1"'})
+        self.assertEqual(self.ws.violations(), ["layer: x-domain -> hyper"])
+
+    def test_the_transports_reach_the_domain_but_not_each_other(self):
+        self.ws.crate("domain", {"lib.rs": ""}, name="x-domain")
+        self.ws.crate("broker", {"lib.rs": ""}, name="x-broker", deps={"redis": '"1"', "x-domain": '{ path = "../domain" }'})
+        self.ws.crate("http", {"lib.rs": ""}, name="x-http", deps={"axum": '"0.8"', "x-domain": '{ path = "../domain" }'})
+        self.assertEqual(self.ws.violations(), [])
+        self.ws.crate("web", {"lib.rs": ""}, name="x-web", deps={"x-broker": '{ path = "../broker" }'})
+        (self.ws.root / "crates/http/Cargo.toml").write_text(
+            cargo_toml("x-http", {"axum": '"0.8"', "x-web": '{ path = "../web" }'}), encoding="utf-8"
+        )
+        self.assertEqual(self.ws.violations(), ["layer: x-http -> x-broker", "layer: x-web -> x-broker"])
+
+
 class Baseline(Fixture):
     def setUp(self) -> None:
         super().setUp()
