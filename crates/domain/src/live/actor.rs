@@ -18,7 +18,8 @@ use guoxiang_store::{GameRow, MoveRow, WriteOp};
 use tokio::sync::{broadcast, mpsc};
 
 use super::GameError;
-use super::{ActorMsg, GameHandle, GameView, Live, Services, Subscription, Update, engine_player};
+use super::wire::Request;
+use super::{ActorMsg, Answer, GameHandle, GameView, Live, Services, Subscription, Update, engine_player};
 use crate::hub::UserEvent;
 use crate::time;
 
@@ -255,28 +256,9 @@ impl Actor {
     async fn on_message(&mut self, msg: ActorMsg) -> ControlFlow<()> {
         // Every `reply.send` below fails only when the asker stopped waiting (a closed connection): nothing to do.
         match msg {
-            ActorMsg::Command { user_id, action, lag_ms, reply } => {
-                // Boxed, as the other changes below: the commit's futures are large, and inline they would be part
-                // of every idle game's task.
-                let r = Box::pin(self.command(&user_id, action, lag_ms)).await;
-                let _ = reply.send(r);
-            }
-            ActorMsg::Arbiter { arbiter, act, reply } => {
-                let r = Box::pin(self.apply(Command::Arbiter { arbiter, act })).await;
-                let _ = reply.send(r);
-            }
-            ActorMsg::Subscribe { since, with_view, reply } => {
-                let _ = reply.send(self.subscribe(since, with_view));
-            }
-            ActorMsg::Presence { user_id, delta } => Box::pin(self.presence(&user_id, delta)).await,
+            ActorMsg::Request { req, answer } => self.on_request(req, answer).await,
             ActorMsg::Explain { from, to, promotion, reply } => {
                 let _ = reply.send(self.explain(&from, &to, promotion));
-            }
-            ActorMsg::View { reply } => {
-                let _ = reply.send(Arc::new(GameView::of(&self.game, time::now())));
-            }
-            ActorMsg::Snapshot { reply } => {
-                let _ = reply.send(self.game.snapshot(time::now()));
             }
             ActorMsg::EngineMove { version, uci } => Box::pin(self.engine_move(version, uci)).await,
             ActorMsg::Disown => self.disowned = true,
@@ -287,6 +269,32 @@ impl Actor {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// A request of this node's transports or of another node, answered in the form the asker wants.
+    async fn on_request(&mut self, req: Request, answer: Answer) {
+        match req {
+            Request::Command { user_id, action, lag_ms } => {
+                // Boxed, as the other changes below: the commit's futures are large, and inline they would be part
+                // of every idle game's task.
+                answer.outcome(Box::pin(self.command(&user_id, action, lag_ms)).await);
+            }
+            Request::Arbiter { arbiter, act } => {
+                answer.outcome(Box::pin(self.apply(Command::Arbiter { arbiter, act })).await);
+            }
+            Request::Subscribe { since } => {
+                let with_view = answer.with_view();
+                answer.subscription(self.subscribe(since, with_view));
+            }
+            Request::Presence { user_id, delta } => {
+                Box::pin(self.presence(&user_id, delta)).await;
+                answer.outcome(Ok(()));
+            }
+            Request::View => answer.view(Arc::new(GameView::of(&self.game, time::now()))),
+            Request::Snapshot => answer.snapshot(self.game.snapshot(time::now())),
+            // A game is created by the node asked to (`live::serve_game_request`), never by a game.
+            Request::CreateGame { .. } => answer.outcome(Err(super::gone(self.game.id()))),
+        }
     }
 
     /// The server stops: the exact clocks saved, the game's lease handed over and the game out of the registry.

@@ -5,7 +5,11 @@
 //! |---|---|
 //! | `actor` | the per-game task: commands, timers, persistence before acknowledgement, broadcasting |
 //! | `persist` | the group-commit writer all games share |
-//! | `engine` | the bounded worker pool the computer opponent thinks in |
+//! | `directory` | the game directory: a game's handle wherever it runs (this node's actor, or a proxy) |
+//! | `remote` | the proxy of a game another node owns, and the owner's answers to the other nodes |
+//! | `wire` | a game's messages between nodes: one request, its reply, the owner's updates |
+//! | `cluster` | leases: a game's owner, renewal and takeover, the fence of every write; [`cluster::LeaseKeeper`] for the lobby's lease |
+//! | `engine` | the computer opponents' pool (`engine::opponents`) and the analysis pool (`engine::analysis`) |
 //! | `finish` | what happens when a game ends: ratings and points |
 //! | `view` | [`GameView`], a game's public state as the HTTP APIs show it |
 //! | `services` | [`Services`]: the narrow interfaces the actors work through (notifications, game creation, ratings, the aftermath of a game, who arbitrates) |
@@ -71,39 +75,20 @@ pub struct Subscription {
 }
 
 pub(crate) enum ActorMsg {
-    Command {
-        user_id: String,
-        action: Action,
-        lag_ms: u64,
-        reply: oneshot::Sender<Result<(), GameError>>,
+    /// A request anyone may make of the game — this node's transports through the game's handle, or another node
+    /// through the cluster's transport: the one serializable [`wire::Request`], with where its answer goes.
+    Request {
+        req: wire::Request,
+        answer: Answer,
     },
-    Arbiter {
-        arbiter: guoxiang_game::ArbiterRef,
-        act: guoxiang_game::ArbiterAct,
-        reply: oneshot::Sender<Result<(), GameError>>,
-    },
-    Subscribe {
-        since: Option<u64>,
-        with_view: bool,
-        reply: oneshot::Sender<Subscription>,
-    },
-    /// A connection of `user_id` that follows the game opened (+1) or closed (-1).
-    Presence {
-        user_id: String,
-        delta: i32,
-    },
+    /// Why a move is or is not legal (computed by whoever holds the game; not asked across nodes).
     Explain {
         from: String,
         to: String,
         promotion: Option<guoxiang_core::Role>,
         reply: oneshot::Sender<Result<guoxiang_core::Explanation, GameError>>,
     },
-    View {
-        reply: oneshot::Sender<Arc<GameView>>,
-    },
-    Snapshot {
-        reply: oneshot::Sender<Snapshot>,
-    },
+    /// The computer's move, from the engine pool.
     EngineMove {
         version: u64,
         uci: Option<String>,
@@ -113,6 +98,85 @@ pub(crate) enum ActorMsg {
     Shutdown {
         reply: oneshot::Sender<()>,
     },
+}
+
+/// Where the answer to a [`wire::Request`] goes: to an asker on this node in its own form, or to another node as a
+/// [`wire::Reply`]. The handle pairs each request with its form; an answer of the wrong form is dropped (the asker
+/// sees the game as gone).
+pub(crate) enum Answer {
+    /// Done or refused (a command, an arbiter's act).
+    Outcome(oneshot::Sender<Result<(), GameError>>),
+    /// A follower on this node: its first frames and the stream of what follows.
+    Subscription {
+        with_view: bool,
+        tx: oneshot::Sender<Subscription>,
+    },
+    View(oneshot::Sender<Arc<GameView>>),
+    Snapshot(oneshot::Sender<Snapshot>),
+    /// Another node asked: the reply it is sent.
+    Wire(oneshot::Sender<wire::Reply>),
+    /// Nobody waits (presence).
+    Nobody,
+}
+
+impl Answer {
+    // Every `send` below fails only when the asker stopped waiting (a closed connection): nothing to do.
+
+    /// A request that is done or refused.
+    pub(crate) fn outcome(self, r: Result<(), GameError>) {
+        match self {
+            Answer::Outcome(tx) => {
+                let _ = tx.send(r);
+            }
+            Answer::Wire(tx) => {
+                let _ = tx.send(wire::Reply::of_outcome(r));
+            }
+            _ => {}
+        }
+    }
+
+    /// A subscription: the follower's, or its first frames for another node.
+    pub(crate) fn subscription(self, s: Subscription) {
+        match self {
+            Answer::Subscription { tx, .. } => {
+                let _ = tx.send(s);
+            }
+            Answer::Wire(tx) => {
+                let frames = s.initial.iter().map(|f| f.to_string()).collect();
+                let _ = tx.send(wire::Reply::Initial { frames, version: s.version });
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn view(self, v: Arc<GameView>) {
+        match self {
+            Answer::View(tx) => {
+                let _ = tx.send(v);
+            }
+            Answer::Wire(tx) => {
+                let _ = tx.send(wire::Reply::View { view: Box::new((*v).clone()) });
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn snapshot(self, s: Snapshot) {
+        match self {
+            Answer::Snapshot(tx) => {
+                let _ = tx.send(s);
+            }
+            Answer::Wire(tx) => {
+                let _ = tx.send(wire::Reply::Snapshot { snapshot: Box::new(s) });
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a subscriber wants every update to carry the whole view.
+    pub(crate) fn with_view(&self) -> bool {
+        matches!(self, Answer::Subscription { with_view: true, .. })
+    }
 }
 
 /// A handle on a live game's actor (cheap to clone).
@@ -169,9 +233,18 @@ impl HandleData {
         rx.await.map_err(|_| gone(&self.id))
     }
 
+    /// Sends `req` to the game, its answer in the form `answer` makes.
+    async fn request<T>(
+        &self,
+        req: wire::Request,
+        answer: impl FnOnce(oneshot::Sender<T>) -> Answer,
+    ) -> Result<T, GameError> {
+        self.ask(|tx| ActorMsg::Request { req, answer: answer(tx) }).await
+    }
+
     /// Carries out a player's command; returns once it is durable (or refused).
     pub async fn command(&self, user_id: &str, action: Action, lag_ms: u64) -> Result<(), GameError> {
-        self.ask(|reply| ActorMsg::Command { user_id: user_id.to_owned(), action, lag_ms, reply }).await?
+        self.request(wire::Request::Command { user_id: user_id.to_owned(), action, lag_ms }, Answer::Outcome).await?
     }
 
     /// Carries out an arbiter's act (the caller has checked with [`services::Arbiters`]; see
@@ -181,19 +254,25 @@ impl HandleData {
         arbiter: guoxiang_game::ArbiterRef,
         act: guoxiang_game::ArbiterAct,
     ) -> Result<(), GameError> {
-        self.ask(|reply| ActorMsg::Arbiter { arbiter, act, reply }).await?
+        self.request(wire::Request::Arbiter { arbiter, act }, Answer::Outcome).await?
     }
 
     /// Follows the game from `since` (a version the follower has) or from scratch; with `with_view`, every update
     /// carries the whole [`GameView`].
     pub async fn subscribe(&self, since: Option<u64>, with_view: bool) -> Result<Subscription, GameError> {
-        self.ask(|reply| ActorMsg::Subscribe { since, with_view, reply }).await
+        self.request(wire::Request::Subscribe { since }, |tx| Answer::Subscription { with_view, tx }).await
     }
 
     /// Reports a connection of a player opening or closing (for disconnection claims).
     pub async fn presence(&self, user_id: &str, delta: i32) {
+        let req = wire::Request::Presence { user_id: user_id.to_owned(), delta };
         // An actor that is gone has a finished game, which has nothing to say about presence.
-        let _ = self.tx.send(Box::new(ActorMsg::Presence { user_id: user_id.to_owned(), delta })).await;
+        let _ = self.tx.send(Box::new(ActorMsg::Request { req, answer: Answer::Nobody })).await;
+    }
+
+    /// Another node's request, answered as the reply it is sent (`not_here` when the game is not here any more).
+    pub(crate) async fn answer_wire(&self, req: wire::Request) -> wire::Reply {
+        self.request(req, Answer::Wire).await.unwrap_or(wire::Reply::NotHere)
     }
 
     pub async fn explain(
@@ -206,11 +285,11 @@ impl HandleData {
     }
 
     pub async fn view(&self) -> Result<Arc<GameView>, GameError> {
-        self.ask(|reply| ActorMsg::View { reply }).await
+        self.request(wire::Request::View, Answer::View).await
     }
 
     pub async fn snapshot(&self) -> Result<Snapshot, GameError> {
-        self.ask(|reply| ActorMsg::Snapshot { reply }).await
+        self.request(wire::Request::Snapshot, Answer::Snapshot).await
     }
 }
 

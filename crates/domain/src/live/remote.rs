@@ -23,7 +23,7 @@ use guoxiang_game::{Snapshot, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::wire::{self, GameUpdate, Reply, Request};
-use super::{ActorMsg, GameError, GameHandle, GameView, HandleData, Live, Subscription, Update};
+use super::{ActorMsg, Answer, GameError, GameHandle, GameView, HandleData, Live, Subscription, Update};
 use crate::transport::{Family, Incoming, Listener, SharedCluster};
 
 /// How long a request for a remote game may wait in all (for a takeover, a slow owner, a lost reply) before it is
@@ -270,45 +270,22 @@ impl Proxy {
     /// `Break` ends the proxy.
     async fn request(&mut self, m: Box<ActorMsg>) -> ControlFlow<()> {
         match *m {
-            ActorMsg::Command { user_id, action, lag_ms, reply } => {
-                let route = self.route.clone();
-                tokio::spawn(async move {
-                    let r = route.ask(Request::Command { user_id, action, lag_ms }).await;
-                    let _ = reply.send(done(r));
-                });
+            ActorMsg::Request { req: Request::Subscribe { since }, answer: Answer::Subscription { with_view, tx } } => {
+                self.subscribe(since, with_view, tx).await;
             }
-            ActorMsg::Arbiter { arbiter, act, reply } => {
+            ActorMsg::Request { req: req @ Request::Presence { .. }, .. } => {
                 let route = self.route.clone();
-                tokio::spawn(async move {
-                    let _ = reply.send(done(route.ask(Request::Arbiter { arbiter, act }).await));
-                });
+                tokio::spawn(async move { route.tell(req).await });
             }
-            ActorMsg::Subscribe { since, with_view, reply } => self.subscribe(since, with_view, reply).await,
-            ActorMsg::Presence { user_id, delta } => {
+            // Any other request goes to the owner as it is; its reply comes back in the asker's form.
+            ActorMsg::Request { req, answer } => {
                 let route = self.route.clone();
-                tokio::spawn(async move { route.tell(Request::Presence { user_id, delta }).await });
+                tokio::spawn(async move { deliver(answer, route.ask(req).await) });
             }
             ActorMsg::Explain { from, to, promotion, reply } => {
                 let route = self.route.clone();
                 tokio::spawn(async move {
                     let _ = reply.send(explain(&route, &from, &to, promotion).await);
-                });
-            }
-            ActorMsg::View { reply } => {
-                let route = self.route.clone();
-                tokio::spawn(async move {
-                    // No reply: the asker sees the game as gone.
-                    if let Ok(v) = view(&route).await {
-                        let _ = reply.send(v);
-                    }
-                });
-            }
-            ActorMsg::Snapshot { reply } => {
-                let route = self.route.clone();
-                tokio::spawn(async move {
-                    if let Ok(s) = snapshot(&route).await {
-                        let _ = reply.send(s);
-                    }
                 });
             }
             ActorMsg::EngineMove { .. } => {}
@@ -396,33 +373,24 @@ async fn resync(route: &Route, tx: &broadcast::Sender<Arc<Update>>, wants_view: 
 
 /// This node's answer to a request, from its own actor of the game.
 async fn answer(h: &GameHandle, req: Request) -> Reply {
-    let refused = |e: GameError| match e {
-        // The actor ended (the game moved to another node, or ended and left memory): ask the database again.
-        GameError::Gone { .. } => Reply::NotHere,
-        e => Reply::Refused { error: e.to_wire() },
-    };
-    let done = |r: Result<(), GameError>| r.map_or_else(refused, |()| Reply::Done);
-    match req {
-        Request::Command { user_id, action, lag_ms } => done(h.command(&user_id, action, lag_ms).await),
-        Request::Arbiter { arbiter, act } => done(h.arbiter(arbiter, act).await),
-        Request::Subscribe { since } => match h.subscribe(since, false).await {
-            Ok(s) => Reply::Initial { frames: s.initial.iter().map(|f| f.to_string()).collect(), version: s.version },
-            Err(e) => refused(e),
-        },
-        Request::Presence { user_id, delta } => {
-            h.presence(&user_id, delta).await;
-            Reply::Done
+    h.answer_wire(req).await
+}
+
+/// The owner's reply to a request of this node, in the form its asker wants (nothing sent when there is no good
+/// reply: the asker sees the game as gone).
+fn deliver(answer: Answer, r: Result<Reply, GameError>) {
+    match (answer, r) {
+        (Answer::Wire(tx), r) => {
+            let _ = tx.send(r.unwrap_or_else(|e| Reply::of_outcome(Err(e))));
         }
-        Request::View => match h.view().await {
-            Ok(v) => Reply::View { view: Box::new((*v).clone()) },
-            Err(e) => refused(e),
-        },
-        Request::Snapshot => match h.snapshot().await {
-            Ok(s) => Reply::Snapshot { snapshot: Box::new(s) },
-            Err(e) => refused(e),
-        },
-        // Not a game's: `serve_game_request` takes it.
-        Request::CreateGame { .. } => Reply::NotHere,
+        (Answer::View(tx), Ok(Reply::View { view })) => {
+            let _ = tx.send(Arc::new(*view));
+        }
+        (Answer::Snapshot(tx), Ok(Reply::Snapshot { snapshot })) => {
+            let _ = tx.send(*snapshot);
+        }
+        (answer @ Answer::Outcome(_), r) => answer.outcome(done(r)),
+        _ => {}
     }
 }
 

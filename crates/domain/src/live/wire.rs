@@ -97,3 +97,15 @@ pub fn tell(t: &dyn Transport, node: &str, game_id: &str, req: &Request) {
 pub fn publish(t: &dyn Transport, update: &GameUpdate) {
     t.publish(Topic::Game(&update.game_id), encode(update));
 }
+
+impl Reply {
+    /// A command's or an act's outcome as it crosses: done, refused, or `not_here` when the game's actor is gone
+    /// (it moved to another node, or ended and left memory: the asker looks the owner up again).
+    pub fn of_outcome(r: Result<(), super::GameError>) -> Reply {
+        match r {
+            Ok(()) => Reply::Done,
+            Err(super::GameError::Gone { .. }) => Reply::NotHere,
+            Err(e) => Reply::Refused { error: e.to_wire() },
+        }
+    }
+}
