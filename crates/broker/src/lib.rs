@@ -6,7 +6,7 @@
 //!
 //! | channel | published by | carries |
 //! |---|---|---|
-//! | `gx:node:{node}` | any node | requests for the games `node` owns (a command, a subscription, a view, …) and the replies to `node`'s own requests |
+//! | `gx:node:{node}` | any node | requests for `node`: for the games it owns (`Family::Game`: a command, a subscription, a view, …) and for the lobby while it runs it (`Family::Lobby`); and the replies to `node`'s own requests |
 //! | `gx:game:{id}` | the game's owner | every change of the game (the same frames its local followers get), for the nodes whose clients follow it |
 //! | `gx:users` | any node | per-user notifications (a game started, a challenge, a rematch offered, a session ended) |
 //! | `gx:lobby` | the node that runs the lobby | the lobby's changes (seeks, pools), for every node's lobby followers |

@@ -3,7 +3,7 @@
 //! as traits over message bodies the domain encodes itself. The domain owns its messages, in families kept apart —
 //! a game's requests and updates (`live::wire`), the lobby's (`lobby::LobbyOp`), users' notifications
 //! (`events::WireUserEvent`) — and a transport only carries them (`guoxiang serve --broker redis://…` plugs in the
-//! Redis one, `crate::broker`). Four verbs:
+//! Redis one, the guoxiang-broker crate). Four verbs:
 //!
 //! | verb | what | delivery |
 //! |---|---|---|

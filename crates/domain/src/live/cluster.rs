@@ -4,9 +4,10 @@
 //! node took, whose actors stop here), the takeover of games whose owner died or was paused past its lease (restored
 //! from the durable state, the gap charged to no one's clock), and the hand-over at a graceful shutdown.
 //!
-//! Commands and events between nodes go through the broker (`crate::broker`, `live::remote`) when the node has one.
-//! With a broker this module also keeps the lobby's lease (`crate::lobby::LOBBY_LEASE`): one node at a time runs the
-//! cluster's lobby.
+//! Commands and events between nodes go through the cluster's transport (`crate::transport`, implemented over Redis
+//! by the guoxiang-broker crate; `live::remote`) when the node has one.
+//! With a broker, [`LeaseKeeper`] keeps the lobby's lease ([`LOBBY_LEASE`]) beside the games': one node at a time
+//! runs the cluster's lobby.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -85,7 +86,7 @@ pub struct ClusterConfig {
     /// long (plus one scan, a third of it) before another node takes them over.
     pub lease_ms: u64,
     /// The broker between the nodes (`guoxiang serve --broker redis://…`): with it any node serves any game's
-    /// clients, the others' through it (`crate::broker`, `live::remote`); without it a client must reach the node
+    /// clients, the others' through it (`crate::transport`, `live::remote`); without it a client must reach the node
     /// that runs its game.
     pub broker: Option<String>,
 }

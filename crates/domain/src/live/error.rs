@@ -52,7 +52,7 @@ pub enum GameError {
     TooManyGames { name: String, limit: usize, computer: bool },
     /// The store failed while creating a game (nothing was created).
     Store { what: String, detail: String },
-    /// The game's owner, on another node, refused: its error as it made it (`crate::broker`).
+    /// The game's owner, on another node, refused: its error as it made it (`live::wire`).
     Remote(WireError),
 }
 

@@ -3,7 +3,8 @@
 //! ([`LOBBY_LEASE`], taken and renewed by `live::cluster`); every other node sends it its requests through the broker
 //! ([`LobbyOp`]) and passes its changes on to its own lobby followers (`gx:lobby`). So a seek posted on one node is
 //! accepted from another, two players on different nodes are paired by a pool, and a challenge link opens on any
-//! node. The games it starts are created by the node that runs the lobby and played from anywhere (`live::remote`).
+//! node. The games it starts are created on the node of one of their players (`Live::create_game_on`) and played
+//! from anywhere (`live::remote`).
 //!
 //! Like everything of the lobby, seeks, pool entries and challenges are memory: when the node that runs the lobby
 //! dies, another takes its lease and starts with an empty lobby (the seeks and pool entries of the connections that
