@@ -62,6 +62,9 @@ const SQLITE_PRAGMAS: &[&str] = &[
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = FULL",
     "PRAGMA foreign_keys = ON",
+    // 8 MiB of pages per connection instead of 2: the live games' rows, rewritten at every move, stay in memory
+    // rather than being read back from the file between commits.
+    "PRAGMA cache_size = -8192",
 ];
 
 /// Which database a [`Store`] talks to.

@@ -18,6 +18,11 @@ pub struct Args {
     /// Threads for the computer opponent (default: cores − 1, at least 1).
     #[arg(long)]
     pub engine_workers: Option<usize>,
+    /// Threads for the server's own work: requests, connections, the games' actors (default: cores − 1, at least
+    /// 1 — the database's writer and the computer's threads need the rest; on two cores one thread serves 5,000
+    /// live games with about a tenth less CPU per move than two, docs/benchmarks.md).
+    #[arg(long)]
+    pub workers: Option<usize>,
     /// Mark session cookies `Secure` (when served over HTTPS by a proxy).
     #[arg(long)]
     pub secure_cookies: bool,
@@ -68,6 +73,7 @@ impl Default for Args {
             database: std::env::var("GUOXIANG_DATABASE").unwrap_or_else(|_| "sqlite://guoxiang.db".to_owned()),
             public_url: None,
             engine_workers: None,
+            workers: None,
             secure_cookies: false,
             computer_reply_ms: std::env::var("GUOXIANG_COMPUTER_REPLY_MS")
                 .ok()
@@ -87,6 +93,17 @@ impl Default for Args {
 
 /// A person's short moment before answering, for the lower computer levels.
 pub const DEFAULT_COMPUTER_REPLY_MS: u64 = 800;
+
+/// The server's runtime: `workers` threads, or one fewer than the cores (at least one).
+fn server_runtime(workers: Option<usize>) -> Result<tokio::runtime::Runtime, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = workers.unwrap_or(cores.saturating_sub(1)).max(1);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("tokio: {e}"))
+}
 
 pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| format!("tokio: {e}"))
@@ -127,6 +144,6 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         tracing::info!("Syzygy: {n} tables, up to {} pieces, from {path}", tb.tables.max_pieces());
         config.syzygy = Some(tb);
     }
-    runtime()?.block_on(guoxiang_server::serve(config))?;
+    server_runtime(a.workers)?.block_on(guoxiang_server::serve(config))?;
     Ok(ExitCode::SUCCESS)
 }
