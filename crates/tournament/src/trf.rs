@@ -569,9 +569,15 @@ fn put(line: &mut Vec<char>, column: usize, text: &str) {
     line[start..start + chars.len()].copy_from_slice(&chars);
 }
 
-/// `text` cut to `width` characters and padded on the left (`right` true) or the right.
+/// `text` on one line: every control character (line feed, carriage return, tab, ...) becomes a blank, so free text
+/// typed by an organiser or a player can neither end its line early nor move the columns after it.
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+/// `text` on one line, cut to `width` characters and padded on the left (`right` true) or the right.
 fn fit(text: &str, width: usize, right: bool) -> String {
-    let cut: String = text.chars().take(width).collect();
+    let cut: String = one_line(text).chars().take(width).collect();
     if right { format!("{cut:>width$}") } else { format!("{cut:<width$}") }
 }
 
@@ -603,12 +609,13 @@ fn player_line(p: &Player) -> String {
 }
 
 /// Writes a file: the tournament lines in the order of the format, `XXR`, the other lines, then the players, each
-/// line ended by a line feed (the reader accepts CR LF too).
+/// line ended by a line feed (the reader accepts CR LF too). Free text is put on one line: control characters
+/// (line feed, carriage return, tab) become blanks, and a player line's fields are cut to their widths (name: 33).
 pub fn write(t: &Tournament) -> String {
     let mut out = String::new();
     let mut tag = |code: &str, v: &Option<String>| {
         if let Some(v) = v {
-            out.push_str(&format!("{code} {v}\n"));
+            out.push_str(&format!("{code} {}\n", one_line(v)));
         }
     };
     let h = &t.header;
@@ -623,14 +630,14 @@ pub fn write(t: &Tournament) -> String {
     tag("092", &h.kind);
     tag("102", &h.chief_arbiter);
     for d in &h.deputy_arbiters {
-        out.push_str(&format!("112 {d}\n"));
+        out.push_str(&format!("112 {}\n", one_line(d)));
     }
     let h = &t.header;
     if let Some(v) = &h.time_control {
-        out.push_str(&format!("122 {v}\n"));
+        out.push_str(&format!("122 {}\n", one_line(v)));
     }
     if let Some(v) = &h.round_dates {
-        out.push_str(v);
+        out.push_str(&one_line(v));
         out.push('\n');
     }
     if let Some(n) = t.rounds {
@@ -646,7 +653,7 @@ pub fn write(t: &Tournament) -> String {
         out.push_str(&format!("XXP {}\n", numbers.join(" ")));
     }
     for l in &t.other_lines {
-        out.push_str(l);
+        out.push_str(&one_line(l));
         out.push('\n');
     }
     for p in &t.players {

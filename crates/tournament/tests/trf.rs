@@ -166,3 +166,30 @@ fn a_forfeit_still_needs_a_matching_result() {
     assert_eq!(line, 12);
     assert!(m.contains("do not match"), "{m}");
 }
+
+#[test]
+fn free_text_with_line_breaks_cannot_add_or_shift_lines() {
+    let mut t = trf::parse(SMALL).unwrap();
+    let players = t.players.len();
+    t.players[0].name = "Evil\n001    9 m    Injected\r\tName".to_string();
+    t.players[1].name = "A name far longer than the thirty-three characters of the field".to_string();
+    t.header.name = Some("Club\n001   10 m Fake".to_string());
+    t.header.chief_arbiter = Some("Arbiter\r\n102 Other".to_string());
+    t.header.deputy_arbiters = vec!["Deputy\n012 Renamed".to_string()];
+    let text = trf::write(&t);
+    let player_lines = text.lines().filter(|l| l.starts_with("001")).count();
+    assert_eq!(player_lines, players, "one player line per player:\n{text}");
+    assert!(!text.contains('\r') && !text.contains('\t'), "no CR or tab in the file:\n{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("012")).count(), 1, "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("102")).count(), 1, "{text}");
+    let back = trf::parse(&text).unwrap();
+    assert_eq!(back.players.len(), players);
+    assert_eq!(back.players[0].name, "Evil 001    9 m    Injected  Name", "line breaks and tabs become spaces");
+    assert_eq!(back.players[0].rating, t.players[0].rating, "the columns after the name did not move");
+    assert_eq!(back.players[0].rounds, t.players[0].rounds);
+    assert_eq!(back.players[1].name.chars().count(), 33, "an over-long name is cut to the field's 33 characters");
+    assert_eq!(back.players[1].rating, t.players[1].rating);
+    assert_eq!(back.header.name.as_deref(), Some("Club 001   10 m Fake"));
+    assert_eq!(back.header.chief_arbiter.as_deref(), Some("Arbiter  102 Other"));
+    assert_eq!(back.header.deputy_arbiters, vec!["Deputy 012 Renamed".to_string()]);
+}
