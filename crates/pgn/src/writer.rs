@@ -166,15 +166,23 @@ fn decimal_width(mut n: u64) -> usize {
     w
 }
 
+/// One tag line. Free text cannot end the tag early nor start another: in the value a quote and a backslash are
+/// escaped and every control character (line feed, carriage return, tab, ...) becomes a blank; a name keeps only
+/// what a tag name may hold (ASCII letters, digits, `_`; anything else becomes `_`, at most 64 characters, `_` when
+/// empty).
 fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
-    out.push_str(name);
+    let name_start = out.len();
+    out.extend(name.chars().take(64).map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }));
+    if out.len() == name_start {
+        out.push('_');
+    }
     out.push_str(" \"");
     for c in value.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
-            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
     }

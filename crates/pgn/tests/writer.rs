@@ -162,3 +162,36 @@ fn write_game_into_any_writer() {
     let text = String::from_utf8(out).unwrap();
     assert_eq!(Reader::new(text.as_bytes()).games().count(), 2);
 }
+
+#[test]
+fn free_text_cannot_end_a_tag_or_add_one() {
+    let evil = "x\"]\n[Result \"1-0\"]\n[Black \"y";
+    let mut game = Game::default();
+    game.tags.push(("Event".into(), evil.into()));
+    game.tags.push(("White".into(), format!("a\\\"]\r\n[WhiteElo \"3000\x0b{evil}")));
+    game.tags.push(("Black".into(), "b".into()));
+    game.tags.push(("Result".into(), "*".into()));
+    let out = game.to_pgn();
+    let tag_lines = out.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(tag_lines, 7, "one line per tag of the seven-tag roster:\n{out}");
+    let back = read(&out);
+    assert_eq!(back.tags.len(), 7, "no tag added: {:?}", back.tags);
+    assert_eq!(back.tag("Event"), Some(evil.replace('\n', " ").as_str()), "the text kept, its line break a blank");
+    assert_eq!(back.tag("White"), Some(format!("a\\\"]  [WhiteElo \"3000 {}", evil.replace('\n', " ")).as_str()));
+    assert_eq!((back.tag("Black"), back.tag("Result"), back.tag("WhiteElo")), (Some("b"), Some("*"), None));
+}
+
+#[test]
+fn a_tag_name_is_written_as_a_name() {
+    let mut game = Game::default();
+    game.tags.push(("Bad Name\"]\n[Result".into(), "v".into()));
+    game.tags.push(("".into(), "w".into()));
+    game.tags.push(("Result".into(), "*".into()));
+    let out = game.to_pgn();
+    assert_eq!(out.lines().filter(|l| l.starts_with('[')).count(), 9, "the roster and two more:\n{out}");
+    let back = read(&out);
+    assert_eq!(back.tags.len(), 9, "{:?}", back.tags);
+    assert_eq!(back.tag("Bad_Name____Result"), Some("v"));
+    assert_eq!(back.tag("_"), Some("w"));
+    assert_eq!(back.tag("Result"), Some("*"));
+}
