@@ -305,3 +305,29 @@ fn move_texts_are_inline_and_read_and_written_as_strings() {
     assert_eq!((r.uci.as_str(), r.san.as_str()), ("e7e8q", "e8=Q+"));
     assert_eq!(serde_json::to_string(&r).unwrap(), json);
 }
+
+#[test]
+fn pgn_export_keeps_free_text_in_its_tag() {
+    let evil = "Open\"]\n[Result \"1-0\"]\n[Black \"x";
+    let mut s = setup("180+2", false, Variant::Standard);
+    s.white = guoxiang_game::PlayerRef::human("u1", &format!("李白{evil}"));
+    let mut g = Game::new(s, t(T0)).unwrap();
+    line(&mut g, T0 + 1_000, "e2e4 e7e5");
+    let tags = PgnTags {
+        event: Some(evil.into()),
+        round: Some("1\r\n[Round \"2".into()),
+        extra: vec![("Opening".into(), evil.into())],
+        ..PgnTags::default()
+    };
+    let pgn = g.to_pgn(&tags);
+    let read = Reader::new(pgn.as_bytes()).read_owned_game().unwrap().unwrap();
+    let names: Vec<&str> = read.tags.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, g.pgn_tags(&tags).iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), "no tag added:\n{pgn}");
+    let one_line = evil.replace('\n', " ");
+    assert_eq!(read.tag("Event"), Some(one_line.as_str()));
+    assert_eq!(read.tag("White"), Some(format!("李白{one_line}").as_str()));
+    assert_eq!(read.tag("Opening"), Some(one_line.as_str()));
+    assert_eq!(read.tag("Round"), Some("1  [Round \"2"));
+    assert_eq!((read.tag("Black"), read.tag("Result")), (Some("Du Fu"), Some("*")));
+    assert_eq!(read.mainline().collect::<Vec<_>>(), ["e4", "e5"]);
+}
