@@ -380,6 +380,25 @@ mod tests {
     }
 
     #[test]
+    fn free_text_with_commas_quotes_and_line_breaks_stays_in_its_field() {
+        let mut p = Puzzle::new("p1", guoxiang_core::STARTING_FEN, "e2e4 e7e5").expect("puzzle");
+        p.game_url = "https://example.org/g?a=\"1\",2\nx3,a,b\r\n".to_string();
+        p.themes = vec!["mate\"In,2".to_string(), "x\ny".to_string()];
+        p.opening_tags = vec!["A,\"B\"".to_string()];
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out).expect("writer");
+        w.write(&p).expect("write");
+        w.write(&p).expect("write");
+        w.flush().expect("flush");
+        drop(w);
+        let again: Vec<_> = Reader::new(out.as_slice()).collect::<Result<_, _>>().expect("again");
+        assert_eq!(again.len(), 2, "two rows, as written");
+        assert_eq!(again[0].game_url, p.game_url.trim());
+        assert_eq!(again[1].opening_tags, p.opening_tags);
+        assert_eq!(again[1].uci_moves(), "e2e4 e7e5");
+    }
+
+    #[test]
     fn a_puzzle_needs_a_solver_move() {
         let e = Puzzle::new("a", guoxiang_core::STARTING_FEN, "e2e4").expect_err("one move");
         assert!(e.contains("at least one solver move"), "{e}");
