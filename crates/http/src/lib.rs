@@ -172,7 +172,10 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::origin_layer))
         .layer(DefaultBodyLimit::max(64 * 1024))
         .layer(axum::middleware::from_fn(api_error::json_rejections))
-        .layer(axum::middleware::from_fn(security::headers_layer))
+        .layer(axum::middleware::from_fn_with_state(
+            security::content_security_policy(&state.config.public_url),
+            security::headers_layer,
+        ))
         .layer(axum::middleware::from_fn(access::layer))
         .with_state(state)
 }

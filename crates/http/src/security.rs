@@ -65,16 +65,44 @@ pub async fn origin_layer(State(state): State<crate::AppState>, req: Request, ne
 }
 
 /// The page may load its own scripts, styles (chessground sets inline styles) and images (the pieces are data:
-/// SVGs), talk to this server (HTTP and WebSocket), and be framed by nobody.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-     img-src 'self' data:; font-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; \
-     base-uri 'self'; form-action 'self'; object-src 'none'";
+/// SVGs), talk to this server only (HTTP and WebSocket: `'self'`, which CSP Level 3 browsers take to cover `ws:` and
+/// `wss:` to the page's own host, and the WebSocket origin of `public_url`), and be framed by nobody. A
+/// `public_url` that is not a plain `http(s)://host[:port]` adds nothing (`'self'` alone).
+pub fn content_security_policy(public_url: &str) -> HeaderValue {
+    let ws = public_ws_origin(public_url).map(|o| format!(" {o}")).unwrap_or_default();
+    let csp = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+         font-src 'self' data:; connect-src 'self'{ws}; frame-ancestors 'none'; base-uri 'self'; \
+         form-action 'self'; object-src 'none'"
+    );
+    HeaderValue::from_str(&csp).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
+}
 
-/// Middleware: security headers on every response.
-pub async fn headers_layer(req: Request, next: Next) -> Response {
+/// `ws://host[:port]` for an `http` public URL, `wss://…` for `https`; `None` when the URL is anything else or its
+/// host holds a character that has no place in a CSP source.
+fn public_ws_origin(public_url: &str) -> Option<String> {
+    let (scheme, rest) = public_url.trim().split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let ws = match scheme.as_str() {
+        "http" => "ws",
+        "https" => "wss",
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
+    if authority.is_empty() || !authority.chars().all(ok) {
+        return None;
+    }
+    // The http(s) origin without its default port, then the same host and port under ws(s).
+    let origin = normal_origin(&scheme, authority);
+    Some(format!("{ws}{}", &origin[scheme.len()..]))
+}
+
+/// Middleware: security headers on every response; `csp` is [`content_security_policy`] of the public URL.
+pub async fn headers_layer(State(csp): State<HeaderValue>, req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
     let h = res.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.insert(header::CONTENT_SECURITY_POLICY, csp);
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
@@ -304,5 +332,38 @@ mod origin_tests {
         assert!(check_origin(&headers("http://chess.example.org", "chess.example.org"), public).is_err());
         // The proxy may pass its own Host: the public URL itself is accepted.
         assert!(check_origin(&headers("https://chess.example.org", "127.0.0.1:8080"), public).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connect_src(public_url: &str) -> String {
+        let csp = content_security_policy(public_url);
+        let csp = csp.to_str().unwrap().to_owned();
+        let d = csp.split(';').map(str::trim).find(|d| d.starts_with("connect-src")).expect("connect-src");
+        d.to_owned()
+    }
+
+    #[test]
+    fn connect_src_is_this_site_and_its_public_websocket_origin_only() {
+        assert_eq!(connect_src("https://chess.example.org"), "connect-src 'self' wss://chess.example.org");
+        assert_eq!(connect_src("https://Chess.example.org:443/"), "connect-src 'self' wss://chess.example.org");
+        assert_eq!(connect_src("http://127.0.0.1:8080"), "connect-src 'self' ws://127.0.0.1:8080");
+        assert_eq!(connect_src("http://[::1]:80/base"), "connect-src 'self' ws://[::1]");
+        // Anything odd adds nothing: never a bare scheme, never a second directive.
+        for odd in
+            ["", "chess.example.org", "ftp://x", "https://", "https://a; script-src *", "http://a b", "https://*"]
+        {
+            assert_eq!(connect_src(odd), "connect-src 'self'", "{odd:?}");
+        }
+        for url in ["https://chess.example.org", "http://127.0.0.1:8080", ""] {
+            let csp = content_security_policy(url);
+            let csp = csp.to_str().unwrap();
+            let sources: Vec<&str> = csp.split([';', ' ']).collect();
+            assert!(!sources.contains(&"ws:") && !sources.contains(&"wss:"), "a bare ws:/wss: in {csp}");
+            assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"), "{csp}");
+        }
     }
 }
