@@ -310,3 +310,19 @@ fn a_trf_import_reads_byes_forbidden_pairs_and_the_system_and_refuses_what_does_
         "the TRF file gives no number of rounds (an XXR line) and no round played"
     );
 }
+
+#[test]
+fn the_trf_export_keeps_one_line_per_player_whatever_the_names() {
+    let mut d = doc(TournamentSystem::Swiss, 4);
+    d.name = "Club\n001    9 m    Fake".into();
+    d.players[0].name = "Evil\n001    5 m    Injected                     2999".into();
+    d.players[1].name = "Tab\there\rand there".into();
+    let text = trf::write(&d.to_trf(false));
+    assert_eq!(text.lines().filter(|l| l.starts_with("001")).count(), 4, "{text}");
+    let back = trf::parse(&text).unwrap();
+    assert_eq!(back.players.len(), 4);
+    assert!(back.players[0].name.starts_with("Evil 001    5 m"), "{:?}", back.players[0].name);
+    assert_eq!(back.players[0].rating, Some(2000), "the rating column did not move");
+    assert_eq!(back.players[1].name, "Tab here and there");
+    assert_eq!(back.header.name.as_deref(), Some("Club 001    9 m    Fake"));
+}
