@@ -310,7 +310,7 @@ fn move_texts_are_inline_and_read_and_written_as_strings() {
 fn pgn_export_keeps_free_text_in_its_tag() {
     let evil = "Open\"]\n[Result \"1-0\"]\n[Black \"x";
     let mut s = setup("180+2", false, Variant::Standard);
-    s.white = guoxiang_game::PlayerRef::human("u1", &format!("李白{evil}"));
+    s.white = guoxiang_game::PlayerRef::human("u1", format!("李白{evil}"));
     let mut g = Game::new(s, t(T0)).unwrap();
     line(&mut g, T0 + 1_000, "e2e4 e7e5");
     let tags = PgnTags {
