@@ -169,7 +169,12 @@ fn normalize_line(line: &Line) -> Line {
 /// `game` as it should read back after `write_game`.
 fn as_written(game: &Game) -> Game {
     let result = game.result.or_else(|| game.tag("Result").and_then(|r| r.parse().ok())).unwrap_or(GameResult::Unknown);
-    let clean = |v: &str| v.replace(['\n', '\r', '\t'], " ");
+    // The writer keeps tag values on their line (every control character a space) and names to the PGN grammar.
+    let clean = |v: &str| v.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>();
+    let clean_name = |n: &str| {
+        let n: String = n.chars().take(64).map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        if n.is_empty() { "_".to_owned() } else { n }
+    };
     let mut tags = Vec::new();
     for (name, default) in ROSTER {
         let value = match game.tag(name) {
@@ -181,7 +186,7 @@ fn as_written(game: &Game) -> Game {
     }
     for (name, value) in &game.tags {
         if !ROSTER.iter().any(|(r, _)| r == name) {
-            tags.push((name.clone(), clean(value)));
+            tags.push((clean_name(name), clean(value)));
         }
     }
     Game { tags, moves: normalize_line(&game.moves), result: Some(result) }

@@ -91,7 +91,8 @@ impl Numbering {
     /// absent) of a FEN. `None` if the side field is not `w` or `b` or the
     /// fullmove field is not a number. The rest of the FEN is not checked.
     pub fn from_fen(fen: &str) -> Option<Numbering> {
-        let mut fields = fen.split_ascii_whitespace();
+        // Split as the written tag will read: every control character is written as a space.
+        let mut fields = fen.split(|c: char| c.is_ascii_whitespace() || c.is_control()).filter(|f| !f.is_empty());
         let black = match fields.nth(1)? {
             "w" | "W" => false,
             "b" | "B" => true,
@@ -502,6 +503,8 @@ mod tests {
         assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8 w - -"), Some(Numbering::new(1, false)));
         assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8 x - - 0 1"), None);
         assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8 w - - 0 0"), Some(Numbering::new(1, false)));
+        // A control character separates fields, as the space it is written as does.
+        assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8\u{1f}b - - 0 3"), Numbering::from_fen("8/8/8/8/8/8/8/8 b - - 0 3"));
     }
 
     #[test]
