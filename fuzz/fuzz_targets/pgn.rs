@@ -172,7 +172,8 @@ fn as_written(game: &Game) -> Game {
     // The writer keeps tag values on their line (every control character a space) and names to the PGN grammar.
     let clean = |v: &str| v.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>();
     let clean_name = |n: &str| {
-        let n: String = n.chars().take(64).map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let n: String =
+            n.chars().take(64).map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
         if n.is_empty() { "_".to_owned() } else { n }
     };
     let mut tags = Vec::new();

@@ -504,7 +504,10 @@ mod tests {
         assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8 x - - 0 1"), None);
         assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8 w - - 0 0"), Some(Numbering::new(1, false)));
         // A control character separates fields, as the space it is written as does.
-        assert_eq!(Numbering::from_fen("8/8/8/8/8/8/8/8\u{1f}b - - 0 3"), Numbering::from_fen("8/8/8/8/8/8/8/8 b - - 0 3"));
+        assert_eq!(
+            Numbering::from_fen("8/8/8/8/8/8/8/8\u{1f}b - - 0 3"),
+            Numbering::from_fen("8/8/8/8/8/8/8/8 b - - 0 3")
+        );
     }
 
     #[test]
