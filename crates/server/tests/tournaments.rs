@@ -547,15 +547,19 @@ async fn a_tournament_starts_by_itself_at_its_time() {
         "/api/tournaments",
         Some(json!({"name": "Evening Swiss", "system": "swiss", "mode": "online", "presence_check": false,
                     "time_control": "300+3",
-                    "rated": false, "rounds": 3, "starts_at_ms": now + 1500})),
+                    "rated": false, "rounds": 3, "starts_at_ms": now + 2500})),
     )
     .await;
     let id = v["id"].as_str().unwrap().to_owned();
-    assert_eq!(v["starts_at_ms"], now + 1500);
+    assert_eq!(v["starts_at_ms"], now + 2500);
     for (_, s) in &players[..3] {
         ok(&server, s, &format!("/api/tournament/{id}/join"), None).await;
     }
-    let v = until(&server, &id, "started at its time", |v| v["status"] == "running").await;
+    // Starting and pairing the first round are two steps: wait for the round, not only the status.
+    let v = until(&server, &id, "started at its time", |v| {
+        v["status"] == "running" && v["round_list"][0]["boards"].is_array()
+    })
+    .await;
     assert_eq!(v["round_list"][0]["boards"].as_array().unwrap().len(), 1);
     assert_eq!(v["round_list"][0]["byes"][0]["kind"], "pairing");
 }
