@@ -195,3 +195,26 @@ fn refused_acts_change_nothing() {
     assert_eq!(g.snapshot(t(T0 + 5_000)), snap);
     let _ = (GameConfig::default(), Status::Started, Timestamp(0));
 }
+
+/// A result the arbiter sets before both players have moved (a forfeit, not a game played) leaves the game
+/// unrated; once both have moved, a rated game stays rated. The snapshot keeps it.
+#[test]
+fn a_result_set_before_both_players_moved_is_not_rated() {
+    let set = |r: &str| ArbiterAct::SetResult { result: r.into(), reason: "did not come".into(), infraction: false };
+    for before in ["", "e2e4"] {
+        let mut g = game("600+0", true);
+        line(&mut g, T0 + 1_000, before);
+        act(&mut g, T0 + 5_000, set("1-0")).unwrap();
+        assert!(g.is_over());
+        assert!(!g.rated(), "{before:?}: a result without both players' moves is not rated");
+        assert!(!g.snapshot(t(T0 + 5_000)).rated, "{before:?}");
+    }
+    let mut g = game("600+0", true);
+    line(&mut g, T0 + 1_000, "e2e4 e7e5");
+    act(&mut g, T0 + 5_000, set("0-1")).unwrap();
+    assert!(g.rated(), "both players moved: rated as before");
+    // A refused act does not change it either.
+    let mut g = game("600+0", true);
+    assert!(act(&mut g, T0 + 5_000, set("2-0")).is_err());
+    assert!(g.rated());
+}

@@ -11,7 +11,7 @@ use crate::arbiter::{
 };
 use crate::error::CommandError;
 use crate::event::Event;
-use crate::game::{Game, side};
+use crate::game::{Game, Status, side};
 
 /// A game's business with its arbiters: the claim or dispute waiting for a decision, and what they did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -200,6 +200,11 @@ impl Game {
             ),
             None => (format!("裁判{name}判和：{reason}"), format!("Draw by the arbiter {name}'s decision: {reason}")),
         };
+        // Before both players have moved (the game could still be aborted) a result decides no game played: a
+        // forfeit, which moves nobody's rating (as FIDE rates no forfeit). The game is kept as unrated.
+        if self.status == Status::Created {
+            self.rated = false;
+        }
         self.finish(now, o, then);
         if let Some(Event::GameEnded { message_zh, message_en, .. }) = then.last_mut() {
             (*message_zh, *message_en) = (zh.clone(), en.clone());
