@@ -173,6 +173,56 @@ impl ClientMessage {
         }
     }
 
+    /// Every message's `type` (its `t` field), in the order of the enum.
+    pub const KINDS: &'static [&'static str] = &[
+        "hello",
+        "subscribe",
+        "unsubscribe",
+        "game",
+        "arbiter",
+        "ping",
+        "explain",
+        "lobby_subscribe",
+        "lobby_unsubscribe",
+        "create_seek",
+        "cancel_seek",
+        "accept_seek",
+        "join_pool",
+        "leave_pool",
+        "play_computer",
+        "challenge_friend",
+        "accept_challenge",
+        "decline_challenge",
+        "cancel_challenge",
+    ];
+
+    /// The message's `type` (its `t` field on the wire), one of [`ClientMessage::KINDS`].
+    pub fn kind(&self) -> &'static str {
+        use ClientMessage::*;
+        let i = match self {
+            Hello { .. } => 0,
+            Subscribe { .. } => 1,
+            Unsubscribe { .. } => 2,
+            Game { .. } => 3,
+            Arbiter { .. } => 4,
+            Ping { .. } => 5,
+            Explain { .. } => 6,
+            LobbySubscribe { .. } => 7,
+            LobbyUnsubscribe { .. } => 8,
+            CreateSeek { .. } => 9,
+            CancelSeek { .. } => 10,
+            AcceptSeek { .. } => 11,
+            JoinPool { .. } => 12,
+            LeavePool { .. } => 13,
+            PlayComputer { .. } => 14,
+            ChallengeFriend { .. } => 15,
+            AcceptChallenge { .. } => 16,
+            DeclineChallenge { .. } => 17,
+            CancelChallenge { .. } => 18,
+        };
+        Self::KINDS[i]
+    }
+
     /// The game a game command is about, if it is one.
     pub fn game_id(&self) -> Option<&str> {
         use ClientMessage::*;

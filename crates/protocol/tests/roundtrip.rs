@@ -26,7 +26,13 @@ fn client_messages_round_trip() {
         assert_eq!(back, m, "{json}");
         assert_eq!(parse_client_frame(&json).unwrap(), m);
         assert_eq!(back.id(), m.id());
+        // `kind()` is the wire's `t`, one of `KINDS`.
+        let v: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["t"].as_str(), Some(m.kind()), "{json}");
     }
+    let kinds: BTreeSet<&str> = common::client_samples().iter().map(ClientMessage::kind).collect();
+    assert_eq!(kinds, ClientMessage::KINDS.iter().copied().collect(), "KINDS lists every message type once");
+    assert_eq!(ClientMessage::KINDS.len(), kinds.len());
 }
 
 #[test]
