@@ -182,9 +182,11 @@ function actionButtons(ctrl: TourCtrl, v: TournamentView): HTMLElement[] {
   return buttons;
 }
 
-/** A board's result: text, or for the organiser and arbiters a chooser that enters it. */
+/** A board's result: text, or for the organiser and arbiters a chooser that enters it — but not on a board they
+ *  play themselves (the server refuses it, `own_board`: docs/security.md "Conflicts of interest"). */
 function resultCell(ctrl: TourCtrl, v: TournamentView, r: TournamentRound, b: Board): HTMLElement {
-  if (!v.you_arbitrate) return h('td', { class: 'board-result', testid: 'board-result' }, resultText(b.result));
+  const own = v.your_no > 0 && (b.white === v.your_no || b.black === v.your_no);
+  if (!v.you_arbitrate || own) return h('td', { class: 'board-result', testid: 'board-result' }, resultText(b.result));
   const sel = h(
     'select',
     { testid: 'board-result-entry', 'aria-label': t('tour.enterResult', { board: String(b.board) }) },
