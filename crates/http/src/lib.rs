@@ -104,6 +104,8 @@ pub struct Config {
     /// Whether bot accounts and people may play rated games against each other (Lichess allows it; off by default
     /// here, so that a club's ratings are people's). Two bots may always.
     pub rated_bot_games: bool,
+    /// Who may create rated tournaments (`guoxiang serve --rated-tournaments`; administrators by default).
+    pub rated_tournaments: tournament::RatedTournaments,
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
@@ -133,6 +135,7 @@ impl Config {
             computer_reply_ms: 0,
             review_nodes: guoxiang_review::DEFAULT_NODES,
             rated_bot_games: false,
+            rated_tournaments: tournament::RatedTournaments::Admins,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
             cluster: None,

@@ -80,7 +80,7 @@ pub async fn start(config: Config) -> Result<AppState, String> {
     )
     .await
     .map_err(|e| format!("reviewer: {e}"))?;
-    let tournaments = tournament::Tournaments::new(store.clone(), live.clone());
+    let tournaments = tournament::Tournaments::new(store.clone(), live.clone(), config.rated_tournaments);
     tournaments.run();
     let config = Arc::new(config);
     let puzzles = puzzle::Puzzles::new(store.clone());
