@@ -8,7 +8,7 @@
 //! | `http` | the site's API by feature (accounts, archive, analysis, review, learn, puzzles, tournaments, explorer, stats, metrics), the web UI's files |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `ws` | the typed WebSocket protocol for the web UI |
-//! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits (shared with the cluster through the domain's counters) |
+//! | `auth`, `authz`, `security` | sessions, tokens, passwords; which route and WebSocket message a token's scopes allow (one table, one layer); origin checks and rate limits (shared with the cluster through the domain's counters) |
 //! | `api_error` | the one error answer: a status per kind of the domain's refusal, a code, zh and en |
 //! | `users`, `params`, `connection` | shared by the site's and the Lichess API: user JSON, request parameters, connection ids |
 //! | `listen`, `access` | the accept loop with its timeouts and caps; the access log (target `guoxiang::access`) |
@@ -21,6 +21,7 @@
 pub mod access;
 pub mod api_error;
 pub mod auth;
+pub mod authz;
 pub mod connection;
 pub mod http;
 pub mod lichess;
@@ -171,6 +172,8 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::routes())
         .merge(http::routes())
         .merge(lichess::routes())
+        // Every route, before its handler: may this credential speak for its user here (a token's scopes)?
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), authz::layer))
         .fallback(http::web::static_or_index)
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::origin_layer))
         .layer(DefaultBodyLimit::max(64 * 1024))

@@ -22,7 +22,7 @@ pub use guoxiang_domain::{
     archive, error, events, explorer, hub, live, lobby, metrics, policy, puzzle, review, time, tournament, transport,
 };
 pub use guoxiang_http::{
-    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, connection, http, lichess, listen,
+    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, authz, connection, http, lichess, listen,
     params, security, users, ws,
 };
 

@@ -119,9 +119,18 @@ pub struct Ws {
 
 impl Ws {
     pub async fn connect(addr: SocketAddr, session: Option<&str>) -> Ws {
+        Ws::connect_with(addr, session.map(|s| ("Cookie", format!("gx_session={s}")))).await
+    }
+
+    /// A connection that signs in with `Authorization: Bearer TOKEN` (a personal token or a session secret).
+    pub async fn connect_bearer(addr: SocketAddr, token: &str) -> Ws {
+        Ws::connect_with(addr, Some(("Authorization", format!("Bearer {token}")))).await
+    }
+
+    async fn connect_with(addr: SocketAddr, header: Option<(&'static str, String)>) -> Ws {
         let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-        if let Some(s) = session {
-            req.headers_mut().insert("Cookie", format!("gx_session={s}").parse().unwrap());
+        if let Some((k, v)) = header {
+            req.headers_mut().insert(k, v.parse().unwrap());
         }
         let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         let mut ws = Ws { stream, next_id: 1, inbox: Vec::new() };
