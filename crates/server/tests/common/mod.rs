@@ -25,6 +25,8 @@ pub struct TestServer {
 pub fn temp_db(name: &str) -> String {
     if std::env::var("GUOXIANG_SERVER_TEST_DB").as_deref() == Ok("postgres") {
         let base = std::env::var("GUOXIANG_TEST_POSTGRES").expect("GUOXIANG_TEST_POSTGRES must be set");
+        // A schema name is an SQL identifier: letters, digits and `_` only.
+        let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
         let schema = format!("srv_{}_{}_{}", name, std::process::id(), rand_suffix());
         std::thread::scope(|s| {
             s.spawn(|| {
