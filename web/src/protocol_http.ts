@@ -151,6 +151,17 @@ created_at: number, };
 export type TokenList = { tokens: Array<TokenInfo>, };
 
 /**
+ * The body of `POST /api/account/password`: the password now and the new one.
+ */
+export type PasswordChange = { current: string, new: string, };
+
+/**
+ * `POST /api/account/password` and `POST /api/logout/all`: how many sessions were ended (by a password change,
+ * all but the caller's; by "sign out everywhere", all of them).
+ */
+export type SessionsEnded = { ok: boolean, ended: number, };
+
+/**
  * `GET /api/user/{name}?format=guoxiang`: a user's public profile (without `format`, the answer has Lichess's shape).
  */
 export type Profile = { id: string, username: string, guest: boolean, 

@@ -49,7 +49,8 @@ enum Command {
     Tournament(cmd::tournament::Args),
     /// Run the game server (the default when no command is given): http://127.0.0.1:8080 with a SQLite file.
     Serve(cmd::serve::Args),
-    /// Manage accounts (`user add NAME [--password P] [--admin]`, `user admin NAME [--revoke]`).
+    /// Manage accounts (`user add NAME [--password P] [--admin]`, `user password NAME [--password P]`, `user admin
+    /// NAME [--revoke]`).
     #[command(subcommand)]
     User(cmd::user::UserCommand),
     /// Manage personal API tokens (`token create NAME`).

@@ -54,3 +54,67 @@ fn an_account_is_made_an_administrator_and_back() {
     assert_eq!(code, 2);
     assert!(err.contains("no user named nobody"), "{err}");
 }
+
+/// `guoxiang user password`: sets a checked password, ends every session of the account, prints a made one.
+#[test]
+fn a_password_is_set_from_the_shell_and_ends_the_sessions() {
+    use guoxiang_server::auth::{hash_secret, verify_password};
+    let dir = std::env::temp_dir().join(format!("gx-password-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = format!("sqlite://{}", dir.join("p.db").display());
+    assert_eq!(run(&["user", "add", "forgetful", "--password", "keep-it-safe-9", "--database", &db]).0, 0);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let store = || async { guoxiang_store::Store::connect(&db).await.unwrap() };
+    let far = i64::MAX / 2;
+    rt.block_on(async {
+        let s = store().await;
+        s.create_session(&hash_secret("one"), "forgetful", 0, far).await.unwrap();
+        s.create_session(&hash_secret("two"), "forgetful", 0, far).await.unwrap();
+        s.close().await;
+    });
+    let stored_hash = || {
+        rt.block_on(async {
+            let s = store().await;
+            let h = s.user("forgetful").await.unwrap().unwrap().password_hash.unwrap();
+            s.close().await;
+            h
+        })
+    };
+
+    let (code, out, err) = run(&["user", "password", "Forgetful", "--password", "rook lift to h3", "--database", &db]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "set the password of forgetful; 2 sessions ended");
+    assert!(verify_password("rook lift to h3", &stored_hash()) && !verify_password("keep-it-safe-9", &stored_hash()));
+    rt.block_on(async {
+        let s = store().await;
+        assert_eq!(s.session_user(&hash_secret("one"), 1, far).await.unwrap(), None);
+        assert_eq!(s.session_user(&hash_secret("two"), 1, far).await.unwrap(), None);
+        s.close().await;
+    });
+
+    // Without --password one is made and printed.
+    let (code, out, err) = run(&["user", "password", "forgetful", "--database", &db]);
+    assert_eq!(code, 0, "{err}");
+    let made = out.lines().find_map(|l| l.strip_prefix("password: ")).expect("the made password is printed");
+    assert!(made.len() >= 16 && verify_password(made, &stored_hash()), "{out}");
+
+    // Checked as the site checks a new password; an unknown account is said so.
+    let (code, _, err) = run(&["user", "password", "forgetful", "--password", "password1", "--database", &db]);
+    assert_eq!(code, 2);
+    assert!(err.contains("common"), "{err}");
+    assert!(verify_password(made, &stored_hash()), "a refused password changes nothing");
+    let (code, _, err) = run(&["user", "password", "nobody", "--password", "rook lift to h3", "--database", &db]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no user named nobody"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `guoxiang serve --session-idle-days N` takes 1 to 30 days (every session ends after 30 days anyway).
+#[test]
+fn the_session_idle_limit_is_one_to_thirty_days() {
+    for bad in ["0", "31", "week"] {
+        let (code, _, err) = run(&["serve", "--session-idle-days", bad, "--database", "sqlite:///nonexistent/x.db"]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("--session-idle-days"), "{bad}: {err}");
+    }
+}

@@ -25,9 +25,9 @@ pub const SESSION_COOKIE: &str = "gx_session";
 pub const SESSION_DAYS: i64 = 30;
 pub const GUEST_SESSION_DAYS: i64 = 30;
 
-/// Scopes a personal token can carry (the Lichess names where Lichess has them): [`crate::authz`] says which route
-/// and which WebSocket message needs which.
-pub use crate::authz::SCOPES;
+/// Scopes a personal token can carry (the Lichess names where Lichess has them).
+pub const SCOPES: &[&str] =
+    &["board:play", "bot:play", "challenge:read", "challenge:write", "preference:read", "email:read"];
 
 /// A new random secret, hex.
 pub fn new_secret() -> String {
@@ -103,16 +103,42 @@ pub fn normalize_name(name: &str) -> String {
     name.trim().nfkc().collect()
 }
 
-/// The most common passwords (our own list of well-known facts; one a line, `#` comments).
-const COMMON_PASSWORDS: &str = include_str!("data/common-passwords.txt");
+/// Words a guesser of this site's passwords would try first, besides the user's name.
+const SITE_WORDS: &[&str] = &["guoxiang", "chess", "lichess", "国象", "象棋"];
 
-fn is_common_password(password: &str) -> bool {
-    let p = password.to_lowercase();
-    COMMON_PASSWORDS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).any(|l| l == p)
+/// How easy a password is to guess, by zxcvbn's estimate (dictionaries of common passwords, words and names,
+/// keyboard rows, dates, repeats): `Some((zh, en))` when its score is below 2 (fewer than about a million guesses).
+fn guessable(password: &str, username: &str) -> Option<(String, String)> {
+    use zxcvbn::feedback::Warning as W;
+    let mut inputs = vec![username];
+    inputs.extend_from_slice(SITE_WORDS);
+    let estimate = zxcvbn::zxcvbn(password, &inputs);
+    if estimate.score() >= zxcvbn::Score::Two {
+        return None;
+    }
+    let (zh, en) = match estimate.feedback().and_then(|f| f.warning()) {
+        Some(W::ThisIsATop10Password | W::ThisIsATop100Password | W::ThisIsACommonPassword) => {
+            ("这个密码太常见了，很容易被猜到，请换一个", "this password is one of the most common ones and easy to guess")
+        }
+        Some(W::ThisIsSimilarToACommonlyUsedPassword) => {
+            ("这个密码和常见密码太像了，很容易被猜到，请换一个", "this password is much like a common one and easy to guess")
+        }
+        Some(W::StraightRowsOfKeysAreEasyToGuess | W::ShortKeyboardPatternsAreEasyToGuess) => {
+            ("键盘上连着的键很容易被猜到，请换一个", "rows and patterns of keys are easy to guess")
+        }
+        Some(W::RecentYearsAreEasyToGuess | W::DatesAreOftenEasyToGuess) => {
+            ("年份和日期很容易被猜到，请换一个", "years and dates are easy to guess")
+        }
+        _ => ("这个密码太容易被猜到，请换一个", "this password is too easy to guess"),
+    };
+    let hint_zh = "（几个不相关的词连在一起就是好密码）";
+    let hint_en = " (a few unrelated words together make a good one)";
+    Some((format!("{zh}{hint_zh}"), format!("{en}{hint_en}")))
 }
 
 /// Checks a new password: 8 to 200 characters, not only spaces or control characters, not one character repeated,
-/// not one of the most common passwords, not the user name.
+/// not the user name, and not easy to guess by zxcvbn's estimate (common passwords, words, names, dates and
+/// keyboard patterns: refused below score 2).
 pub fn check_password(password: &str, username: &str) -> Result<(), ApiError> {
     let bad = |zh: &str, en: &str| Err(ApiError::bad_request("bad_password", zh.to_owned(), en.to_owned()));
     let n = password.chars().count();
@@ -130,14 +156,11 @@ pub fn check_password(password: &str, username: &str) -> Result<(), ApiError> {
     if password.chars().all(|c| Some(c) == first) {
         return bad("密码不能只是一个字符的重复", "the password cannot be one character repeated");
     }
-    if is_common_password(password) {
-        return bad(
-            "这个密码太常见了，很容易被猜到，请换一个",
-            "this password is one of the most common ones and easy to guess",
-        );
-    }
     if password.to_lowercase() == username.to_lowercase() {
         return bad("密码不能和用户名相同", "the password cannot be the user name");
+    }
+    if let Some((zh, en)) = guessable(password, username) {
+        return bad(&zh, &en);
     }
     Ok(())
 }
@@ -194,12 +217,13 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 /// Resolves the request's user, if any (an unknown or expired secret is no user, not an error).
 pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Option<Auth>, ApiError> {
     let now = guoxiang_domain::time::now_ms() as i64;
+    let idle = i64::try_from(state.config.session_idle_ms).unwrap_or(i64::MAX);
     if let Some(t) = bearer(headers) {
         let h = hash_secret(&t);
         if let Some((user, scopes)) = state.store.token_user(&h).await? {
             return Ok(Some(Auth { user: Arc::new(user), via: Via::Token(scopes), session: None }));
         }
-        if let Some(user) = state.store.session_user(&h, now).await? {
+        if let Some(user) = state.store.session_user(&h, now, idle).await? {
             return Ok(Some(Auth { user: Arc::new(user), via: Via::Session, session: Some(h) }));
         }
         return Err(ApiError::new(
@@ -211,7 +235,7 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Optio
     }
     if let Some(s) = cookie_secret(headers) {
         let h = hash_secret(&s);
-        if let Some(user) = state.store.session_user(&h, now).await? {
+        if let Some(user) = state.store.session_user(&h, now, idle).await? {
             return Ok(Some(Auth { user: Arc::new(user), via: Via::Cookie, session: Some(h) }));
         }
     }
@@ -226,10 +250,6 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Auth, ApiError> {
-        // The authorization layer may have looked the credential up already.
-        if let Some(a) = parts.extensions.get::<Auth>() {
-            return Ok(a.clone());
-        }
         let state = AppState::from_ref(state);
         authenticate(&state, &parts.headers).await?.ok_or_else(ApiError::unauthorized)
     }
@@ -247,9 +267,6 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<MaybeAuth, ApiError> {
-        if let Some(a) = parts.extensions.get::<Auth>() {
-            return Ok(MaybeAuth(Some(a.clone())));
-        }
         let state = AppState::from_ref(state);
         Ok(MaybeAuth(authenticate(&state, &parts.headers).await?))
     }

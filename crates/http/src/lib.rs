@@ -8,7 +8,7 @@
 //! | `http` | the site's API by feature (accounts, archive, analysis, review, learn, puzzles, tournaments, explorer, stats, metrics), the web UI's files |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `ws` | the typed WebSocket protocol for the web UI |
-//! | `auth`, `authz`, `security` | sessions, tokens, passwords; which route and WebSocket message a token's scopes allow (one table, one layer); origin checks and rate limits (shared with the cluster through the domain's counters) |
+//! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits (shared with the cluster through the domain's counters) |
 //! | `api_error` | the one error answer: a status per kind of the domain's refusal, a code, zh and en |
 //! | `users`, `params`, `connection` | shared by the site's and the Lichess API: user JSON, request parameters, connection ids |
 //! | `listen`, `access` | the accept loop with its timeouts and caps; the access log (target `guoxiang::access`) |
@@ -21,7 +21,6 @@
 pub mod access;
 pub mod api_error;
 pub mod auth;
-pub mod authz;
 pub mod connection;
 pub mod http;
 pub mod lichess;
@@ -81,6 +80,10 @@ pub struct Config {
     pub public_url: String,
     /// Mark cookies `Secure` (behind HTTPS).
     pub secure_cookies: bool,
+    /// A session unused for this long (ms) is ended (`guoxiang serve --session-idle-days`; 7 days by default), as
+    /// well as any session 30 days after it began. Uses are recorded at most every few minutes
+    /// (`guoxiang_store::SESSION_TOUCH_MS`).
+    pub session_idle_ms: u64,
     /// Threads the computer opponent may think on at once.
     pub engine_workers: usize,
     /// Transposition table per search, MiB.
@@ -105,8 +108,6 @@ pub struct Config {
     /// Whether bot accounts and people may play rated games against each other (Lichess allows it; off by default
     /// here, so that a club's ratings are people's). Two bots may always.
     pub rated_bot_games: bool,
-    /// Who may create rated tournaments (`guoxiang serve --rated-tournaments`; administrators by default).
-    pub rated_tournaments: tournament::RatedTournaments,
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
@@ -126,6 +127,7 @@ impl Config {
             database_url: database_url.into(),
             public_url: format!("http://{addr}"),
             secure_cookies: false,
+            session_idle_ms: 7 * 86_400_000,
             engine_workers: std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
             engine_hash_mb: 16,
             analysis_workers: 1,
@@ -136,7 +138,6 @@ impl Config {
             computer_reply_ms: 0,
             review_nodes: guoxiang_review::DEFAULT_NODES,
             rated_bot_games: false,
-            rated_tournaments: tournament::RatedTournaments::Admins,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
             cluster: None,
@@ -172,8 +173,6 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::routes())
         .merge(http::routes())
         .merge(lichess::routes())
-        // Every route, before its handler: may this credential speak for its user here (a token's scopes)?
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), authz::layer))
         .fallback(http::web::static_or_index)
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::origin_layer))
         .layer(DefaultBodyLimit::max(64 * 1024))

@@ -22,7 +22,7 @@ pub use guoxiang_domain::{
     archive, error, events, explorer, hub, live, lobby, metrics, policy, puzzle, review, time, tournament, transport,
 };
 pub use guoxiang_http::{
-    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, authz, connection, http, lichess, listen,
+    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, connection, http, lichess, listen,
     params, security, users, ws,
 };
 
@@ -80,7 +80,7 @@ pub async fn start(config: Config) -> Result<AppState, String> {
     )
     .await
     .map_err(|e| format!("reviewer: {e}"))?;
-    let tournaments = tournament::Tournaments::new(store.clone(), live.clone(), config.rated_tournaments);
+    let tournaments = tournament::Tournaments::new(store.clone(), live.clone());
     tournaments.run();
     let config = Arc::new(config);
     let puzzles = puzzle::Puzzles::new(store.clone());
@@ -91,7 +91,7 @@ pub async fn start(config: Config) -> Result<AppState, String> {
         tracing::warn!("default puzzles: {e}");
     }
     state.lobby.start_live_games_feed();
-    start_housekeeping(state.store.clone());
+    start_housekeeping(state.store.clone(), state.config.session_idle_ms);
     Ok(state)
 }
 
@@ -123,22 +123,26 @@ fn serve_cluster(
 }
 
 /// Runs [`housekeep`] every hour.
-fn start_housekeeping(store: Store) {
+fn start_housekeeping(store: Store, session_idle_ms: u64) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
             every.tick().await;
-            if let Err(e) = housekeep(&store, time::now_ms() as i64).await {
+            if let Err(e) = housekeep(&store, time::now_ms() as i64, session_idle_ms).await {
                 tracing::warn!("housekeeping: {e}");
             }
         }
     });
 }
 
-/// What the server clears away every hour: expired sessions, then the guests nobody can use any more (no valid
-/// session, no game, older than a day). Returns how many of each.
-pub async fn housekeep(store: &Store, now_ms: i64) -> Result<(u64, u64), guoxiang_store::StoreError> {
-    let sessions = store.purge_expired_sessions(now_ms).await?;
+/// What the server clears away every hour: expired sessions (past their end, or unused for `session_idle_ms`), then
+/// the guests nobody can use any more (no valid session, no game, older than a day). Returns how many of each.
+pub async fn housekeep(
+    store: &Store,
+    now_ms: i64,
+    session_idle_ms: u64,
+) -> Result<(u64, u64), guoxiang_store::StoreError> {
+    let sessions = store.purge_expired_sessions(now_ms, i64::try_from(session_idle_ms).unwrap_or(i64::MAX)).await?;
     let guests = store.delete_unused_guests(now_ms, now_ms - 86_400_000).await?;
     if sessions + guests > 0 {
         tracing::info!("housekeeping: {sessions} expired sessions and {guests} unused guests removed");

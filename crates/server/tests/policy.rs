@@ -204,10 +204,11 @@ async fn housekeeping_removes_expired_sessions_and_unused_guests_only() {
     // Now: every session is valid, nothing goes.
     let store = &server.state.store;
     let now = guoxiang_server::time::now_ms() as i64;
-    assert_eq!(guoxiang_server::housekeep(store, now).await.unwrap(), (0, 0));
+    let idle_ms = server.state.config.session_idle_ms;
+    assert_eq!(guoxiang_server::housekeep(store, now, idle_ms).await.unwrap(), (0, 0));
     // 31 days on, every session has expired: the guest who never played goes, the players and the account stay.
     let later = now + 31 * 86_400_000;
-    let (sessions, guests) = guoxiang_server::housekeep(store, later).await.unwrap();
+    let (sessions, guests) = guoxiang_server::housekeep(store, later, idle_ms).await.unwrap();
     assert_eq!(guests, 1);
     assert!(sessions >= 4, "{sessions}");
     assert!(store.user(&idle).await.unwrap().is_none());

@@ -139,6 +139,10 @@ pub fn user_id_of(name: &str) -> String {
 /// How many hex digits of a token's hash name it.
 pub const TOKEN_ID_LEN: usize = 16;
 
+/// A session's last use is written at most this often (ms): the idle limit is counted from the last use written,
+/// so it may be up to this much late, and a busy session costs one write per period rather than one per request.
+pub const SESSION_TOUCH_MS: i64 = 10 * 60_000;
+
 /// A personal API token as its owner sees it (never its secret).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenInfo {
@@ -342,11 +346,6 @@ pub enum WriteOp {
         /// Its version.
         version: i64,
     },
-    /// Marks a rated game as not rated (a result an arbiter set before both players moved).
-    Unrate {
-        /// The game.
-        game_id: String,
-    },
     /// Sets the game's ratings and rating/points changes.
     SetRatingDiffs {
         /// The game.
@@ -399,7 +398,6 @@ impl WriteOp {
             WriteOp::TruncateMoves { game_id, keep_plies } => format!("TruncateMoves {game_id} to {keep_plies}"),
             WriteOp::UpdateGameState { game_id, .. } => format!("UpdateGameState {game_id}"),
             WriteOp::FinishGame { game_id, .. } => format!("FinishGame {game_id}"),
-            WriteOp::Unrate { game_id } => format!("Unrate {game_id}"),
             WriteOp::SetRatingDiffs { game_id, .. } => format!("SetRatingDiffs {game_id}"),
             WriteOp::UpsertRating { row, game_id } => {
                 format!("UpsertRating {} {} (game {game_id})", row.user_id, row.speed)
@@ -710,7 +708,7 @@ impl Store {
 
     // ----- sessions -----
 
-    /// Stores a session; only the hash of its secret is kept.
+    /// Stores a session; only the hash of its secret is kept. It counts as used at `now_ms`.
     pub async fn create_session(
         &self,
         token_hash: &str,
@@ -718,31 +716,60 @@ impl Store {
         now_ms: i64,
         expires_ms: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms) VALUES ($1, $2, $3, $4)")
-            .bind(token_hash)
-            .bind(user_id)
-            .bind(now_ms)
-            .bind(expires_ms)
-            .execute(&self.pool)
-            .await
-            .map_err(db_err(format_args!("create_session for {user_id}")))?;
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, created_at_ms, expires_at_ms, last_used_at_ms) \
+             VALUES ($1, $2, $3, $4, $3)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(now_ms)
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db_err(format_args!("create_session for {user_id}")))?;
         Ok(())
     }
 
-    /// The user of a session, `None` if the session is unknown or expired (`expires_ms <= now_ms`).
-    pub async fn session_user(&self, token_hash: &str, now_ms: i64) -> Result<Option<User>, StoreError> {
-        sqlx::query(&format!(
-            "SELECT {USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id \
-             WHERE s.token_hash = $1 AND s.expires_at_ms > $2"
+    /// The user of a session, `None` if the session is unknown, expired (`expires_ms <= now_ms`) or unused for
+    /// `idle_ms` or longer. A use is recorded as the session's last use, at most once per [`SESSION_TOUCH_MS`]
+    /// (so a busy session costs one write every few minutes, not one per request).
+    pub async fn session_user(&self, token_hash: &str, now_ms: i64, idle_ms: i64) -> Result<Option<User>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS}, s.last_used_at_ms FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.token_hash = $1 AND s.expires_at_ms > $2 AND s.last_used_at_ms > $3"
         ))
         .bind(token_hash)
         .bind(now_ms)
+        .bind(now_ms.saturating_sub(idle_ms))
         .fetch_optional(&self.pool)
         .await
-        .map_err(db_err("session_user"))?
-        .map(|row| user_from_row(&row))
-        .transpose()
-        .map_err(db_err("session_user"))
+        .map_err(db_err("session_user"))?;
+        let Some(row) = row else { return Ok(None) };
+        let last_used: i64 = row.try_get("last_used_at_ms").map_err(db_err("session_user"))?;
+        if now_ms - last_used >= SESSION_TOUCH_MS {
+            self.set_session_last_used(token_hash, now_ms).await?;
+        }
+        user_from_row(&row).map(Some).map_err(db_err("session_user"))
+    }
+
+    /// When a session was last used (as recorded: see [`Store::session_user`]); `None` for an unknown session.
+    pub async fn session_last_used(&self, token_hash: &str) -> Result<Option<i64>, StoreError> {
+        sqlx::query_scalar("SELECT last_used_at_ms FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db_err("session_last_used"))
+    }
+
+    /// Records a session's last use (tests set it back instead of waiting for a session to go idle).
+    pub async fn set_session_last_used(&self, token_hash: &str, at_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE sessions SET last_used_at_ms = $2 WHERE token_hash = $1")
+            .bind(token_hash)
+            .bind(at_ms)
+            .execute(&self.pool)
+            .await
+            .map_err(db_err("set_session_last_used"))?;
+        Ok(())
     }
 
     /// Deletes a session (logout). Deleting an unknown session is not an error.
@@ -765,10 +792,23 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// Deletes the sessions expired at `now_ms`; returns how many.
-    pub async fn purge_expired_sessions(&self, now_ms: i64) -> Result<u64, StoreError> {
-        let done = sqlx::query("DELETE FROM sessions WHERE expires_at_ms <= $1")
+    /// Deletes every session of a user but `keep` (a password change keeps the session that made it; "sign out
+    /// everywhere" keeps none) and returns the hashes of those deleted, so that the connections opened with them
+    /// can be closed.
+    pub async fn end_user_sessions(&self, user_id: &str, keep: Option<&str>) -> Result<Vec<String>, StoreError> {
+        sqlx::query_scalar("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash")
+            .bind(user_id)
+            .bind(keep.unwrap_or(""))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db_err(format_args!("end_user_sessions {user_id}")))
+    }
+
+    /// Deletes the sessions expired at `now_ms` or unused for `idle_ms`; returns how many.
+    pub async fn purge_expired_sessions(&self, now_ms: i64, idle_ms: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE expires_at_ms <= $1 OR last_used_at_ms <= $2")
             .bind(now_ms)
+            .bind(now_ms.saturating_sub(idle_ms))
             .execute(&self.pool)
             .await
             .map_err(db_err("purge_expired_sessions"))?;

@@ -421,6 +421,20 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             ),
         ],
     },
+    // Version 10: sessions expire when unused for a while as well as at their end (issue 41): `last_used_at_ms`
+    // is the session's last recorded use. A session from before counts as used at the upgrade, so nobody is
+    // signed out by it.
+    Migration {
+        version: 10,
+        name: "session last use",
+        statements: &[
+            Stmt::Both("ALTER TABLE sessions ADD COLUMN last_used_at_ms BIGINT NOT NULL DEFAULT 0"),
+            Stmt::Split {
+                sqlite: "UPDATE sessions SET last_used_at_ms = CAST(strftime('%s', 'now') AS INTEGER) * 1000",
+                postgres: "UPDATE sessions SET last_used_at_ms = CAST(EXTRACT(EPOCH FROM now()) * 1000 AS BIGINT)",
+            },
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

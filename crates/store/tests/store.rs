@@ -90,6 +90,9 @@ macro_rules! both {
 both!(
     users_and_names,
     sessions_expire,
+    sessions_expire_when_idle,
+    sessions_of_a_user_end_but_one,
+    sessions_from_before_the_idle_limit_count_as_used_at_the_upgrade,
     token_scopes_round_trip,
     batch_plays_a_game,
     failed_batch_rolls_back,
@@ -197,23 +200,93 @@ async fn sessions_expire(db: &TestDb) {
     store.create_user("Bob", None, false, 0).await.unwrap();
     store.create_session("s1", "bob", 0, 1_000).await.unwrap();
     store.create_session("s2", "bob", 0, 5_000).await.unwrap();
-    assert_eq!(store.session_user("s1", 999).await.unwrap().unwrap().id, "bob");
-    assert_eq!(store.session_user("s1", 1_000).await.unwrap(), None, "expired at its expiry time");
-    assert_eq!(store.session_user("nope", 0).await.unwrap(), None);
+    assert_eq!(store.session_user("s1", 999, IDLE).await.unwrap().unwrap().id, "bob");
+    assert_eq!(store.session_user("s1", 1_000, IDLE).await.unwrap(), None, "expired at its expiry time");
+    assert_eq!(store.session_user("nope", 0, IDLE).await.unwrap(), None);
 
     store.delete_session("s2").await.unwrap();
-    assert_eq!(store.session_user("s2", 0).await.unwrap(), None);
+    assert_eq!(store.session_user("s2", 0, IDLE).await.unwrap(), None);
     store.delete_session("s2").await.unwrap();
 
     store.create_session("s3", "bob", 0, 9_000).await.unwrap();
-    assert_eq!(store.purge_expired_sessions(2_000).await.unwrap(), 1);
-    assert_eq!(store.session_user("s3", 2_000).await.unwrap().unwrap().id, "bob");
+    assert_eq!(store.purge_expired_sessions(2_000, IDLE).await.unwrap(), 1);
+    assert_eq!(store.session_user("s3", 2_000, IDLE).await.unwrap().unwrap().id, "bob");
     assert_eq!(store.delete_user_sessions("bob").await.unwrap(), 1);
-    assert_eq!(store.session_user("s3", 2_000).await.unwrap(), None);
+    assert_eq!(store.session_user("s3", 2_000, IDLE).await.unwrap(), None);
 
     // Sessions reference users: the foreign key is enforced (on SQLite too).
     let err = store.create_session("s4", "ghost", 0, 9_000).await.unwrap_err();
     assert!(matches!(&err, StoreError::Db(m) if m.contains("create_session")), "{err}");
+    store.close().await;
+}
+
+/// An idle limit longer than any of these tests' clocks.
+const IDLE: i64 = 1 << 40;
+const DAY: i64 = 86_400_000;
+
+async fn sessions_expire_when_idle(db: &TestDb) {
+    let store = db.open().await;
+    store.create_user("Dora", None, false, 0).await.unwrap();
+    let idle = 7 * DAY;
+    store.create_session("d1", "dora", 0, 30 * DAY).await.unwrap();
+    store.create_session("d2", "dora", 0, 30 * DAY).await.unwrap();
+    // Used on day 6: the use is recorded, so the session lives on past day 7 (counted from its last use).
+    assert_eq!(store.session_user("d1", 6 * DAY, idle).await.unwrap().unwrap().id, "dora");
+    assert_eq!(store.session_last_used("d1").await.unwrap(), Some(6 * DAY));
+    assert_eq!(store.session_user("d1", 12 * DAY, idle).await.unwrap().unwrap().id, "dora");
+    // A use soon after another is not written again (at most one write per SESSION_TOUCH_MS).
+    store.session_user("d1", 12 * DAY + 1_000, idle).await.unwrap().unwrap();
+    assert_eq!(store.session_last_used("d1").await.unwrap(), Some(12 * DAY));
+    // Unused since its creation: refused once idle for the limit, and purged.
+    assert_eq!(store.session_user("d2", 7 * DAY, idle).await.unwrap(), None, "idle for 7 days");
+    assert_eq!(store.session_last_used("d2").await.unwrap(), Some(0), "a refused use does not refresh it");
+    assert_eq!(store.purge_expired_sessions(13 * DAY, idle).await.unwrap(), 1);
+    assert_eq!(store.session_last_used("d2").await.unwrap(), None);
+    // The stored time can be set back (tests of the server use it instead of waiting).
+    store.set_session_last_used("d1", 0).await.unwrap();
+    assert_eq!(store.session_user("d1", 13 * DAY, idle).await.unwrap(), None);
+    // The absolute limit holds whatever the use.
+    store.create_session("d3", "dora", 0, 10 * DAY).await.unwrap();
+    store.set_session_last_used("d3", 10 * DAY - 1).await.unwrap();
+    assert_eq!(store.session_user("d3", 10 * DAY, idle).await.unwrap(), None);
+    store.close().await;
+}
+
+async fn sessions_of_a_user_end_but_one(db: &TestDb) {
+    let store = db.open().await;
+    store.create_user("Eve", None, false, 0).await.unwrap();
+    store.create_user("Fay", None, false, 0).await.unwrap();
+    for (h, u) in [("e1", "eve"), ("e2", "eve"), ("e3", "eve"), ("f1", "fay")] {
+        store.create_session(h, u, 0, DAY).await.unwrap();
+    }
+    let mut ended = store.end_user_sessions("eve", Some("e2")).await.unwrap();
+    ended.sort();
+    assert_eq!(ended, ["e1", "e3"]);
+    assert!(store.session_user("e2", 1, IDLE).await.unwrap().is_some(), "the one kept");
+    assert_eq!(store.session_user("e1", 1, IDLE).await.unwrap(), None);
+    assert!(store.session_user("f1", 1, IDLE).await.unwrap().is_some(), "another user's");
+    assert_eq!(store.end_user_sessions("eve", None).await.unwrap(), ["e2"]);
+    assert_eq!(store.session_user("e2", 1, IDLE).await.unwrap(), None);
+    assert_eq!(store.end_user_sessions("eve", None).await.unwrap(), Vec::<String>::new());
+    store.close().await;
+}
+
+/// Migration 10 on a database that has sessions: they count as used when it runs, not as never used.
+async fn sessions_from_before_the_idle_limit_count_as_used_at_the_upgrade(db: &TestDb) {
+    let store = db.open().await;
+    store.create_user("Gus", None, false, 0).await.unwrap();
+    store.create_session("g1", "gus", 0, i64::MAX).await.unwrap();
+    // Back to the schema before version 10.
+    for sql in ["ALTER TABLE sessions DROP COLUMN last_used_at_ms", "DELETE FROM schema_migrations WHERE version = 10"]
+    {
+        sqlx::query(sql).execute(store.pool()).await.unwrap();
+    }
+    store.close().await;
+    let before = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64;
+    let store = db.open().await;
+    let used = store.session_last_used("g1").await.unwrap().unwrap();
+    assert!(used >= before / 1000 * 1000, "{used} < {before}");
+    assert!(store.applied_migrations().await.unwrap().iter().any(|m| m.version == 10));
     store.close().await;
 }
 

@@ -26,6 +26,15 @@ pub struct Args {
     /// Mark session cookies `Secure` (when served over HTTPS by a proxy).
     #[arg(long)]
     pub secure_cookies: bool,
+    /// End a session unused for this many days (at least 1; its last use is recorded at most every 10 minutes).
+    /// Every session also ends 30 days after it began.
+    #[arg(
+        long,
+        default_value_t = 7,
+        value_parser = clap::value_parser!(u64).range(1..=30),
+        env = "GUOXIANG_SESSION_IDLE_DAYS"
+    )]
+    pub session_idle_days: u64,
     /// The least time the computer takes for a reply at levels 1 to 5, ms, on its own clock (0: at once).
     #[arg(long, default_value_t = DEFAULT_COMPUTER_REPLY_MS, env = "GUOXIANG_COMPUTER_REPLY_MS")]
     pub computer_reply_ms: u64,
@@ -36,10 +45,6 @@ pub struct Args {
     /// are casual. Two bots may always play rated.
     #[arg(long)]
     pub rated_bot_games: bool,
-    /// Who may create rated tournaments: `admins` (the server's administrators, the default) or `everyone` (every
-    /// registered user). A tournament's organiser and arbiters decide results that move ratings.
-    #[arg(long, default_value = "admins", env = "GUOXIANG_RATED_TOURNAMENTS")]
-    pub rated_tournaments: guoxiang_server::tournament::RatedTournaments,
     /// Run as one node of several sharing this database (PostgreSQL): each live game is owned by one node through
     /// a lease, its writes fenced by the lease's epoch, and the games of a node that dies are taken over. Without
     /// --broker, clients must reach the node that owns their game.
@@ -79,16 +84,17 @@ impl Default for Args {
             engine_workers: None,
             workers: None,
             secure_cookies: false,
+            session_idle_days: std::env::var("GUOXIANG_SESSION_IDLE_DAYS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|d| (1..=30).contains(d))
+                .unwrap_or(7),
             computer_reply_ms: std::env::var("GUOXIANG_COMPUTER_REPLY_MS")
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(DEFAULT_COMPUTER_REPLY_MS),
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
             rated_bot_games: false,
-            rated_tournaments: std::env::var("GUOXIANG_RATED_TOURNAMENTS")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_default(),
             cluster: false,
             broker: None,
             node: None,
@@ -126,9 +132,9 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         config.engine_workers = n.max(1);
     }
     config.secure_cookies = a.secure_cookies;
+    config.session_idle_ms = a.session_idle_days * 86_400_000;
     config.computer_reply_ms = a.computer_reply_ms;
     config.rated_bot_games = a.rated_bot_games;
-    config.rated_tournaments = a.rated_tournaments;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
     if a.cluster || a.broker.is_some() {
         let lease_ms = a.lease_ms.unwrap_or(DEFAULT_LEASE_MS);

@@ -1,5 +1,6 @@
-//! `guoxiang user add NAME [--password P]`, `guoxiang user admin NAME [--revoke]` and `guoxiang token create|list|revoke NAME`: administration from the
-//! shell, on the same database the server uses.
+//! `guoxiang user add NAME [--password P]`, `guoxiang user password NAME [--password P]`, `guoxiang user admin NAME
+//! [--revoke]` and `guoxiang token create|list|revoke NAME`: administration from the shell, on the same database the
+//! server uses.
 
 use std::process::ExitCode;
 
@@ -16,6 +17,15 @@ pub enum UserCommand {
         /// Make the account an administrator.
         #[arg(long)]
         admin: bool,
+        #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
+        database: String,
+    },
+    /// Set an account's password (checked as the site checks a new one) and end all its sessions. Without
+    /// --password a random one is made and printed.
+    Password {
+        name: String,
+        #[arg(long)]
+        password: Option<String>,
         #[arg(long, default_value = "sqlite://guoxiang.db", env = "GUOXIANG_DATABASE")]
         database: String,
     },
@@ -63,6 +73,36 @@ fn now_ms() -> i64 {
     guoxiang_server::time::now_ms() as i64
 }
 
+/// A random password of 20 hex digits (80 bits), printed for the host to hand on.
+fn generated_password() -> String {
+    auth::new_secret()[..20].to_owned()
+}
+
+/// `user password`: a new password (given or made), checked, stored; every session of the account ends. The
+/// connections a running server holds open for those sessions stay until they reconnect.
+fn set_password(name: &str, password: Option<String>, database: &str) -> Result<ExitCode, String> {
+    super::serve::runtime()?.block_on(async {
+        let store = connect(database).await?;
+        let user = user_named(&store, name).await?;
+        if user.is_guest {
+            return Err(format!("{} is a guest; guests have no password", user.name));
+        }
+        let (password, generated) = match password {
+            Some(p) => (p, false),
+            None => (generated_password(), true),
+        };
+        auth::check_password(&password, &user.name).map_err(|e| e.en)?;
+        let hash = auth::hash_password(&password).map_err(|e| e.en)?;
+        store.set_password(&user.id, &hash).await.map_err(|e| e.to_string())?;
+        let ended = store.end_user_sessions(&user.id, None).await.map_err(|e| e.to_string())?;
+        println!("set the password of {}; {} sessions ended", user.name, ended.len());
+        if generated {
+            println!("password: {password}");
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
 async fn connect(url: &str) -> Result<Store, String> {
     Store::connect(url).await.map_err(|e| format!("database {url}: {e}"))
 }
@@ -70,6 +110,7 @@ async fn connect(url: &str) -> Result<Store, String> {
 pub fn run_user(c: UserCommand) -> Result<ExitCode, String> {
     let (name, password, admin, database) = match c {
         UserCommand::Add { name, password, admin, database } => (name, password, admin, database),
+        UserCommand::Password { name, password, database } => return set_password(&name, password, &database),
         UserCommand::Admin { name, revoke, database } => {
             return super::serve::runtime()?.block_on(async {
                 let store = connect(&database).await?;
@@ -89,7 +130,7 @@ pub fn run_user(c: UserCommand) -> Result<ExitCode, String> {
         auth::check_name(&name).map_err(|e| e.en)?;
         let (password, generated) = match password {
             Some(p) => (p, false),
-            None => (auth::new_secret()[..16].to_owned(), true),
+            None => (generated_password(), true),
         };
         auth::check_password(&password, &name).map_err(|e| e.en)?;
         let hash = auth::hash_password(&password).map_err(|e| e.en)?;

@@ -1,4 +1,8 @@
-//! Accounts: register, log in and out, guests, the current user, personal API tokens, the engine's levels.
+//! Accounts: register, log in and out, guests, the current user, the password and the sessions, personal API tokens,
+//! the engine's levels.
+//!
+//! Every answer that carries a secret (a session in its body or its `Set-Cookie`, a new token) says
+//! `Cache-Control: no-store`, so that no cache between the server and the browser keeps it.
 
 use std::net::SocketAddr;
 
@@ -9,7 +13,8 @@ use axum::http::header;
 use axum::response::{AppendHeaders, IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use guoxiang_protocol::http::{
-    AccountUser, AuthAnswer, Level, Me, NewToken, OkAnswer, TokenCreated, TokenInfo, TokenList,
+    AccountUser, AuthAnswer, Level, Me, NewToken, OkAnswer, PasswordChange, SessionsEnded, TokenCreated, TokenInfo,
+    TokenList,
 };
 use serde::Deserialize;
 
@@ -26,6 +31,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/register", post(register))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
+        .route("/api/logout/all", post(logout_all))
+        .route("/api/account/password", post(change_password))
         .route("/api/me", get(me))
         .route("/api/token", post(create_token))
         .route("/api/tokens", get(list_tokens))
@@ -51,9 +58,16 @@ fn auth_answer(u: &guoxiang_store::User, secret: &str) -> AuthAnswer {
     AuthAnswer { user: account_user(u), session: secret.to_owned() }
 }
 
+/// `Cache-Control: no-store` on an answer that carries a secret.
+fn no_store(answer: impl IntoResponse) -> Response {
+    (AppendHeaders([(header::CACHE_CONTROL, "no-store")]), answer).into_response()
+}
+
 fn with_cookie(state: &AppState, secret: &str, days: i64, body: AuthAnswer) -> Response {
-    (AppendHeaders([(header::SET_COOKIE, auth::session_cookie(secret, days, state.config.secure_cookies))]), Json(body))
-        .into_response()
+    no_store((
+        AppendHeaders([(header::SET_COOKIE, auth::session_cookie(secret, days, state.config.secure_cookies))]),
+        Json(body),
+    ))
 }
 
 pub async fn guest(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>) -> ApiResult<Response> {
@@ -141,7 +155,84 @@ pub async fn logout(State(state): State<AppState>, MaybeAuth(a): MaybeAuth) -> A
         state.store.delete_session(&session).await?;
         state.live.notifier().notify(&a.user.id, guoxiang_domain::hub::UserEvent::SessionEnded { session });
     }
-    Ok((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(OkAnswer { ok: true })))
+    Ok(no_store((AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]), Json(OkAnswer { ok: true }))))
+}
+
+/// The session a request came with; a personal token is refused: ending sessions or changing the password takes
+/// a signed-in session (a cookie, or a session secret as a bearer token).
+fn session_of(a: &Auth) -> Result<String, ApiError> {
+    match (&a.via, &a.session) {
+        (Via::Cookie | Via::Session, Some(s)) => Ok(s.clone()),
+        _ => Err(ApiError::forbidden(
+            "session_required",
+            "这需要登录的会话，个人令牌不能做",
+            "this needs a signed-in session; a personal token cannot do it",
+        )),
+    }
+}
+
+/// Ends every session of `user_id` but `keep`, and closes the WebSockets and event streams opened with them.
+async fn end_sessions(state: &AppState, user_id: &str, keep: Option<&str>) -> Result<u32, ApiError> {
+    let ended = state.store.end_user_sessions(user_id, keep).await?;
+    for session in &ended {
+        let event = guoxiang_domain::hub::UserEvent::SessionEnded { session: session.clone() };
+        state.live.notifier().notify(user_id, event);
+    }
+    Ok(u32::try_from(ended.len()).unwrap_or(u32::MAX))
+}
+
+/// `POST /api/logout/all` ("sign out everywhere"): ends every session of the user, this one too, closes their
+/// connections and clears the cookie. Personal tokens stay (they are revoked one by one).
+pub async fn logout_all(State(state): State<AppState>, a: Auth) -> ApiResult<Response> {
+    session_of(&a)?;
+    let ended = end_sessions(&state, &a.user.id, None).await?;
+    let cookie = AppendHeaders([(header::SET_COOKIE, auth::clear_cookie())]);
+    Ok(no_store((cookie, Json(SessionsEnded { ok: true, ended }))))
+}
+
+fn wrong_password() -> ApiError {
+    ApiError::forbidden("wrong_password", "当前密码不对", "the current password is wrong")
+}
+
+/// `POST /api/account/password` `{"current", "new"}`: checks the current password (a wrong one counts as a wrong
+/// login, against the same limits), checks the new one as registering does, stores it, and ends every other
+/// session of the user with its connections; the caller's session stays.
+pub async fn change_password(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    a: Auth,
+    Json(c): Json<PasswordChange>,
+) -> ApiResult<Response> {
+    let session = session_of(&a)?;
+    let Some(hash) = a.user.password_hash.clone().filter(|_| !a.user.is_guest) else {
+        return Err(ApiError::forbidden(
+            "login_required",
+            "游客没有密码，请先注册",
+            "a guest has no password; register first",
+        ));
+    };
+    auth::check_password(&c.new, &a.user.name)?;
+    state.limiters.login(peer.ip()).await?;
+    state.limiters.login_allowed(&a.user.id).await?;
+    if c.current.len() > 1000 {
+        return Err(wrong_password());
+    }
+    let current = c.current;
+    let matches = tokio::task::spawn_blocking(move || auth::verify_password(&current, &hash))
+        .await
+        .map_err(|e| ApiError::internal("argon2 task", e))?;
+    if !matches {
+        state.limiters.login_failed(&a.user.id).await;
+        return Err(wrong_password());
+    }
+    state.limiters.login_succeeded(&a.user.id).await;
+    let new = c.new;
+    let new_hash = tokio::task::spawn_blocking(move || auth::hash_password(&new))
+        .await
+        .map_err(|e| ApiError::internal("argon2 task", e))??;
+    state.store.set_password(&a.user.id, &new_hash).await?;
+    let ended = end_sessions(&state, &a.user.id, Some(&session)).await?;
+    Ok(no_store(Json(SessionsEnded { ok: true, ended })))
 }
 
 /// `GET /api/tokens`: the signed-in user's personal tokens (never their secrets), newest first.
@@ -199,11 +290,7 @@ pub async fn me(
 }
 
 /// Creates a personal API token (from a logged-in session, not from another token).
-pub async fn create_token(
-    State(state): State<AppState>,
-    a: Auth,
-    Json(t): Json<NewToken>,
-) -> ApiResult<Json<TokenCreated>> {
+pub async fn create_token(State(state): State<AppState>, a: Auth, Json(t): Json<NewToken>) -> ApiResult<Response> {
     if matches!(a.via, Via::Token(_)) {
         return Err(ApiError::forbidden("missing_scope", "令牌不能创建令牌", "a token cannot create tokens"));
     }
@@ -214,7 +301,7 @@ pub async fn create_token(
         return Err(ApiError::bad_request("bad_request", "描述或权限太长", "description or scope list too long"));
     }
     let token = auth::new_token(&state, &a.user.id, &t.description, &t.scopes).await?;
-    Ok(Json(TokenCreated { token, scopes: t.scopes }))
+    Ok(no_store(Json(TokenCreated { token, scopes: t.scopes })))
 }
 
 /// The computer's levels: number, names, approximate Elo.

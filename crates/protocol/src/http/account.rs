@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! Accounts: `POST /api/register`, `/api/login`, `/api/guest` and `/api/logout`, `GET /api/me`, personal API
-//! tokens (`POST /api/token`, `GET /api/tokens`, `DELETE /api/tokens/{id}`) and the computer's levels
-//! (`GET /api/levels`).
+//! Accounts: `POST /api/register`, `/api/login`, `/api/guest` and `/api/logout`, `GET /api/me`, the password
+//! and the sessions (`POST /api/account/password`, `POST /api/logout/all`), personal API tokens (`POST /api/token`,
+//! `GET /api/tokens`, `DELETE /api/tokens/{id}`) and the computer's levels (`GET /api/levels`).
 
 use std::collections::BTreeMap;
 
@@ -105,4 +105,20 @@ pub struct TokenInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TokenList {
     pub tokens: Vec<TokenInfo>,
+}
+
+/// The body of `POST /api/account/password`: the password now and the new one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    pub current: String,
+    pub new: String,
+}
+
+/// `POST /api/account/password` and `POST /api/logout/all`: how many sessions were ended (by a password change,
+/// all but the caller's; by "sign out everywhere", all of them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionsEnded {
+    pub ok: bool,
+    pub ended: u32,
 }

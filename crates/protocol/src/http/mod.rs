@@ -93,6 +93,8 @@ pub fn http_typescript() -> String {
         TokenCreated,
         TokenInfo,
         TokenList,
+        PasswordChange,
+        SessionsEnded,
         // archive
         Profile,
         GameCount,
