@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Screenshots of the home page, a game in progress, the analysis board and 学棋 / Learn (the index and three kinds
-// of step), in Chinese and English, on a desktop and a 360-px phone, into docs/screenshots/.
+// Screenshots of the home page, a game in progress, the analysis board, 学棋 / Learn (the index and three kinds
+// of step) and the account page, in Chinese and English, on a desktop and a 360-px phone, into docs/screenshots/.
 //
 //   node tests/e2e/screenshots.mjs [path/to/guoxiang]    (default target/release/guoxiang; or GX_BASE=URL)
 
@@ -45,7 +45,7 @@ const DEVICES = [
   { name: 'phone', width: 360, height: 740, mobile: true },
 ];
 
-// GX_SHOTS=learn renews only the Learn pictures (GX_SHOTS=play only the others).
+// GX_SHOTS=learn renews only the Learn pictures (GX_SHOTS=play the play pages', GX_SHOTS=account the account page's).
 const ONLY = process.env.GX_SHOTS ?? '';
 const bin = process.argv[2] ?? process.env.GX_BIN ?? join(ROOT, 'target/release/guoxiang');
 const server = await startServer(bin);
@@ -226,6 +226,22 @@ try {
           await page.click(tid('play-resign'));
           await page.waitForSelector(tid('play-result'));
         }
+      }
+      if (!ONLY || ONLY.includes('account')) {
+        // The account page of a new account, its password form showing the server's refusal of a common password.
+        await page.goto('/register');
+        const name = `shot${lang}${d.name.slice(0, 1)}${String(Date.now()).slice(-5)}`;
+        await page.fill(tid('username'), name);
+        await page.fill(tid('password'), 'correct-horse-1');
+        await page.click(tid('register'));
+        await page.waitForFunction(([sel, u]) => document.querySelector(sel)?.textContent === u, [tid('me'), name]);
+        await page.goto('/account');
+        await page.fill(tid('pw-current'), 'correct-horse-1');
+        await page.fill(tid('pw-new'), 'password123');
+        await page.fill(tid('pw-repeat'), 'password123');
+        await page.click(tid('pw-submit'));
+        await page.locator(tid('pw-error')).filter({ hasText: /\S/ }).waitFor();
+        await shot('account');
       }
       await context.close();
     }

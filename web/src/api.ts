@@ -19,6 +19,8 @@ import type {
   Level,
   Me,
   OkAnswer,
+  PasswordChange,
+  SessionsEnded,
   OpeningName,
   Profile,
   RatingPoint,
@@ -79,6 +81,11 @@ export const api = {
   register: (username: string, password: string) =>
     request<AuthAnswer>('POST', '/api/register', { username, password } satisfies Credentials),
   logout: () => request<OkAnswer>('POST', '/api/logout'),
+  /** Ends every session of the user, this one too ("sign out everywhere"). */
+  logoutAll: () => request<SessionsEnded>('POST', '/api/logout/all'),
+  /** Changes the password; the user's other sessions end. */
+  changePassword: (current: string, next: string) =>
+    request<SessionsEnded>('POST', '/api/account/password', { current, new: next } satisfies PasswordChange),
   levels: () => request<Level[]>('GET', '/api/levels'),
   profile: (name: string) => request<Profile>('GET', `/api/user/${encodeURIComponent(name)}?format=guoxiang`),
   ratingHistory: (name: string) => request<RatingPoint[]>('GET', `/api/user/${encodeURIComponent(name)}/rating-history?format=guoxiang`),

@@ -6,6 +6,7 @@ import { currentUser, ensureUser, errorText, gameStartClaimed, link, notFoundEl,
 import type { Page } from './app';
 import { h, replace } from './dom';
 import { getLang, onLangChange, setLang, t } from './i18n';
+import { accountPage } from './pages/account';
 import { analysisPage } from './pages/analysis';
 import { challengePage } from './pages/challenge';
 import { gamePage } from './pages/game/index';
@@ -37,6 +38,7 @@ function route(path: string, query: URLSearchParams): Page {
   if ((m = /^\/@\/([^/]+)\/?$/.exec(path))) return profilePage(decodeURIComponent(m[1]));
   // Before the game ids: "register" has eight letters too.
   if (path === '/login' || path === '/register') return loginPage();
+  if (path === '/account' || path === '/account/') return accountPage();
   // The PGN's Site tag links to {base}/{gameId}, Lichess style.
   if ((m = /^\/([A-Za-z0-9]{8})\/?$/.exec(path))) return gamePage(m[1]);
   if (path === '/learn' || path === '/learn/') return learnIndexPage();
@@ -100,6 +102,7 @@ function renderHeader(): void {
           : null,
         !me || me.guest ? link('/login', t('nav.login'), { class: 'login-link', testid: 'nav-login' }) : null,
         !me || me.guest ? link('/register', t('nav.register'), { class: 'login-link register-link', testid: 'nav-register' }) : null,
+        me && !me.guest ? link('/account', t('nav.account'), { class: 'account-link', testid: 'nav-account' }) : null,
         me && !me.guest
           ? h(
               'button',

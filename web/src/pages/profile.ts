@@ -63,6 +63,7 @@ export function profilePage(name: string): Page {
         p.count.all > 0
           ? h('a', { class: 'btn', testid: 'download-all', href: `/api/games/user/${encodeURIComponent(p.username)}`, download: `guoxiang_${p.username}.pgn` }, t('profile.downloadAll'))
           : null,
+        mine && !p.guest ? link('/account', t('nav.account'), { class: 'btn', testid: 'profile-account' }) : null,
         mine && !p.guest
           ? h(
               'button',
