@@ -37,7 +37,7 @@ declare -A URL
 for n in a b c; do
   p="$(port)"
   RUST_LOG=warn "$BIN" serve --addr "127.0.0.1:$p" --database "$DB" --broker "redis+unix://$TMP/redis.sock" \
-    --node "$n" --max-connections-per-ip 100000 >"$TMP/$n.log" 2>&1 &
+    --node "$n" --max-connections-per-ip 100000 --metrics-public >"$TMP/$n.log" 2>&1 &
   PIDS+=($!)
   until curl -sf "http://127.0.0.1:$p/readyz" >/dev/null; do sleep 0.1; done
   URL[$n]="http://127.0.0.1:$p"

@@ -48,7 +48,7 @@ enum Command {
     /// 比赛 / tournaments: FIDE Berger tables (`tournament berger N`), standings of a TRF file (`standings FILE.trf`).
     Tournament(cmd::tournament::Args),
     /// Run the game server (the default when no command is given): http://127.0.0.1:8080 with a SQLite file.
-    Serve(cmd::serve::Args),
+    Serve(Box<cmd::serve::Args>),
     /// Manage accounts (`user add NAME [--password P] [--admin]`, `user password NAME [--password P]`, `user admin
     /// NAME [--revoke]`).
     #[command(subcommand)]
@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Uci(a)) => cmd::uci::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Tournament(a)) => cmd::tournament::run(a),
-        Some(Command::Serve(a)) => cmd::serve::run(a),
+        Some(Command::Serve(a)) => cmd::serve::run(*a),
         Some(Command::User(c)) => cmd::user::run_user(c),
         Some(Command::Token(c)) => cmd::user::run_token(c),
         Some(Command::Loadtest(a)) => cmd::loadtest::run(a),

@@ -80,7 +80,8 @@ impl Cluster {
     }
 
     fn node(&self, name: &str) -> (u16, Server) {
-        start_with(&self.db, &["--broker", &self.redis.url, "--node", name, "--lease-ms", LEASE_MS])
+        // The tests and the load generator read the nodes' /metrics.
+        start_with(&self.db, &["--broker", &self.redis.url, "--node", name, "--lease-ms", LEASE_MS, "--metrics-public"])
     }
 }
 

@@ -11,7 +11,7 @@
 //! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits (shared with the cluster through the domain's counters) |
 //! | `api_error` | the one error answer: a status per kind of the domain's refusal, a code, zh and en |
 //! | `users`, `params`, `connection` | shared by the site's and the Lichess API: user JSON, request parameters, connection ids |
-//! | `listen`, `access` | the accept loop with its timeouts and caps; the access log (target `guoxiang::access`) |
+//! | `listen`, `client`, `access` | the accept loop with its timeouts and caps; the client's address (behind trusted proxies, from their headers); the access log (target `guoxiang::access`) |
 //!
 //! [`app`] builds the router from an [`AppState`] (made by the composition root, `guoxiang-server`), so tests can
 //! drive it.
@@ -21,6 +21,7 @@
 pub mod access;
 pub mod api_error;
 pub mod auth;
+pub mod client;
 pub mod connection;
 pub mod http;
 pub mod lichess;
@@ -111,6 +112,11 @@ pub struct Config {
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` name the client (`guoxiang serve --trusted-proxy`, [`client`]);
+    /// empty: the TCP peer is the client and those headers are ignored.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Who may read `/metrics` and `/api/server/stats` (`--metrics-token`, `--metrics-addr`, `--metrics-public`).
+    pub metrics: http::metrics::MetricsAccess,
     /// Several nodes on this database (`guoxiang serve --cluster`): each live game is owned by one node through a
     /// lease, and its writes are fenced (`live::cluster`). `None`: this is the only node.
     pub cluster: Option<live::cluster::ClusterConfig>,
@@ -140,6 +146,8 @@ impl Config {
             rated_bot_games: false,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
+            trusted_proxies: Vec::new(),
+            metrics: http::metrics::MetricsAccess::default(),
             cluster: None,
             syzygy: None,
         }
@@ -181,6 +189,6 @@ pub fn app(state: AppState) -> Router {
             security::content_security_policy(&state.config.public_url),
             security::headers_layer,
         ))
-        .layer(axum::middleware::from_fn(access::layer))
+        .layer(axum::middleware::from_fn_with_state(state.config.clone(), access::layer))
         .with_state(state)
 }

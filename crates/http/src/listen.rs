@@ -8,7 +8,10 @@
 //! - **Body read timeout**: a request body must arrive within [`ConnLimits::body_read`] (then 408).
 //! - **Connections per client address**, and in all: over the cap a new connection is closed at once, so one
 //!   client's flood cannot take every descriptor. A failing `accept` (out of descriptors) backs off instead of
-//!   spinning, and the connections already open go on.
+//!   spinning, and the connections already open go on. The count is taken when a connection is accepted, before
+//!   any header, so its address is the TCP peer's: a trusted proxy's connections ([`serve_with_proxies`]) carry
+//!   many clients and count in the total only — limiting connections per client is then the proxy's work
+//!   (`docs/deploy.md`). Per-request limits use the forwarded client ([`crate::client`]).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -23,6 +26,7 @@ use axum::extract::ConnectInfo;
 use axum::extract::Request;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use ipnet::IpNet;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tower::ServiceExt;
@@ -67,39 +71,62 @@ pub struct ConnSlot(#[allow(dead_code)] Arc<Slot>);
 #[derive(Debug)]
 struct Slot {
     counts: Arc<Mutex<Counts>>,
-    ip: IpAddr,
+    /// The address it counts against; `None` for a trusted proxy's connection (counted in the total only).
+    ip: Option<IpAddr>,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         c.total = c.total.saturating_sub(1);
-        if let Some(n) = c.by_ip.get_mut(&self.ip) {
+        if let Some(ip) = self.ip
+            && let Some(n) = c.by_ip.get_mut(&ip)
+        {
             *n -= 1;
             if *n == 0 {
-                c.by_ip.remove(&self.ip);
+                c.by_ip.remove(&ip);
             }
         }
     }
 }
 
-fn take_slot(counts: &Arc<Mutex<Counts>>, ip: IpAddr, limits: &ConnLimits) -> Option<ConnSlot> {
+/// A slot for a connection from `ip` (`None`: a trusted proxy, held to the total only), if the caps allow one.
+fn take_slot(counts: &Arc<Mutex<Counts>>, ip: Option<IpAddr>, limits: &ConnLimits) -> Option<ConnSlot> {
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
-    let n = c.by_ip.get(&ip).copied().unwrap_or(0);
-    if n >= limits.per_ip || c.total >= limits.total {
+    if c.total >= limits.total {
         return None;
     }
-    c.by_ip.insert(ip, n + 1);
+    if let Some(ip) = ip {
+        let n = c.by_ip.get(&ip).copied().unwrap_or(0);
+        if n >= limits.per_ip {
+            return None;
+        }
+        c.by_ip.insert(ip, n + 1);
+    }
     c.total += 1;
     Some(ConnSlot(Arc::new(Slot { counts: counts.clone(), ip })))
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves; then stops accepting, lets open requests finish (for at
-/// most `grace`), and returns. Handlers see the client address as `ConnectInfo<SocketAddr>`.
+/// most `grace`), and returns. Handlers see the TCP peer as `ConnectInfo<SocketAddr>` (the client, as
+/// [`crate::client::ClientIp`] names it, is computed from it).
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: ConnLimits,
+    shutdown: impl Future<Output = ()>,
+    grace: Duration,
+) {
+    serve_with_proxies(listener, app, limits, &[], shutdown, grace).await;
+}
+
+/// [`serve`], where connections from the proxies in `trusted` are not held to one address's share of
+/// connections (they count in the total).
+pub async fn serve_with_proxies(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnLimits,
+    trusted: &[IpNet],
     shutdown: impl Future<Output = ()>,
     grace: Duration,
 ) {
@@ -123,7 +150,9 @@ pub async fn serve(
                 continue;
             }
         };
-        let Some(slot) = take_slot(&counts, peer.ip(), &limits) else {
+        let ip = peer.ip().to_canonical();
+        let counted = (!trusted.iter().any(|n| n.contains(&ip))).then_some(ip);
+        let Some(slot) = take_slot(&counts, counted, &limits) else {
             refused += 1;
             if refused.is_power_of_two() {
                 tracing::warn!("connection limit: refused {refused} connections so far (last from {peer})");

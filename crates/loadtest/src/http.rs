@@ -261,15 +261,22 @@ pub(crate) async fn get_json(
     serde_json::from_slice(&body).map_err(|e| format!("GET {path}: the answer is not JSON: {e}"))
 }
 
-/// `GET {base}{path}` and its body (2xx only).
+/// `GET {base}{path}` and its body (2xx only). These are the server's figures: sent with the metrics token when
+/// `GUOXIANG_METRICS_TOKEN` holds one (the server's `--metrics-token`).
 pub(crate) async fn get_body(
     addr: SocketAddr,
     base: &BaseUrl,
     path: &str,
     timeout: Duration,
 ) -> Result<Vec<u8>, String> {
+    let token = std::env::var("GUOXIANG_METRICS_TOKEN")
+        .ok()
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty() && !t.contains(['\r', '\n']))
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let request = format!(
-        "GET {}{path} HTTP/1.1\r\nHost: {}\r\nUser-Agent: guoxiang-loadtest\r\nConnection: close\r\n\r\n",
+        "GET {}{path} HTTP/1.1\r\nHost: {}\r\nUser-Agent: guoxiang-loadtest\r\n{token}Connection: close\r\n\r\n",
         base.prefix, base.authority
     );
     let raw = exchange(addr, &request, &format!("GET {path}"), timeout).await?;

@@ -44,7 +44,8 @@ pub struct Report {
     pub error_samples: Vec<String>,
     /// The process's open-file limit after raising it (`None` where it could not be read).
     pub open_files_limit: Option<u64>,
-    /// The server's own figures (`GET /api/server/stats`, answered to loopback clients), when it gives them.
+    /// The server's own figures (`GET /api/server/stats`: the server must run with `--metrics-public`, or with
+    /// `--metrics-token` and this process with `GUOXIANG_METRICS_TOKEN`), when it gives them.
     pub server: Option<ServerFigures>,
     /// With several nodes of a cluster: what their `/metrics` counted during the measured phase.
     pub cluster: Option<ClusterFigures>,
@@ -114,9 +115,11 @@ impl fmt::Display for Report {
                     per_move
                 )?;
             }
-            None => {
-                writeln!(f, "  server:     no figures (GET /api/server/stats is answered to loopback clients only)")?
-            }
+            None => writeln!(
+                f,
+                "  server:     no figures (GET /api/server/stats: run the server with --metrics-public, or set \
+                 GUOXIANG_METRICS_TOKEN to its --metrics-token)"
+            )?,
         }
         if let Some(c) = &self.cluster {
             // Against the moves acknowledged: the games may run on a node that is not in the list.

@@ -22,8 +22,8 @@ pub use guoxiang_domain::{
     archive, error, events, explorer, hub, live, lobby, metrics, policy, puzzle, review, time, tournament, transport,
 };
 pub use guoxiang_http::{
-    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, connection, http, lichess, listen,
-    params, security, users, ws,
+    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, client, connection, http, lichess,
+    listen, params, security, users, ws,
 };
 
 /// Connects to the database (running migrations), starts the writer and the engine pool, and resumes the live
@@ -157,11 +157,52 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     println!("guoxiang is listening on http://{local}/ (database: {})", state.config.database_url);
+    let metrics = match state.config.metrics.addr {
+        Some(a) => {
+            let l = tokio::net::TcpListener::bind(a)
+                .await
+                .map_err(|e| format!("cannot listen on {a} (--metrics-addr): {e}"))?;
+            let local = l.local_addr().map_err(|e| e.to_string())?;
+            println!("metrics and health checks: http://{local}/metrics, /api/server/stats, /healthz, /readyz");
+            Some(l)
+        }
+        None => None,
+    };
     let live = state.live.clone();
-    let limits = state.config.connections;
-    listen::serve(listener, app(state), limits, shutdown_signal(), std::time::Duration::from_secs(5)).await;
+    run(state, listener, metrics, shutdown_signal()).await;
     live.shutdown().await;
     Ok(())
+}
+
+/// Serves the whole site on `listener` and, with `--metrics-addr`, the figures and health checks on `metrics`
+/// (`http::metrics_listener_app`), until `shutdown` resolves; then stops both, lets open requests finish (at most
+/// 5 s) and returns.
+pub async fn run(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    metrics: Option<tokio::net::TcpListener>,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let grace = std::time::Duration::from_secs(5);
+    let limits = state.config.connections;
+    let trusted = state.config.trusted_proxies.clone();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let side = metrics.map(|l| {
+        let app = http::metrics_listener_app(state.clone());
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            let until = async move {
+                let _ = stopped.wait_for(|s| *s).await;
+            };
+            listen::serve_with_proxies(l, app, limits, &trusted, until, grace).await;
+        })
+    });
+    let trusted = state.config.trusted_proxies.clone();
+    listen::serve_with_proxies(listener, app(state), limits, &trusted, shutdown, grace).await;
+    let _ = stop.send(true);
+    if let Some(side) = side {
+        let _ = side.await;
+    }
 }
 
 async fn shutdown_signal() {

@@ -159,7 +159,8 @@ fn sample(page: &str, name: &str) -> f64 {
 #[tokio::test]
 async fn metrics_count_moves_and_commits_and_readyz_answers() {
     let db = temp_db("metrics");
-    let a = TestServer::start(&db).await;
+    // The figures are closed unless the host opens them (`--metrics-public`; tests/metrics_access.rs).
+    let a = TestServer::start_with(&db, |c| c.metrics.public = true).await;
     assert_eq!(get(&a, "/readyz").await.0, 200);
     let (_, alice) = a.guest().await;
     let (_, bob) = a.guest().await;
@@ -184,7 +185,11 @@ async fn metrics_count_moves_and_commits_and_readyz_answers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_cannot_renew_its_leases_is_not_ready() {
     let db = temp_db("readyz");
-    let a = TestServer::start_with(&db, node("node-a", 600)).await;
+    let a = TestServer::start_with(&db, |c| {
+        node("node-a", 600)(c);
+        c.metrics.public = true;
+    })
+    .await;
     assert_eq!(get(&a, "/readyz").await.0, 200);
     a.state.store.faults().add(FaultRule::on(WriteKind::RenewLeases, Fault::Fail));
     let started = Instant::now();

@@ -95,9 +95,19 @@ async fn one_address_cannot_take_every_connection() {
 }
 
 #[tokio::test]
-async fn the_server_tells_this_machine_what_it_costs() {
-    let server = TestServer::start(&temp_db("stats")).await;
-    let v: serde_json::Value = reqwest::get(server.url("/api/server/stats")).await.unwrap().json().await.unwrap();
+async fn the_server_tells_the_host_what_it_costs() {
+    // The figures are the host's: here with the metrics token (tests/metrics_access.rs).
+    let server =
+        TestServer::start_with(&temp_db("stats"), |c| c.metrics.token = Some("a-metrics-token-16".into())).await;
+    let v: serde_json::Value = reqwest::Client::new()
+        .get(server.url("/api/server/stats"))
+        .bearer_auth("a-metrics-token-16")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert!(v["rss_bytes"].as_u64().is_some_and(|b| b > 1_000_000), "{v}");
     assert!(v["cpu_ms"].as_u64().is_some(), "{v}");
     assert_eq!(v["games_in_progress"], 0, "{v}");

@@ -38,6 +38,24 @@ pub struct Args {
     /// The least time the computer takes for a reply at levels 1 to 5, ms, on its own clock (0: at once).
     #[arg(long, default_value_t = DEFAULT_COMPUTER_REPLY_MS, env = "GUOXIANG_COMPUTER_REPLY_MS")]
     pub computer_reply_ms: u64,
+    /// A reverse proxy in front of the server, as an address or a CIDR range (`127.0.0.1`, `10.0.0.0/8`; repeat the
+    /// flag, or separate them by commas). Only on requests from these peers is the client's address read from
+    /// `X-Forwarded-For` (or `Forwarded`), for every per-address limit and the access log; from other peers, and
+    /// without this flag, those headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", env = "GUOXIANG_TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxies: Vec<String>,
+    /// A secret for the server's figures: `/metrics` and `/api/server/stats` answer requests that send
+    /// `Authorization: Bearer SECRET` (at least 16 characters). Without it, --metrics-addr or --metrics-public they
+    /// answer 403; /healthz and /readyz are always open.
+    #[arg(long, value_name = "SECRET", env = "GUOXIANG_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+    /// A second address serving only /metrics, /api/server/stats, /healthz and /readyz, without a token (for a
+    /// Prometheus on a private network or this machine).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+    /// Open /metrics and /api/server/stats to everyone on the main address.
+    #[arg(long)]
+    pub metrics_public: bool,
     /// Open connections allowed from one client address (WebSockets included); more are closed at once.
     #[arg(long, default_value_t = guoxiang_server::listen::ConnLimits::default().per_ip)]
     pub max_connections_per_ip: usize,
@@ -93,6 +111,12 @@ impl Default for Args {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(DEFAULT_COMPUTER_REPLY_MS),
+            trusted_proxies: std::env::var("GUOXIANG_TRUSTED_PROXY")
+                .map(|v| v.split(',').map(str::to_owned).collect())
+                .unwrap_or_default(),
+            metrics_token: std::env::var("GUOXIANG_METRICS_TOKEN").ok(),
+            metrics_addr: None,
+            metrics_public: false,
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
             rated_bot_games: false,
             cluster: false,
@@ -103,6 +127,32 @@ impl Default for Args {
             syzygy_path: std::env::var("GUOXIANG_SYZYGY_PATH").ok(),
         }
     }
+}
+
+/// `--trusted-proxy`'s values (blank ones, as an empty variable gives, are skipped).
+fn trusted_proxies(values: &[String]) -> Result<Vec<guoxiang_server::client::IpNet>, String> {
+    values
+        .iter()
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| guoxiang_server::client::parse_trusted_proxy(v).map_err(|e| format!("--trusted-proxy: {e}")))
+        .collect()
+}
+
+/// Who may read `/metrics` and `/api/server/stats`.
+fn metrics_access(
+    token: Option<String>,
+    addr: Option<SocketAddr>,
+    public: bool,
+) -> Result<guoxiang_server::http::metrics::MetricsAccess, String> {
+    let token = token.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
+    if let Some(t) = &token
+        && (t.chars().count() < 16 || t.chars().any(char::is_whitespace))
+    {
+        return Err(
+            "--metrics-token: a secret of at least 16 characters without spaces (e.g. openssl rand -hex 16)".to_owned()
+        );
+    }
+    Ok(guoxiang_server::http::metrics::MetricsAccess { token, addr, public })
 }
 
 /// A person's short moment before answering, for the lower computer levels.
@@ -136,6 +186,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     config.computer_reply_ms = a.computer_reply_ms;
     config.rated_bot_games = a.rated_bot_games;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
+    config.trusted_proxies = trusted_proxies(&a.trusted_proxies)?;
+    config.metrics = metrics_access(a.metrics_token, a.metrics_addr, a.metrics_public)?;
     if a.cluster || a.broker.is_some() {
         let lease_ms = a.lease_ms.unwrap_or(DEFAULT_LEASE_MS);
         if lease_ms < 300 {

@@ -4,11 +4,9 @@
 //! Every answer that carries a secret (a session in its body or its `Set-Cookie`, a new token) says
 //! `Cache-Control: no-store`, so that no cache between the server and the browser keeps it.
 
-use std::net::SocketAddr;
-
 use axum::Json;
 use axum::Router;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{AppendHeaders, IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -21,6 +19,7 @@ use serde::Deserialize;
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::{self, Auth, MaybeAuth, Via};
+use crate::client::ClientIp;
 
 pub use guoxiang_protocol::http::Credentials;
 
@@ -70,8 +69,8 @@ fn with_cookie(state: &AppState, secret: &str, days: i64, body: AuthAnswer) -> R
     ))
 }
 
-pub async fn guest(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo<SocketAddr>) -> ApiResult<Response> {
-    state.limiters.guest(peer.ip()).await?;
+pub async fn guest(State(state): State<AppState>, ClientIp(client): ClientIp) -> ApiResult<Response> {
+    state.limiters.guest(client).await?;
     let (user, secret) = auth::new_guest(&state).await?;
     let body = auth_answer(&user, &secret);
     Ok(with_cookie(&state, &secret, auth::GUEST_SESSION_DAYS, body))
@@ -79,10 +78,10 @@ pub async fn guest(State(state): State<AppState>, ConnectInfo(peer): ConnectInfo
 
 pub async fn register(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(client): ClientIp,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
-    state.limiters.register(peer.ip()).await?;
+    state.limiters.register(client).await?;
     let name = auth::normalize_name(&c.username);
     auth::check_name(&name)?;
     auth::check_password(&c.password, &name)?;
@@ -118,10 +117,10 @@ fn bad_credentials() -> ApiError {
 
 pub async fn login(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(client): ClientIp,
     Json(c): Json<Credentials>,
 ) -> ApiResult<Response> {
-    state.limiters.login(peer.ip()).await?;
+    state.limiters.login(client).await?;
     if c.username.len() > 100 || c.password.len() > 1000 {
         return Err(bad_credentials());
     }
@@ -199,7 +198,7 @@ fn wrong_password() -> ApiError {
 /// session of the user with its connections; the caller's session stays.
 pub async fn change_password(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(client): ClientIp,
     a: Auth,
     Json(c): Json<PasswordChange>,
 ) -> ApiResult<Response> {
@@ -212,7 +211,7 @@ pub async fn change_password(
         ));
     };
     auth::check_password(&c.new, &a.user.name)?;
-    state.limiters.login(peer.ip()).await?;
+    state.limiters.login(client).await?;
     state.limiters.login_allowed(&a.user.id).await?;
     if c.current.len() > 1000 {
         return Err(wrong_password());

@@ -36,3 +36,13 @@ pub fn routes() -> Router<AppState> {
         .merge(metrics::routes())
         .merge(stats::routes())
 }
+
+/// The metrics listener's whole surface (`guoxiang serve --metrics-addr`): the server's figures and the health
+/// checks, without a token ([`metrics::FiguresAllowed`]); anything else is 404.
+pub fn metrics_listener_app(state: AppState) -> Router {
+    metrics::routes()
+        .merge(stats::routes())
+        .layer(axum::Extension(metrics::FiguresListener))
+        .layer(axum::middleware::from_fn_with_state(state.config.clone(), crate::access::layer))
+        .with_state(state)
+}

@@ -4,12 +4,11 @@
 //! ([`guoxiang_domain::puzzle::Puzzles`]) and answers; the service imports the default set the first time puzzles are needed.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -23,6 +22,7 @@ use serde_json::{Map, Value};
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
 use crate::auth::{Auth, MaybeAuth};
+use crate::client::ClientIp;
 use guoxiang_domain::puzzle::PuzzleError;
 use guoxiang_domain::puzzle::service::{NextAsk, RATING_RANGE, Round, difficulty_offset, valid_id};
 use guoxiang_domain::puzzle::view::{lichess_puzzle, puzzle_view};
@@ -240,7 +240,7 @@ fn parse_try(body: &[u8]) -> Result<Vec<String>, ApiError> {
 pub async fn try_move(
     State(state): State<AppState>,
     MaybeAuth(auth): MaybeAuth,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(client): ClientIp,
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
     body: Bytes,
@@ -254,7 +254,7 @@ pub async fn try_move(
         Some(_) => return Err(bad("letters", "须为 zh 或 en", "must be zh or en")),
     };
     let moves = parse_try(&body)?;
-    let key = auth.as_ref().map_or_else(|| format!("ip:{}", peer.ip()), |a| format!("user:{}", a.user.id));
+    let key = auth.as_ref().map_or_else(|| format!("ip:{client}"), |a| format!("user:{}", a.user.id));
     Ok(Json(state.puzzles.judge(key, &id, moves, chinese).await?))
 }
 

@@ -1,18 +1,17 @@
 //! `GET /api/server/stats`: what the server process costs now — resident memory, CPU time, live games — for the
-//! load generator and for operators. Answered to clients on the server's own machine (a loopback address) and to
-//! administrators; others get 403.
-
-use std::net::SocketAddr;
+//! load generator and for operators. Answered as `/metrics` is ([`super::metrics::FiguresAllowed`]: the metrics
+//! token, the metrics listener, or `--metrics-public`), and to administrators; others are refused.
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::routing::get;
 use guoxiang_protocol::http::ServerStats;
 
+use super::metrics::FiguresAllowed;
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
-use crate::auth::MaybeAuth;
 
 /// Routes: the server's statistics.
 pub fn routes() -> Router<AppState> {
@@ -39,16 +38,15 @@ fn cpu_ms() -> Option<u64> {
 
 pub async fn server_stats(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    MaybeAuth(a): MaybeAuth,
+    allowed: Result<FiguresAllowed, ApiError>,
+    headers: HeaderMap,
 ) -> ApiResult<Json<ServerStats>> {
-    let admin = a.is_some_and(|a| a.user.is_admin);
-    if !peer.ip().is_loopback() && !admin {
-        return Err(ApiError::forbidden(
-            "forbidden",
-            "只有本机或管理员可以查看服务器状态",
-            "server figures are for this machine or administrators only",
-        ));
+    if let Err(refused) = allowed {
+        // A signed-in administrator may read them anywhere.
+        let auth = crate::auth::authenticate(&state, &headers).await.ok().flatten();
+        if !auth.is_some_and(|a| a.user.is_admin) {
+            return Err(refused);
+        }
     }
     let live = state.live.all();
     let playing = live.iter().filter(|g| !g.is_over()).count();
