@@ -25,9 +25,9 @@ pub const SESSION_COOKIE: &str = "gx_session";
 pub const SESSION_DAYS: i64 = 30;
 pub const GUEST_SESSION_DAYS: i64 = 30;
 
-/// Scopes a personal token can carry (the Lichess names where Lichess has them).
-pub const SCOPES: &[&str] =
-    &["board:play", "bot:play", "challenge:read", "challenge:write", "preference:read", "email:read"];
+/// Scopes a personal token can carry (the Lichess names where Lichess has them): [`crate::authz`] says which route
+/// and which WebSocket message needs which.
+pub use crate::authz::SCOPES;
 
 /// A new random secret, hex.
 pub fn new_secret() -> String {
@@ -250,6 +250,10 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Auth, ApiError> {
+        // The authorization layer may have looked the credential up already.
+        if let Some(a) = parts.extensions.get::<Auth>() {
+            return Ok(a.clone());
+        }
         let state = AppState::from_ref(state);
         authenticate(&state, &parts.headers).await?.ok_or_else(ApiError::unauthorized)
     }
@@ -267,6 +271,9 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<MaybeAuth, ApiError> {
+        if let Some(a) = parts.extensions.get::<Auth>() {
+            return Ok(MaybeAuth(Some(a.clone())));
+        }
         let state = AppState::from_ref(state);
         Ok(MaybeAuth(authenticate(&state, &parts.headers).await?))
     }

@@ -8,7 +8,7 @@
 //! | `http` | the site's API by feature (accounts, archive, analysis, review, learn, puzzles, tournaments, explorer, stats, metrics), the web UI's files |
 //! | `lichess` | the Lichess-compatible HTTP API for bots and boards |
 //! | `ws` | the typed WebSocket protocol for the web UI |
-//! | `auth`, `security` | sessions, tokens, passwords; origin checks and rate limits (shared with the cluster through the domain's counters) |
+//! | `auth`, `authz`, `security` | sessions, tokens, passwords; which route and WebSocket message a token's scopes allow (one table, one layer); origin checks and rate limits (shared with the cluster through the domain's counters) |
 //! | `api_error` | the one error answer: a status per kind of the domain's refusal, a code, zh and en |
 //! | `users`, `params`, `connection` | shared by the site's and the Lichess API: user JSON, request parameters, connection ids |
 //! | `listen`, `client`, `access` | the accept loop with its timeouts and caps; the client's address (behind trusted proxies, from their headers); the access log (target `guoxiang::access`) |
@@ -21,6 +21,7 @@
 pub mod access;
 pub mod api_error;
 pub mod auth;
+pub mod authz;
 pub mod client;
 pub mod connection;
 pub mod http;
@@ -109,6 +110,8 @@ pub struct Config {
     /// Whether bot accounts and people may play rated games against each other (Lichess allows it; off by default
     /// here, so that a club's ratings are people's). Two bots may always.
     pub rated_bot_games: bool,
+    /// Who may create rated tournaments (`guoxiang serve --rated-tournaments`; administrators by default).
+    pub rated_tournaments: tournament::RatedTournaments,
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
@@ -144,6 +147,7 @@ impl Config {
             computer_reply_ms: 0,
             review_nodes: guoxiang_review::DEFAULT_NODES,
             rated_bot_games: false,
+            rated_tournaments: tournament::RatedTournaments::Admins,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
             trusted_proxies: Vec::new(),
@@ -181,6 +185,8 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::routes())
         .merge(http::routes())
         .merge(lichess::routes())
+        // Every route, before its handler: may this credential speak for its user here (a token's scopes)?
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), authz::layer))
         .fallback(http::web::static_or_index)
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::origin_layer))
         .layer(DefaultBodyLimit::max(64 * 1024))

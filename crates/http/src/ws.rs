@@ -123,8 +123,13 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
     // Per-user notifications. If the hub drops this connection for not reading them, the connection closes (the
     // client reconnects and resyncs from `hello`).
     let (hub_done_tx, hub_done) = oneshot::channel::<()>();
-    let mut hub_done = conn.auth.is_some().then_some(hub_done);
-    let hub_task = conn.auth.as_ref().map(|a| spawn_user_events(&state, a, out.clone(), hub_done_tx));
+    // A token is sent them only with a scope that reads them (as the event stream).
+    let events = conn
+        .auth
+        .as_ref()
+        .filter(|a| crate::authz::allow(a, crate::authz::Need::Scope(crate::authz::WS_EVENTS)).is_ok());
+    let mut hub_done = events.is_some().then_some(hub_done);
+    let hub_task = events.map(|a| spawn_user_events(&state, a, out.clone(), hub_done_tx));
     let limiter = crate::http::upgrade::message_limiter(&state.config.limits);
     loop {
         let msg = tokio::select! {
@@ -321,6 +326,8 @@ impl Conn {
     /// games (the computer, challenges).
     async fn dispatch(&mut self, msg: ClientMessage) -> Result<(), ApiError> {
         use ClientMessage as C;
+        // A connection opened with a personal token may send only what its scopes allow.
+        crate::authz::allow_message(self.auth.as_ref(), &msg)?;
         match msg {
             C::Hello { .. } => {
                 Err(ApiError::bad_request("bad_request", "已经握手", "hello was already sent on this connection"))

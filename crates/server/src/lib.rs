@@ -22,8 +22,8 @@ pub use guoxiang_domain::{
     archive, error, events, explorer, hub, live, lobby, metrics, policy, puzzle, review, time, tournament, transport,
 };
 pub use guoxiang_http::{
-    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, client, connection, http, lichess,
-    listen, params, security, users, ws,
+    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, authz, client, connection, http, lichess, listen,
+    params, security, users, ws,
 };
 
 /// Connects to the database (running migrations), starts the writer and the engine pool, and resumes the live
@@ -80,7 +80,7 @@ pub async fn start(config: Config) -> Result<AppState, String> {
     )
     .await
     .map_err(|e| format!("reviewer: {e}"))?;
-    let tournaments = tournament::Tournaments::new(store.clone(), live.clone());
+    let tournaments = tournament::Tournaments::new(store.clone(), live.clone(), config.rated_tournaments);
     tournaments.run();
     let config = Arc::new(config);
     let puzzles = puzzle::Puzzles::new(store.clone());

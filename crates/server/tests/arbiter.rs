@@ -2,7 +2,7 @@
 //! nobody sees a sealed move before its envelope is opened — not the opponent, a spectator, the PGN export, the
 //! archive or the Lichess-compatible game stream; the server's administrators are the arbiters of the games they do
 //! not play (`live::services::AdminArbiters`), told so after `subscribe`, and their acts reach everyone as events
-//! and the PGN; anyone else is refused with `not_arbiter`.
+//! and the PGN; anyone else is refused with `not_arbiter`, a player of the game with `own_board`.
 
 mod common;
 
@@ -96,9 +96,9 @@ async fn administrators_arbitrate_the_games_they_do_not_play() {
     assert!(!wp.inbox.iter().any(|f| f["t"] == "arbiter"), "{:?}", wp.inbox);
     let refused = wp.request(arb(&gid, json!({"t": "pause"}))).await;
     assert_eq!((refused["t"].as_str(), refused["code"].as_str()), (Some("error"), Some("not_arbiter")), "{refused}");
-    // A player is not the arbiter of their own game.
+    // A player is not the arbiter of their own game (issue 41: said so with its own code).
     let refused = wa.request(arb(&gid, json!({"t": "add_time", "color": "white", "ms": 60_000}))).await;
-    assert_eq!(refused["code"], "not_arbiter", "{refused}");
+    assert_eq!(refused["code"], "own_board", "{refused}");
 
     // The administrator is told after subscribing, and acts.
     let mut wr = server.ws(&admin).await;

@@ -114,6 +114,8 @@ async fn play_round(server: &TestServer, v: &Value, round: usize, sessions: &[(S
 async fn an_online_swiss_plays_its_rounds_and_ranks_the_players() {
     let server = TestServer::start(&temp_db("tour_swiss")).await;
     let (org, players) = people(&server).await;
+    // A rated tournament is an administrator's (`--rated-tournaments admins`, the default).
+    server.state.store.set_admin("organiser", true).await.unwrap();
     let v = ok(
         &server,
         &org,

@@ -77,6 +77,7 @@ fn op_game(op: &WriteOp) -> Option<&str> {
         WriteOp::InsertGame(g) => Some(&g.id),
         WriteOp::TruncateMoves { game_id, .. }
         | WriteOp::FinishGame { game_id, .. }
+        | WriteOp::Unrate { game_id }
         | WriteOp::SetRatingDiffs { game_id, .. }
         | WriteOp::AppendMoves { game_id, .. }
         | WriteOp::UpdateGameState { game_id, .. }
@@ -321,6 +322,10 @@ async fn apply(tx: &mut Tx, op: &WriteOp) -> Result<(), OpError> {
             .bind(*version)
             .execute(&mut **tx)
             .await?;
+            expect_row(done, || format!("game {game_id}"))?;
+        }
+        WriteOp::Unrate { game_id } => {
+            let done = sqlx::query("UPDATE games SET rated = 0 WHERE id = $1").bind(game_id).execute(&mut **tx).await?;
             expect_row(done, || format!("game {game_id}"))?;
         }
         WriteOp::SetRatingDiffs {

@@ -27,6 +27,8 @@ pub enum WriteKind {
     UpdateGameState,
     /// [`WriteOp::FinishGame`].
     FinishGame,
+    /// [`WriteOp::Unrate`].
+    Unrate,
     /// [`WriteOp::SetRatingDiffs`].
     SetRatingDiffs,
     /// [`WriteOp::UpsertRating`].
@@ -48,6 +50,7 @@ impl WriteOp {
             WriteOp::TruncateMoves { .. } => WriteKind::TruncateMoves,
             WriteOp::UpdateGameState { .. } => WriteKind::UpdateGameState,
             WriteOp::FinishGame { .. } => WriteKind::FinishGame,
+            WriteOp::Unrate { .. } => WriteKind::Unrate,
             WriteOp::SetRatingDiffs { .. } => WriteKind::SetRatingDiffs,
             WriteOp::UpsertRating { .. } => WriteKind::UpsertRating,
             WriteOp::SetPoints { .. } => WriteKind::SetPoints,
@@ -63,6 +66,7 @@ impl WriteOp {
             | WriteOp::TruncateMoves { game_id, .. }
             | WriteOp::UpdateGameState { game_id, .. }
             | WriteOp::FinishGame { game_id, .. }
+            | WriteOp::Unrate { game_id }
             | WriteOp::SetRatingDiffs { game_id, .. }
             | WriteOp::UpsertRating { game_id, .. }
             | WriteOp::Fence { game_id, .. } => Some(game_id),

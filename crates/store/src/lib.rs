@@ -346,6 +346,11 @@ pub enum WriteOp {
         /// Its version.
         version: i64,
     },
+    /// Marks a rated game as not rated (a result an arbiter set before both players moved).
+    Unrate {
+        /// The game.
+        game_id: String,
+    },
     /// Sets the game's ratings and rating/points changes.
     SetRatingDiffs {
         /// The game.
@@ -398,6 +403,7 @@ impl WriteOp {
             WriteOp::TruncateMoves { game_id, keep_plies } => format!("TruncateMoves {game_id} to {keep_plies}"),
             WriteOp::UpdateGameState { game_id, .. } => format!("UpdateGameState {game_id}"),
             WriteOp::FinishGame { game_id, .. } => format!("FinishGame {game_id}"),
+            WriteOp::Unrate { game_id } => format!("Unrate {game_id}"),
             WriteOp::SetRatingDiffs { game_id, .. } => format!("SetRatingDiffs {game_id}"),
             WriteOp::UpsertRating { row, game_id } => {
                 format!("UpsertRating {} {} (game {game_id})", row.user_id, row.speed)

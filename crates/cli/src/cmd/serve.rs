@@ -63,6 +63,10 @@ pub struct Args {
     /// are casual. Two bots may always play rated.
     #[arg(long)]
     pub rated_bot_games: bool,
+    /// Who may create rated tournaments: `admins` (the server's administrators, the default) or `everyone` (every
+    /// registered user). A tournament's organiser and arbiters decide results that move ratings.
+    #[arg(long, default_value = "admins", env = "GUOXIANG_RATED_TOURNAMENTS")]
+    pub rated_tournaments: guoxiang_server::tournament::RatedTournaments,
     /// Run as one node of several sharing this database (PostgreSQL): each live game is owned by one node through
     /// a lease, its writes fenced by the lease's epoch, and the games of a node that dies are taken over. Without
     /// --broker, clients must reach the node that owns their game.
@@ -119,6 +123,10 @@ impl Default for Args {
             metrics_public: false,
             max_connections_per_ip: guoxiang_server::listen::ConnLimits::default().per_ip,
             rated_bot_games: false,
+            rated_tournaments: std::env::var("GUOXIANG_RATED_TOURNAMENTS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_default(),
             cluster: false,
             broker: None,
             node: None,
@@ -185,6 +193,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     config.session_idle_ms = a.session_idle_days * 86_400_000;
     config.computer_reply_ms = a.computer_reply_ms;
     config.rated_bot_games = a.rated_bot_games;
+    config.rated_tournaments = a.rated_tournaments;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
     config.trusted_proxies = trusted_proxies(&a.trusted_proxies)?;
     config.metrics = metrics_access(a.metrics_token, a.metrics_addr, a.metrics_public)?;

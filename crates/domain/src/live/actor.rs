@@ -356,7 +356,7 @@ impl Actor {
     async fn apply(&mut self, cmd: Command) -> Result<(), GameError> {
         let now = time::now();
         let checkpoint = self.game.checkpoint();
-        let (plies_before, was_over) = (self.game.moves().len(), self.game.is_over());
+        let (plies_before, was_over, was_rated) = (self.game.moves().len(), self.game.is_over(), self.game.rated());
         let events = match self.game.apply(now, cmd) {
             Ok(events) if !events.is_empty() => events,
             // A change that says nothing (presence in a finished game) is not kept: nothing was committed.
@@ -367,6 +367,10 @@ impl Actor {
         };
         let id = self.game.id().to_owned();
         let mut ops = write_ops(plies_before, was_over, &self.game, &events, now);
+        // An arbiter's result before both players moved: stored as unrated (`Game::rated`).
+        if was_rated && !self.game.rated() {
+            ops.push(WriteOp::Unrate { game_id: id.clone() });
+        }
         let over = self.game.is_over();
         // Only the command that ends the game has a result to rate (after it, rematch offers still change it).
         let ends = over && !was_over;

@@ -30,6 +30,8 @@ pub enum GameError {
     NotAPlayer,
     /// An arbiter's act from a user who is not an arbiter of the game (`live::services::Arbiters`).
     NotArbiter,
+    /// An arbiter's act from a player of the game: nobody arbitrates their own game.
+    OwnGame,
     /// The game is not (or no longer) in memory.
     Gone { game_id: String },
     /// The change could not be committed: nothing changed, and the same command may be sent again.
@@ -95,6 +97,7 @@ impl std::fmt::Display for GameError {
             GameError::Refused(e) => write!(f, "refused: {e}"),
             GameError::NotAPlayer => f.write_str("not a player in this game"),
             GameError::NotArbiter => f.write_str("not an arbiter of this game"),
+            GameError::OwnGame => f.write_str("an arbiter's act in one's own game"),
             GameError::Gone { game_id } => write!(f, "game {game_id} is not live"),
             GameError::NotSaved { what, detail } => write!(f, "{what} not saved: {detail}"),
             GameError::BadSquare { text } => write!(f, "{text:?} is not a square"),
@@ -123,6 +126,11 @@ impl From<GameError> for Error {
             GameError::NotArbiter => {
                 Error::forbidden("not_arbiter", "你不是这盘棋的裁判", "you are not an arbiter of this game")
             }
+            GameError::OwnGame => Error::forbidden(
+                "own_board",
+                "你不能裁决自己下的对局",
+                "you cannot act as the arbiter of a game you play in",
+            ),
             GameError::Gone { game_id } => Error::not_found(&format!("对局 {game_id}"), &format!("game {game_id}")),
             GameError::NotSaved { what, detail } => Error::not_committed(&what, detail),
             GameError::BadSquare { text } => Error::bad_request(
@@ -183,6 +191,7 @@ mod tests {
             (GameError::Refused(CommandError::NotOver), "not_over", 400),
             (GameError::NotAPlayer, "not_a_player", 403),
             (GameError::NotArbiter, "not_arbiter", 403),
+            (GameError::OwnGame, "own_board", 403),
             (GameError::Gone { game_id: "abc".into() }, "not_found", 404),
             (GameError::not_saved("commit of game abc".into(), "disk full"), "not_saved", 503),
             (GameError::BadSquare { text: "z9".into() }, "bad_request", 400),

@@ -490,6 +490,7 @@ impl Live {
     }
 
     /// An arbiter's act in the live game `game_id` by the user `user` (id, name): refused with
+    /// [`GameError::OwnGame`] from one of its players (whatever their powers elsewhere), and with
     /// [`GameError::NotArbiter`] unless [`Services::arbiters`] counts the user as an arbiter of that game.
     pub async fn arbiter_command(
         &self,
@@ -498,6 +499,9 @@ impl Live {
         act: guoxiang_game::ArbiterAct,
     ) -> Result<(), GameError> {
         let g = self.locate(game_id).await?;
+        if g.color_of(&user.id).is_some() {
+            return Err(GameError::OwnGame);
+        }
         if !self.is_arbiter(&user.id, &g).await? {
             return Err(GameError::NotArbiter);
         }

