@@ -117,12 +117,14 @@ fn guessable(password: &str, username: &str) -> Option<(String, String)> {
         return None;
     }
     let (zh, en) = match estimate.feedback().and_then(|f| f.warning()) {
-        Some(W::ThisIsATop10Password | W::ThisIsATop100Password | W::ThisIsACommonPassword) => {
-            ("这个密码太常见了，很容易被猜到，请换一个", "this password is one of the most common ones and easy to guess")
-        }
-        Some(W::ThisIsSimilarToACommonlyUsedPassword) => {
-            ("这个密码和常见密码太像了，很容易被猜到，请换一个", "this password is much like a common one and easy to guess")
-        }
+        Some(W::ThisIsATop10Password | W::ThisIsATop100Password | W::ThisIsACommonPassword) => (
+            "这个密码太常见了，很容易被猜到，请换一个",
+            "this password is one of the most common ones and easy to guess",
+        ),
+        Some(W::ThisIsSimilarToACommonlyUsedPassword) => (
+            "这个密码和常见密码太像了，很容易被猜到，请换一个",
+            "this password is much like a common one and easy to guess",
+        ),
         Some(W::StraightRowsOfKeysAreEasyToGuess | W::ShortKeyboardPatternsAreEasyToGuess) => {
             ("键盘上连着的键很容易被猜到，请换一个", "rows and patterns of keys are easy to guess")
         }
