@@ -25,9 +25,23 @@ pub const SESSION_COOKIE: &str = "gx_session";
 pub const SESSION_DAYS: i64 = 30;
 pub const GUEST_SESSION_DAYS: i64 = 30;
 
-/// Scopes a personal token can carry (the Lichess names where Lichess has them): [`crate::authz`] says which route
-/// and which WebSocket message needs which.
-pub use crate::authz::SCOPES;
+/// Every scope a token can carry: Lichess's names where Lichess has one, and our own for what Lichess has not.
+/// [`crate::authz`] says which route and which WebSocket message needs which.
+pub const SCOPES: &[&str] = &[
+    "board:play",
+    "bot:play",
+    "challenge:read",
+    "challenge:write",
+    "preference:read",
+    "preference:write",
+    "email:read",
+    "learn:read",
+    "learn:write",
+    "puzzle:read",
+    "puzzle:write",
+    "tournament:write",
+    "arbiter:write",
+];
 
 /// A new random secret, hex.
 pub fn new_secret() -> String {

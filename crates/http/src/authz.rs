@@ -63,22 +63,7 @@ const PREF_WRITE: &[&str] = &["preference:write"];
 const TOURNAMENT: &[&str] = &["tournament:write"];
 const ARBITER: &[&str] = &["arbiter:write"];
 
-/// Every scope a token can carry: Lichess's names where Lichess has one, and our own for what Lichess has not.
-pub const SCOPES: &[&str] = &[
-    "board:play",
-    "bot:play",
-    "challenge:read",
-    "challenge:write",
-    "preference:read",
-    "preference:write",
-    "email:read",
-    "learn:read",
-    "learn:write",
-    "puzzle:read",
-    "puzzle:write",
-    "tournament:write",
-    "arbiter:write",
-];
+pub use crate::auth::SCOPES;
 
 /// Every route of the router (a test compares this with the router's routes, both ways).
 pub const ROUTES: &[Rule] = &[
