@@ -626,7 +626,7 @@ impl Tournaments {
                 }
                 // A round-robin forfeits the withdrawn player's remaining games, one of them maybe against `by`.
                 let round_robin = matches!(d.system, TournamentSystem::RoundRobin | TournamentSystem::DoubleRoundRobin);
-                if std::env::var("GX_NOFIX").is_err() && round_robin && d.player_of(&by.id).is_some_and(|me| me.no != no) {
+                if round_robin && d.player_of(&by.id).is_some_and(|me| me.no != no) {
                     return Err(own_board());
                 }
                 d.withdraw(no)?;
