@@ -403,8 +403,11 @@ function playersPart(ctrl: TourCtrl, v: TournamentView, redraw: () => void): Chi
 }
 
 function playerRows(ctrl: TourCtrl, v: TournamentView, p: TournamentView['players'][number], redraw: () => void): Child[] {
+  // In a round-robin a withdrawal forfeits the player's games, so one who plays withdraws only themselves (own_board).
+  const roundRobin = v.system === 'round_robin' || v.system === 'double_round_robin';
+  const conflict = roundRobin && v.your_no > 0 && p.no !== v.your_no;
   const withdraw =
-    v.you_arbitrate && v.status === 'running' && !p.withdrawn && p.no
+    v.you_arbitrate && v.status === 'running' && !p.withdrawn && p.no && !conflict
       ? h(
           'button',
           {
