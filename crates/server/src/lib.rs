@@ -22,8 +22,8 @@ pub use guoxiang_domain::{
     archive, error, events, explorer, hub, live, lobby, metrics, policy, puzzle, review, time, tournament, transport,
 };
 pub use guoxiang_http::{
-    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, authz, client, connection, http, lichess, listen,
-    params, security, users, ws,
+    ApiError, ApiResult, AppState, Config, Limits, access, api_error, app, auth, authz, client, connection, http,
+    lichess, listen, params, security, users, ws,
 };
 
 /// Connects to the database (running migrations), starts the writer and the engine pool, and resumes the live

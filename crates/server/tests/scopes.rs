@@ -132,12 +132,9 @@ async fn a_token_of_each_scope_is_refused_exactly_where_the_table_says() {
             let refused = status == 403 && (code == "missing_scope" || code == "session_required");
             let expected = !allowed(rule.need, *scope);
             assert_eq!(
-                refused,
-                expected,
+                refused, expected,
                 "{} {} with a token of scope {scope:?}: {status} {body}; the table says {:?}",
-                rule.method,
-                rule.path,
-                rule.need
+                rule.method, rule.path, rule.need
             );
             refusals += usize::from(refused);
         }
