@@ -322,7 +322,7 @@ const zh = {
   'account.change': '修改密码',
   'account.mismatch': '两次输入的新密码不一样',
   'account.changed': '密码已修改，其他 {n} 处登录已退出。',
-  'account.sessionsTitle': '登录',
+  'account.sessionsTitle': '已登录的设备',
   'account.everywhereHint': '在所有设备和浏览器上退出登录，包括这里。',
   'account.everywhere': '全部退出登录',
   'login.titleLogin': '登录',
