@@ -684,7 +684,8 @@ def main():
         for name in ["Alice", "Bob", "Robo"]:
             run(binary, "user", "add", name, "--password", f"{name.lower()}-password", "--database", db)
         scopes = {
-            "Alice": "board:play,challenge:read,challenge:write",
+            # learn:write: Alice also asks for a review of her game (our own API); puzzle:write: her puzzles (as Lichess).
+            "Alice": "board:play,challenge:read,challenge:write,learn:write,puzzle:write",
             "Bob": "board:play,challenge:read,challenge:write",
             "Robo": "bot:play",
             "Bob-board": "board:play",
