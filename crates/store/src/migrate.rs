@@ -435,6 +435,104 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             },
         ],
     },
+    // Version 11: teachers and classes (issue 42).
+    // - `classes`: a teacher's class; `join_code` lets a registered account join it (NULL: closed);
+    //   `allow_challenges`: its students may be challenged by people outside the class.
+    // - `class_students`: who is in which class; a student may be in several classes.
+    // - `students`: accounts a teacher created (children's safety: no chat or messages from strangers, challenges
+    //   from outside their classes only where the teacher allows it, games visible to the teacher).
+    // - `password_resets`: accounts that must choose a new password before anything else (a teacher reset it).
+    // - `class_assignments`: homework; `spec` is the kind's JSON (`{"lesson": …}`, `{"theme": …, "count": …}`, …),
+    //   `due_ms` NULL when there is no due date.
+    // - `learn_earned`: lesson steps the server's own judge accepted for a signed-in account (`POST
+    //   /api/learn/try`), with the wrong tries before it — what a teacher sees; `learn_progress` stays the learner's
+    //   own bookmark.
+    // - `studies`: a teacher's study (研究); `body` is the study model's JSON (`guoxiang_learn::study`);
+    //   `visibility` is `private`, `class` (with `class_id`) or `public` (anyone with the link).
+    Migration {
+        version: 11,
+        name: "classes, homework, earned progress, studies",
+        statements: &[
+            Stmt::Both(
+                "CREATE TABLE classes (
+                id TEXT PRIMARY KEY,
+                owner_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                join_code TEXT UNIQUE,
+                allow_challenges BIGINT NOT NULL DEFAULT 0,
+                created_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX classes_owner ON classes (owner_id)"),
+            Stmt::Both(
+                "CREATE TABLE class_students (
+                class_id TEXT NOT NULL REFERENCES classes (id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                joined_at_ms BIGINT NOT NULL,
+                PRIMARY KEY (class_id, user_id)
+            )",
+            ),
+            Stmt::Both("CREATE INDEX class_students_user ON class_students (user_id)"),
+            Stmt::Both(
+                "CREATE TABLE students (
+                user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                teacher_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                created_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both(
+                "CREATE TABLE password_resets (
+                user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                reset_by TEXT NOT NULL,
+                at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both(
+                "CREATE TABLE class_assignments (
+                id TEXT PRIMARY KEY,
+                class_id TEXT NOT NULL REFERENCES classes (id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                spec TEXT NOT NULL,
+                due_ms BIGINT,
+                created_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX class_assignments_class ON class_assignments (class_id, created_at_ms)"),
+            Stmt::Both(
+                "CREATE TABLE learn_earned (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                lesson_id TEXT NOT NULL,
+                step BIGINT NOT NULL,
+                misses BIGINT NOT NULL,
+                at_ms BIGINT NOT NULL,
+                PRIMARY KEY (user_id, lesson_id, step)
+            )",
+            ),
+            Stmt::Both(
+                "CREATE TABLE learn_misses (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                lesson_id TEXT NOT NULL,
+                step BIGINT NOT NULL,
+                misses BIGINT NOT NULL,
+                PRIMARY KEY (user_id, lesson_id, step)
+            )",
+            ),
+            Stmt::Both(
+                "CREATE TABLE studies (
+                id TEXT PRIMARY KEY,
+                owner_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                visibility TEXT NOT NULL,
+                class_id TEXT REFERENCES classes (id) ON DELETE SET NULL,
+                body TEXT NOT NULL,
+                created_at_ms BIGINT NOT NULL,
+                updated_at_ms BIGINT NOT NULL
+            )",
+            ),
+            Stmt::Both("CREATE INDEX studies_owner ON studies (owner_id)"),
+            Stmt::Both("CREATE INDEX studies_class ON studies (class_id)"),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.
