@@ -23,8 +23,11 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod classes;
+mod earned;
 mod explorer;
 pub mod fault;
+mod homework;
 mod learn;
 mod leases;
 mod migrate;
@@ -39,7 +42,10 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
+pub use classes::{ClassMember, ClassRow, ClassSummary};
+pub use earned::{EarnedLessons, EarnedSteps, stars_for};
 pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
+pub use homework::AssignmentRow;
 pub use learn::{LearnProgress, LessonProgress};
 pub use leases::LeaseRow;
 pub use migrate::AppliedMigration;
