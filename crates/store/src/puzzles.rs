@@ -211,7 +211,7 @@ fn motifs_json(p: &PuzzleRow) -> Result<String, StoreError> {
 }
 
 /// `$from, $from+1, …` for `n` parameters.
-fn placeholders(from: usize, n: usize) -> String {
+pub(crate) fn placeholders(from: usize, n: usize) -> String {
     let mut s = String::new();
     for i in 0..n {
         if i > 0 {
