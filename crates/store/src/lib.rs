@@ -23,12 +23,10 @@
 #![forbid(unsafe_code)]
 
 mod batch;
-mod earned;
 mod classes;
 mod earned;
 mod explorer;
 pub mod fault;
-mod homework;
 mod homework;
 mod learn;
 mod leases;
@@ -46,9 +44,7 @@ use sqlx::{AnyPool, Executor, Row};
 
 pub use classes::{ClassMember, ClassRow, ClassSummary};
 pub use earned::{EarnedLessons, EarnedSteps, stars_for};
-pub use earned::{EarnedLessons, EarnedSteps, stars_for};
 pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
-pub use homework::AssignmentRow;
 pub use homework::AssignmentRow;
 pub use learn::{LearnProgress, LessonProgress};
 pub use leases::LeaseRow;
