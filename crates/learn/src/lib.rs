@@ -10,6 +10,7 @@
 //! | `json` | the lesson JSON of `guoxiang learn --json` and `GET /api/learn` |
 //! | `mate` | the proof of `mate_in`: the first move forces mate against every defence |
 //! | `stats` | the share of `choice` steps and the place of the first `play` step |
+//! | `study` | studies (研究): chapters of annotated move trees with shapes and interactive steps; lessons and PGN in and out |
 //! | `safety` | a static exchange evaluation: which pieces can be won (goal `safe`), who guards a square (`guarded` stars) |
 //!
 //! The only I/O is reading course files ([`read_dir`]); [`Course::embedded`] is the `course/` directory compiled
@@ -23,6 +24,7 @@ pub mod mate;
 pub mod model;
 pub mod safety;
 pub mod stats;
+pub mod study;
 
 use std::fmt;
 use std::path::Path;
@@ -33,6 +35,7 @@ pub use model::{
     WrongMoves, WrongSquare,
 };
 pub use stats::{ChapterStats, Stats};
+pub use study::{Brush, Note, Shape, Study, StudyChapter, StudyError};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::CheckError;
 
 /// A text in both languages of the course.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Text {
     pub zh: String,
     pub en: String,
@@ -50,15 +50,17 @@ pub struct Lesson {
 }
 
 /// Which side of the board is at the bottom.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     White,
     Black,
 }
 
-/// One step of a lesson.
-#[derive(Clone, Debug, PartialEq)]
+/// One step of a lesson. Its JSON (a study's interactive step, `crate::study`) has exactly the fields of the course
+/// file's `[[lessons.steps]]` and is read by the same code, so it is checked the same way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RawStep", into = "RawStep")]
 pub struct Step {
     /// A full FEN; the checker proves it is a legal position.
     pub fen: String,
@@ -305,79 +307,111 @@ pub const TOPICS: &[&str] = &[
 
 // ----- the raw file -----
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawFile {
+pub(crate) struct RawFile {
     chapter: RawChapter,
     #[serde(default)]
     lessons: Vec<RawLesson>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawChapter {
+pub(crate) struct RawChapter {
     id: String,
     title: Option<RawText>,
     summary: Option<RawText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     optional: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawLesson {
+pub(crate) struct RawLesson {
     id: String,
     #[serde(default)]
     topics: Vec<String>,
     title: Option<RawText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     intro: Option<RawText>,
     #[serde(default)]
     steps: Vec<RawStep>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawText {
+pub(crate) struct RawText {
     zh: Option<String>,
     en: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawWrong {
+pub(crate) struct RawWrong {
+    #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     square: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     why: Option<RawText>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawStep {
+pub(crate) struct RawStep {
+    #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     fen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     prompt: Option<RawText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<RawText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     success: Option<RawText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     orientation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     goal: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     solutions: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     wrong: Option<Vec<RawWrong>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     lines: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     stars: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     max_moves: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     count: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     side: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     role: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     targets: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     choices: Option<Vec<RawText>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     answer: Option<toml::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     verify: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     history: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     candidates: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     level: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     guarded: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     mate_in: Option<i64>,
 }
 
@@ -974,4 +1008,159 @@ fn convert_goal(
         }
     };
     Some(g)
+}
+
+// ----- writing: typed values back into the file's form -----
+
+impl From<&Text> for RawText {
+    fn from(t: &Text) -> RawText {
+        RawText { zh: Some(t.zh.clone()), en: Some(t.en.clone()) }
+    }
+}
+
+fn raw_squares(v: &[Square]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn raw_goal(goal: &Goal, r: &mut RawStep) {
+    r.goal = Some(goal.name().to_owned());
+    match goal {
+        Goal::Line { lines } => r.lines = Some(lines.clone()),
+        Goal::Mate { lines, mate_in } => {
+            r.lines = (!lines.is_empty()).then(|| lines.clone());
+            r.mate_in = mate_in.map(i64::from);
+        }
+        Goal::Check | Goal::EnPassant => {}
+        Goal::Capture { target } | Goal::Safe { target } => r.target = target.map(|t| t.to_string()),
+        Goal::Castle { side } => {
+            r.side = side.map(|s| if s == CastleSide::King { "king" } else { "queen" }.to_owned());
+        }
+        Goal::Promote { role } => {
+            r.role = role.map(|p| {
+                match p {
+                    PromoteRole::Queen => "queen",
+                    PromoteRole::Rook => "rook",
+                    PromoteRole::Bishop => "bishop",
+                    PromoteRole::Knight => "knight",
+                }
+                .to_owned()
+            });
+        }
+        Goal::Stars { stars, max_moves, guarded } => {
+            r.stars = Some(raw_squares(stars));
+            r.max_moves = max_moves.map(i64::from);
+            r.guarded = guarded.then_some(true);
+        }
+        Goal::Escape { count } => r.count = Some(i64::from(*count)),
+        Goal::Any { from } => r.from = from.map(|f| f.to_string()),
+    }
+}
+
+fn raw_kind(kind: &StepKind, r: &mut RawStep) {
+    match kind {
+        StepKind::Moves { goal, wrong } => {
+            raw_goal(goal, r);
+            r.wrong = (!wrong.is_empty()).then(|| {
+                wrong
+                    .iter()
+                    .map(|w| RawWrong {
+                        moves: Some(w.moves.clone()),
+                        square: None,
+                        reason: Some(w.reason.clone()),
+                        why: w.why.as_ref().map(RawText::from),
+                    })
+                    .collect()
+            });
+        }
+        StepKind::Squares { targets, wrong } => {
+            r.targets = Some(raw_squares(targets));
+            r.wrong = (!wrong.is_empty()).then(|| {
+                wrong
+                    .iter()
+                    .map(|w| RawWrong {
+                        moves: None,
+                        square: Some(w.square.to_string()),
+                        reason: None,
+                        why: w.why.as_ref().map(RawText::from),
+                    })
+                    .collect()
+            });
+        }
+        StepKind::Choice { choices, answer, verify, history } => {
+            r.choices = Some(choices.iter().map(RawText::from).collect());
+            r.answer = Some(toml::Value::Array(answer.iter().map(|&i| toml::Value::Integer(i as i64)).collect()));
+            r.verify = verify.map(|v| v.name().to_owned());
+            r.history = (!history.is_empty()).then(|| history.clone());
+        }
+        StepKind::LegalMoves { candidates, answer } => {
+            r.candidates = Some(candidates.clone());
+            r.answer = Some(toml::Value::Array(answer.iter().map(|m| toml::Value::String(m.clone())).collect()));
+        }
+        StepKind::Play { level, goal, max_moves } => {
+            r.level = Some(i64::from(*level));
+            let g = match goal {
+                PlayGoal::Win => "win",
+                PlayGoal::Draw => "draw",
+                PlayGoal::Finish => "finish",
+                PlayGoal::Promote => "promote",
+            };
+            r.goal = Some(g.to_owned());
+            r.max_moves = max_moves.map(i64::from);
+        }
+    }
+}
+
+impl From<Step> for RawStep {
+    fn from(s: Step) -> RawStep {
+        let mut r = RawStep {
+            kind: Some(s.kind.name().to_owned()),
+            fen: Some(s.fen.clone()),
+            prompt: Some(RawText::from(&s.prompt)),
+            hint: Some(RawText::from(&s.hint)),
+            success: Some(RawText::from(&s.success)),
+            orientation: s.orientation.map(|o| if o == Side::White { "white" } else { "black" }.to_owned()),
+            ..RawStep::default()
+        };
+        if matches!(s.kind, StepKind::Moves { .. }) {
+            r.solutions = Some(s.solutions.clone());
+        }
+        raw_kind(&s.kind, &mut r);
+        r
+    }
+}
+
+impl TryFrom<RawStep> for Step {
+    type Error = String;
+
+    /// The course file's rules for one step (every missing or misplaced field), the messages joined by `; `.
+    fn try_from(raw: RawStep) -> Result<Step, String> {
+        let mut errors = Vec::new();
+        let mut cx = Ctx { file: "", lesson: None, step: None, errors: &mut errors };
+        let step = convert_step(&mut cx, raw);
+        match step {
+            Some(s) if errors.is_empty() => Ok(s),
+            _ => Err(errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ")),
+        }
+    }
+}
+
+/// A course file (`NN-<chapter>.toml`) holding one chapter with one lesson: what `crate::study` exports.
+pub(crate) fn lesson_file(chapter_id: &str, lesson: &Lesson) -> Result<String, String> {
+    let title = RawText::from(&lesson.title);
+    let file = RawFile {
+        chapter: RawChapter {
+            id: chapter_id.to_owned(),
+            title: Some(RawText::from(&lesson.title)),
+            summary: Some(lesson.intro.as_ref().map_or(title, RawText::from)),
+            optional: Some(true),
+        },
+        lessons: vec![RawLesson {
+            id: lesson.id.clone(),
+            topics: lesson.topics.clone(),
+            title: Some(RawText::from(&lesson.title)),
+            intro: lesson.intro.as_ref().map(RawText::from),
+            steps: lesson.steps.iter().cloned().map(RawStep::from).collect(),
+        }],
+    };
+    toml::to_string(&file).map_err(|e| e.to_string())
 }
