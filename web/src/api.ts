@@ -55,6 +55,13 @@ export interface ChallengeShow {
   rules?: string;
 }
 
+let passwordChangeRequired: (() => void) | null = null;
+
+/** What to do when the server answers 403 `password_change_required` (a reset password: a new one must be chosen first). */
+export function onPasswordChangeRequired(fn: () => void): void {
+  passwordChangeRequired = fn;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
@@ -66,6 +73,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   const data: unknown = text ? JSON.parse(text) : null;
   if (!r.ok) {
     const e = (data ?? {}) as Partial<ApiErrorBody>;
+    if (r.status === 403 && e.code === 'password_change_required') passwordChangeRequired?.();
     throw new HttpError(r.status, e.code ?? 'http_' + r.status, e.error ?? r.statusText, e.message_zh ?? e.error ?? r.statusText);
   }
   return data as T;

@@ -8,6 +8,7 @@ import type { Key } from './i18n';
 import { h } from './dom';
 import { ServerError, Socket } from './ws';
 import { progressAfterSignIn } from './pages/learn/xhr';
+import { classApi } from './pages/class/xhr';
 
 export interface Page {
   el: HTMLElement;
@@ -41,7 +42,48 @@ export async function ensureUser(): Promise<Me | null> {
     me = null;
   }
   for (const cb of meListeners) cb();
+  // A teacher reset the password: a new one before anything else (the server refuses the rest until then).
+  if ((me as { must_change_password?: boolean } | null)?.must_change_password && location.pathname !== '/password') {
+    navigate('/password', true);
+  } else void refreshClassRoles();
   return me;
+}
+
+/** Whether the signed-in user teaches a class, and whether they are a student of one (the header's links). */
+let roles = { teacher: false, student: false };
+
+export function classRoles(): { teacher: boolean; student: boolean } {
+  return roles;
+}
+
+/** Asks the server for the user's classes again (after one is created, joined or deleted). */
+export async function refreshClassRoles(): Promise<void> {
+  let next = { teacher: false, student: false };
+  if (me && !me.guest) {
+    try {
+      const l = await classApi.list();
+      next = { teacher: l.classes.some((c) => c.role === 'teacher'), student: l.classes.some((c) => c.role === 'student') };
+    } catch {
+      // no classes known: the header shows what any account sees
+    }
+  }
+  if (next.teacher === roles.teacher && next.student === roles.student) return;
+  roles = next;
+  for (const cb of meListeners) cb();
+}
+
+/**
+ * The password a student just logged in with when it must be changed (a teacher reset it): the form to choose a
+ * new one asks for it again only when it is not known here (after a reload).
+ */
+let resetLogin: { username: string; password: string } | null = null;
+
+export function rememberResetLogin(l: { username: string; password: string } | null): void {
+  resetLogin = l;
+}
+
+export function resetLoginKnown(): { username: string; password: string } | null {
+  return resetLogin;
 }
 
 /** After logging in or out: reload the user and reconnect the socket (the cookie changed). */

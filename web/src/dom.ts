@@ -36,6 +36,7 @@ export interface Attrs {
   list?: string;
   'aria-label'?: string;
   'aria-live'?: string;
+  'aria-hidden'?: string;
   'aria-pressed'?: string;
   [data: `data-${string}`]: string | undefined;
   onclick?: Handler<MouseEvent>;

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Entry point: the header, the client-side routes, the session (a guest one if needed) and the socket.
 
-import { api } from './api';
-import { currentUser, ensureUser, errorText, gameStartClaimed, link, notFoundEl, onUserChange, sessionChanged, setNavigate, socket, toast } from './app';
+import { api, onPasswordChangeRequired } from './api';
+import { classRoles, currentUser, ensureUser, errorText, gameStartClaimed, link, notFoundEl, onUserChange, sessionChanged, setNavigate, socket, toast } from './app';
 import type { Page } from './app';
 import { h, replace } from './dom';
 import { getLang, onLangChange, setLang, t } from './i18n';
 import { accountPage } from './pages/account';
 import { analysisPage } from './pages/analysis';
 import { challengePage } from './pages/challenge';
+import { classListPage, classPage } from './pages/class/index';
+import { homeworkPage } from './pages/class/homework';
 import { gamePage } from './pages/game/index';
 import { homePage } from './pages/home';
 import { learnIndexPage, lessonPage } from './pages/learn';
 import { loginPage } from './pages/login';
+import { passwordPage } from './pages/password';
 import { profilePage } from './pages/profile';
 import { puzzlePage } from './pages/puzzle';
 import { tournamentListPage } from './pages/tournament/list';
@@ -30,7 +33,7 @@ let page: Page | null = null;
 
 function route(path: string, query: URLSearchParams): Page {
   let m: RegExpExecArray | null;
-  if (path === '/' || path === '') return homePage();
+  if (path === '/' || path === '') return homePage(query.get('computer'));
   if ((m = /^\/game\/([A-Za-z0-9]+)\/?$/.exec(path))) return gamePage(m[1]);
   if ((m = /^\/challenge\/([A-Za-z0-9]+)\/?$/.exec(path))) return challengePage(m[1]);
   if (path === '/analysis' || path === '/analysis/') return analysisPage(null, query);
@@ -39,13 +42,17 @@ function route(path: string, query: URLSearchParams): Page {
   // Before the game ids: "register" has eight letters too.
   if (path === '/login' || path === '/register') return loginPage();
   if (path === '/account' || path === '/account/') return accountPage();
+  if (path === '/password' || path === '/password/') return passwordPage();
+  if (path === '/class' || path === '/class/') return classListPage();
+  if ((m = /^\/class\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return classPage(m[1]);
+  if (path === '/homework' || path === '/homework/') return homeworkPage();
   // The PGN's Site tag links to {base}/{gameId}, Lichess style.
   if ((m = /^\/([A-Za-z0-9]{8})\/?$/.exec(path))) return gamePage(m[1]);
   if (path === '/learn' || path === '/learn/') return learnIndexPage();
   if ((m = /^\/learn\/([a-z0-9_]+)\/?$/.exec(path))) return lessonPage(m[1]);
   if (path === '/tournaments' || path === '/tournaments/') return tournamentListPage();
   if ((m = /^\/tournament\/([A-Za-z0-9]+)\/?$/.exec(path))) return tournamentPage(m[1]);
-  if (path === '/puzzle' || path === '/puzzle/') return puzzlePage('train');
+  if (path === '/puzzle' || path === '/puzzle/') return puzzlePage('train', null, query.get('theme'));
   if ((m = /^\/puzzle\/(daily|streak|dashboard)\/?$/.exec(path))) return puzzlePage(m[1] as 'daily' | 'streak' | 'dashboard');
   if ((m = /^\/puzzle\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return puzzlePage('train', m[1]);
   return { el: notFoundEl() };
@@ -67,6 +74,10 @@ function navigate(path: string, replaceState = false): void {
   window.scrollTo(0, 0);
 }
 setNavigate(navigate);
+// A student whose teacher reset the password chooses a new one before anything else.
+onPasswordChangeRequired(() => {
+  if (location.pathname !== '/password') navigate('/password', true);
+});
 
 window.addEventListener('popstate', mount);
 document.addEventListener('click', (e) => {
@@ -102,6 +113,12 @@ function renderHeader(): void {
           : null,
         !me || me.guest ? link('/login', t('nav.login'), { class: 'login-link', testid: 'nav-login' }) : null,
         !me || me.guest ? link('/register', t('nav.register'), { class: 'login-link register-link', testid: 'nav-register' }) : null,
+        me && !me.guest && classRoles().student
+          ? link('/homework', t('nav.homework'), { class: `account-link${path === '/homework' ? ' active' : ''}`, testid: 'nav-homework' })
+          : null,
+        me && !me.guest && (classRoles().teacher || !classRoles().student)
+          ? link('/class', t('nav.classes'), { class: `account-link${path.startsWith('/class') ? ' active' : ''}`, testid: 'nav-classes' })
+          : null,
         me && !me.guest ? link('/account', t('nav.account'), { class: 'account-link', testid: 'nav-account' }) : null,
         me && !me.guest
           ? h(

@@ -26,7 +26,8 @@ let lastSetup: { level: string; color: ColorChoice; tc: string; variant: Variant
   rules: 'online',
 };
 
-export function homePage(): Page {
+/** `computerLevel`: a homework's link (`/?computer=N`) opens the computer's setup at that level. */
+export function homePage(computerLevel: string | null = null): Page {
   const me = currentUser();
   const registered = !!me && !me.guest;
   let seeks: Seek[] = [];
@@ -397,6 +398,11 @@ export function homePage(): Page {
       })
       .catch(() => undefined);
   }, 10_000);
+
+  if (computerLevel && /^[0-9]{1,2}$/.test(computerLevel)) {
+    lastSetup.level = computerLevel;
+    open('computer');
+  }
 
   return {
     el,

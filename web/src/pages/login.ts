@@ -4,7 +4,7 @@
 // Guests play casual games without an account.
 
 import { api, HttpError } from '../api';
-import { currentUser, errorText, navigate, sessionChanged } from '../app';
+import { currentUser, errorText, navigate, rememberResetLogin, sessionChanged } from '../app';
 import type { Page } from '../app';
 import { h, replace } from '../dom';
 import { pick, t } from '../i18n';
@@ -92,8 +92,14 @@ export function loginPage(): Page {
     render();
     const name = user.value.trim();
     try {
-      if (mode === 'register') await api.register(name, pass.value);
-      else await api.login(name, pass.value);
+      const answer = mode === 'register' ? await api.register(name, pass.value) : await api.login(name, pass.value);
+      if (mustChangePassword(answer)) {
+        // A teacher reset this password: a new one first (every other call is refused until then).
+        rememberResetLogin({ username: answer.user?.username ?? name, password: pass.value });
+        await sessionChanged();
+        navigate('/password', true);
+        return;
+      }
       await sessionChanged();
       navigate('/');
     } catch (e) {
@@ -150,4 +156,10 @@ function guestNote(name: string): HTMLElement {
   const [before, after] = t('login.guestNote', { name: '\u0000' }).split('\u0000');
   // The guest's name in the page's language (游客-… in Chinese), as the header shows it.
   return h('p', { class: 'hint', testid: 'guest-note' }, before, h('b', { translate: 'no' }, displayName(name)), after);
+}
+
+/** Whether the login's answer says that the password must be changed first (`must_change_password`, at the top or the user's). */
+function mustChangePassword(a: unknown): boolean {
+  const x = a as { must_change_password?: boolean; user?: { must_change_password?: boolean } } | null;
+  return !!(x?.must_change_password || x?.user?.must_change_password);
 }

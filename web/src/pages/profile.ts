@@ -3,7 +3,7 @@
 
 import { api, HttpError, pgnUrl, SPEEDS } from '../api';
 import type { ExportGame, ExportPlayer, Profile, RatingPoint } from '../protocol_http';
-import { currentUser, errorText, link, navigate, sessionChanged, toastError } from '../app';
+import { classRoles, currentUser, errorText, link, navigate, sessionChanged, toastError } from '../app';
 import type { Page } from '../app';
 import { h, replace } from '../dom';
 import { getLang, pick, t } from '../i18n';
@@ -63,6 +63,8 @@ export function profilePage(name: string): Page {
         p.count.all > 0
           ? h('a', { class: 'btn', testid: 'download-all', href: `/api/games/user/${encodeURIComponent(p.username)}`, download: `guoxiang_${p.username}.pgn` }, t('profile.downloadAll'))
           : null,
+        mine && !p.guest && classRoles().student ? link('/homework', t('nav.homework'), { class: 'btn', testid: 'profile-homework' }) : null,
+        mine && !p.guest ? link('/class', t('nav.classes'), { class: 'btn', testid: 'profile-classes' }) : null,
         mine && !p.guest ? link('/account', t('nav.account'), { class: 'btn', testid: 'profile-account' }) : null,
         mine && !p.guest
           ? h(

@@ -73,7 +73,9 @@ async function currentRating(): Promise<{ rating: number; provisional: boolean }
   }
 }
 
-export function puzzlePage(tab: Tab, id: string | null = null): Page {
+/** `theme`: the theme to train (a homework's link, `/puzzle?theme=…`), remembered as if chosen. */
+export function puzzlePage(tab: Tab, id: string | null = null, theme: string | null = null): Page {
+  if (theme && tab === 'train' && !id) saveTheme(theme);
   return tab === 'dashboard' ? dashboardPage() : trainerPage(tab, id);
 }
 
