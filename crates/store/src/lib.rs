@@ -33,6 +33,7 @@ mod leases;
 mod migrate;
 mod puzzles;
 mod reviews;
+mod studies;
 mod tournaments;
 
 use std::collections::HashMap;
@@ -46,6 +47,7 @@ pub use classes::{ClassMember, ClassRow, ClassSummary};
 pub use earned::{EarnedLessons, EarnedSteps, stars_for};
 pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
 pub use homework::AssignmentRow;
+pub use studies::{STUDY_VISIBILITIES, StudyRow, StudyWrite};
 pub use learn::{LearnProgress, LessonProgress};
 pub use leases::LeaseRow;
 pub use migrate::AppliedMigration;
