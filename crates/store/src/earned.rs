@@ -10,8 +10,15 @@ use sqlx::Row;
 
 use crate::{Store, StoreError, db_err};
 
-/// The earned steps of one lesson: step index (from 0) → wrong tries before it was accepted.
-pub type EarnedSteps = BTreeMap<u32, u32>;
+/// An earned step: the wrong tries before the judge accepted it, and when it did (ms since the Unix epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EarnedStep {
+    pub misses: u32,
+    pub at_ms: i64,
+}
+
+/// The earned steps of one lesson, by step index (from 0).
+pub type EarnedSteps = BTreeMap<u32, EarnedStep>;
 
 /// Earned steps by lesson id.
 pub type EarnedLessons = BTreeMap<String, EarnedSteps>;
@@ -78,7 +85,7 @@ impl Store {
             return Ok(out);
         }
         let sql = format!(
-            "SELECT user_id, lesson_id, step, misses FROM learn_earned WHERE user_id IN ({})",
+            "SELECT user_id, lesson_id, step, misses, at_ms FROM learn_earned WHERE user_id IN ({})",
             crate::puzzles::placeholders(1, user_ids.len())
         );
         let mut q = sqlx::query(&sql);
@@ -91,10 +98,11 @@ impl Store {
             let lesson: String = r.try_get("lesson_id").map_err(db_err("learn_earned_of"))?;
             let step: i64 = r.try_get("step").map_err(db_err("learn_earned_of"))?;
             let misses: i64 = r.try_get("misses").map_err(db_err("learn_earned_of"))?;
+            let at_ms: i64 = r.try_get("at_ms").map_err(db_err("learn_earned_of"))?;
             let (Ok(step), Ok(misses)) = (u32::try_from(step), u32::try_from(misses.max(0))) else {
                 return Err(StoreError::Corrupt(format!("learn_earned {user} {lesson}: step {step}")));
             };
-            out.entry(user).or_default().entry(lesson).or_default().insert(step, misses);
+            out.entry(user).or_default().entry(lesson).or_default().insert(step, EarnedStep { misses, at_ms });
         }
         Ok(out)
     }

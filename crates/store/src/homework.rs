@@ -76,38 +76,65 @@ impl Store {
         Ok(done.rows_affected() > 0)
     }
 
-    /// How many puzzles of `motif` (the trainer's themes, `puzzle_motifs`) `user_id` solved in rounds recorded at
-    /// or after `since_ms`.
-    pub async fn puzzles_solved_in_motif(&self, user_id: &str, motif: &str, since_ms: i64) -> Result<i64, StoreError> {
-        sqlx::query(
-            "SELECT COUNT(*) FROM puzzle_rounds r JOIN puzzle_motifs m ON m.puzzle_id = r.puzzle_id \
-             WHERE r.user_id = $1 AND m.motif = $2 AND r.win <> 0 AND r.at_ms >= $3",
+    /// When `user_id` solved puzzles of `motif` (the trainer's themes, `puzzle_motifs`) in rounds recorded at or
+    /// after `since_ms`, earliest first.
+    pub async fn puzzle_solves_in_motif(
+        &self,
+        user_id: &str,
+        motif: &str,
+        since_ms: i64,
+    ) -> Result<Vec<i64>, StoreError> {
+        let ctx = || format!("puzzle_solves_in_motif {user_id} {motif}");
+        let rows = sqlx::query(
+            "SELECT r.at_ms AS at_ms FROM puzzle_rounds r JOIN puzzle_motifs m ON m.puzzle_id = r.puzzle_id \
+             WHERE r.user_id = $1 AND m.motif = $2 AND r.win <> 0 AND r.at_ms >= $3 ORDER BY r.at_ms",
         )
         .bind(user_id)
         .bind(motif)
         .bind(since_ms)
-        .fetch_one(&self.pool)
+        .fetch_all(&self.pool)
         .await
-        .and_then(|r| r.try_get::<i64, _>(0))
-        .map_err(db_err(format_args!("puzzles_solved_in_motif {user_id} {motif}")))
+        .map_err(db_err(ctx()))?;
+        rows.iter().map(|r| r.try_get("at_ms")).collect::<Result<_, _>>().map_err(db_err(ctx()))
     }
 
-    /// Which of `puzzle_ids` `user_id` solved (a round won; an account has one round per puzzle).
-    pub async fn puzzles_solved_among(&self, user_id: &str, puzzle_ids: &[String]) -> Result<Vec<String>, StoreError> {
+    /// Which of `puzzle_ids` `user_id` solved (a round won; an account has one round per puzzle), with when.
+    pub async fn puzzle_solves_among(
+        &self,
+        user_id: &str,
+        puzzle_ids: &[String],
+    ) -> Result<Vec<(String, i64)>, StoreError> {
         if puzzle_ids.is_empty() {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT puzzle_id FROM puzzle_rounds WHERE user_id = $1 AND win <> 0 AND puzzle_id IN ({})",
+            "SELECT puzzle_id, at_ms FROM puzzle_rounds WHERE user_id = $1 AND win <> 0 AND puzzle_id IN ({})",
             crate::puzzles::placeholders(2, puzzle_ids.len())
         );
         let mut q = sqlx::query(&sql).bind(user_id.to_owned());
         for id in puzzle_ids {
             q = q.bind(id.clone());
         }
-        let ctx = || format!("puzzles_solved_among {user_id}");
+        let ctx = || format!("puzzle_solves_among {user_id}");
         let rows = q.fetch_all(&self.pool).await.map_err(db_err(ctx()))?;
-        rows.iter().map(|r| r.try_get("puzzle_id")).collect::<Result<_, _>>().map_err(db_err(ctx()))
+        rows.iter()
+            .map(|r| Ok((r.try_get("puzzle_id")?, r.try_get("at_ms")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(db_err(ctx()))
+    }
+
+    /// An account's rounds: (solved, failed).
+    pub async fn puzzle_round_counts(&self, user_id: &str) -> Result<(i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(win), 0) AS BIGINT) AS w FROM puzzle_rounds WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(db_err(format_args!("puzzle_round_counts {user_id}")))?;
+        let n: i64 = row.try_get("n").map_err(db_err("puzzle_round_counts"))?;
+        let w: i64 = row.try_get("w").map_err(db_err("puzzle_round_counts"))?;
+        Ok((w, n - w))
     }
 
     /// Which of `puzzle_ids` exist.
@@ -124,41 +151,54 @@ impl Store {
         rows.iter().map(|r| r.try_get("id")).collect::<Result<_, _>>().map_err(db_err("puzzles_existing"))
     }
 
-    /// How many games `user_id` played to the end (finished, not aborted) against the computer at `min_level` or
-    /// higher, started at or after `since_ms`.
+    /// When `user_id`'s games against the computer at `min_level` or higher, started at or after `since_ms`, ended
+    /// — those played to the end (finished, not aborted) — earliest first.
     pub async fn computer_games_finished(
         &self,
         user_id: &str,
         min_level: i64,
         since_ms: i64,
-    ) -> Result<i64, StoreError> {
-        sqlx::query(
-            "SELECT COUNT(*) FROM games WHERE status = 'finished' AND created_at_ms >= $3 AND \
-             ((white_id = $1 AND black_engine_level >= $2) OR (black_id = $1 AND white_engine_level >= $2))",
+    ) -> Result<Vec<i64>, StoreError> {
+        let ctx = || format!("computer_games_finished {user_id}");
+        let rows = sqlx::query(
+            "SELECT COALESCE(ended_at_ms, created_at_ms) AS at_ms FROM games \
+             WHERE status = 'finished' AND created_at_ms >= $3 AND \
+             ((white_id = $1 AND black_engine_level >= $2) OR (black_id = $1 AND white_engine_level >= $2)) \
+             ORDER BY at_ms",
         )
         .bind(user_id)
         .bind(min_level)
         .bind(since_ms)
-        .fetch_one(&self.pool)
+        .fetch_all(&self.pool)
         .await
-        .and_then(|r| r.try_get::<i64, _>(0))
-        .map_err(db_err(format_args!("computer_games_finished {user_id}")))
+        .map_err(db_err(ctx()))?;
+        rows.iter().map(|r| r.try_get("at_ms")).collect::<Result<_, _>>().map_err(db_err(ctx()))
     }
 
-    /// `user_id`'s games in tournament `tournament_id`: (all of them, those finished).
-    pub async fn tournament_games_of(&self, user_id: &str, tournament_id: &str) -> Result<(i64, i64), StoreError> {
+    /// `user_id`'s games in tournament `tournament_id`: how many were paired, how many finished, and when the last
+    /// finished one ended.
+    pub async fn tournament_games_of(
+        &self,
+        user_id: &str,
+        tournament_id: &str,
+    ) -> Result<(i64, i64, Option<i64>), StoreError> {
+        let ctx = || format!("tournament_games_of {user_id} {tournament_id}");
         let row = sqlx::query(
-            "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END), 0) AS BIGINT) \
-             AS f FROM tournament_games t JOIN games g ON g.id = t.game_id \
+            "SELECT COUNT(*) AS n, \
+             CAST(COALESCE(SUM(CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END), 0) AS BIGINT) AS f, \
+             MAX(CASE WHEN g.status = 'finished' THEN g.ended_at_ms END) AS last \
+             FROM tournament_games t JOIN games g ON g.id = t.game_id \
              WHERE t.tournament_id = $2 AND (g.white_id = $1 OR g.black_id = $1)",
         )
         .bind(user_id)
         .bind(tournament_id)
         .fetch_one(&self.pool)
         .await
-        .map_err(db_err(format_args!("tournament_games_of {user_id} {tournament_id}")))?;
-        let n = |k: &str| row.try_get::<i64, _>(k).map_err(db_err("tournament_games_of"));
-        Ok((n("n")?, n("f")?))
+        .map_err(db_err(ctx()))?;
+        let n: i64 = row.try_get("n").map_err(db_err(ctx()))?;
+        let f: i64 = row.try_get("f").map_err(db_err(ctx()))?;
+        let last: Option<i64> = row.try_get("last").map_err(db_err(ctx()))?;
+        Ok((n, f, last))
     }
 
     /// When each of `user_ids` was last seen (ms): the latest of a session's recorded use, a puzzle round, an
@@ -186,5 +226,15 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// Whether a study exists (an assignment may name it).
+    pub async fn study_exists(&self, id: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT 1 AS one FROM studies WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db_err(format_args!("study_exists {id}")))?;
+        Ok(row.is_some())
     }
 }

@@ -44,7 +44,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
 pub use classes::{ClassMember, ClassRow, ClassSummary};
-pub use earned::{EarnedLessons, EarnedSteps, stars_for};
+pub use earned::{EarnedLessons, EarnedStep, EarnedSteps, stars_for};
 pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
 pub use homework::AssignmentRow;
 pub use studies::{STUDY_VISIBILITIES, StudyRow, StudyWrite};

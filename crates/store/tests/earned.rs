@@ -104,14 +104,17 @@ async fn earned_steps(db: &TestDb) {
     assert!(!store.earn_learn_step("alice", "rook", 1, 200).await.unwrap());
     let got = store.learn_earned("alice").await.unwrap();
     assert_eq!(got.len(), 1, "{got:?}");
-    assert_eq!(got["rook"].iter().map(|(s, m)| (*s, *m)).collect::<Vec<_>>(), vec![(0, 0), (1, 2)]);
+    assert_eq!(
+        got["rook"].iter().map(|(s, e)| (*s, e.misses, e.at_ms)).collect::<Vec<_>>(),
+        vec![(0, 0, 110), (1, 2, 100)]
+    );
 
     // Bob's misses are his own.
     store.add_learn_miss("bob", "rook", 0).await.unwrap();
     assert!(store.earn_learn_step("bob", "rook", 0, 300).await.unwrap());
     let all = store.learn_earned_of(&["alice".into(), "bob".into(), "carol".into()]).await.unwrap();
-    assert_eq!(all["bob"]["rook"][&0], 1);
-    assert_eq!(all["alice"]["rook"][&0], 0);
+    assert_eq!(all["bob"]["rook"][&0].misses, 1);
+    assert_eq!(all["alice"]["rook"][&0].misses, 0);
     assert!(!all.contains_key("carol"));
     assert!(store.learn_earned_of(&[]).await.unwrap().is_empty());
 
