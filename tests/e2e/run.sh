@@ -9,7 +9,8 @@
 # on the PostgreSQL of $GUOXIANG_TEST_POSTGRES, as the server's Rust tests do), runs the specs with node's test runner, stops
 # the server, and exits non-zero on failure. Needs node ≥ 20, /usr/bin/chromium (apt-get install -y chromium),
 # python3 with python-chess 1.11.2 (tests/requirements.txt) for the PGN check; installs this folder's npm packages
-# (playwright-core, chessops) with `npm ci` when they are missing. Set GX_E2E_ONLY=friend to run one spec file.
+# (playwright-core, chessops) with `npm ci` when they are missing. Set GX_E2E_ONLY=friend to run one spec file,
+# GX_E2E_ONLY=friend,tournament for several (prefixes of the file names).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -92,7 +93,10 @@ export GX_BIN="$BIN"
 export GX_DATABASE="$DB"
 SPECS=()
 for f in "$HERE"/*.test.mjs; do
-  if [[ -z "${GX_E2E_ONLY:-}" || "$(basename "$f")" == "${GX_E2E_ONLY}"* ]]; then SPECS+=("$f"); fi
+  if [[ -z "${GX_E2E_ONLY:-}" ]]; then SPECS+=("$f"); continue; fi
+  for only in ${GX_E2E_ONLY//,/ }; do
+    if [[ "$(basename "$f")" == "$only"* ]]; then SPECS+=("$f"); break; fi
+  done
 done
 echo "e2e: server $("$BIN" --version 2>/dev/null || echo "$BIN") at $GX_BASE (${DB%%:*}); ${#SPECS[@]} spec files"
 status=0
