@@ -18,6 +18,7 @@ import { loginPage } from './pages/login';
 import { passwordPage } from './pages/password';
 import { profilePage } from './pages/profile';
 import { puzzlePage } from './pages/puzzle';
+import { studyListPage, studyPage } from './pages/study/index';
 import { tournamentListPage } from './pages/tournament/list';
 import { tournamentPage } from './pages/tournament';
 import { displayName } from './ui/names';
@@ -46,6 +47,8 @@ function route(path: string, query: URLSearchParams): Page {
   if (path === '/class' || path === '/class/') return classListPage();
   if ((m = /^\/class\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return classPage(m[1]);
   if (path === '/homework' || path === '/homework/') return homeworkPage();
+  if (path === '/study' || path === '/study/') return studyListPage();
+  if ((m = /^\/study\/([A-Za-z0-9_-]{1,40})\/?$/.exec(path))) return studyPage(m[1]);
   // The PGN's Site tag links to {base}/{gameId}, Lichess style.
   if ((m = /^\/([A-Za-z0-9]{8})\/?$/.exec(path))) return gamePage(m[1]);
   if (path === '/learn' || path === '/learn/') return learnIndexPage();
@@ -114,10 +117,13 @@ function renderHeader(): void {
         !me || me.guest ? link('/login', t('nav.login'), { class: 'login-link', testid: 'nav-login' }) : null,
         !me || me.guest ? link('/register', t('nav.register'), { class: 'login-link register-link', testid: 'nav-register' }) : null,
         me && !me.guest && classRoles().student
-          ? link('/homework', t('nav.homework'), { class: `account-link${path === '/homework' ? ' active' : ''}`, testid: 'nav-homework' })
+          ? link('/homework', t('nav.homework'), { class: `account-link homework-link${path === '/homework' ? ' active' : ''}`, testid: 'nav-homework' })
           : null,
         me && !me.guest && (classRoles().teacher || !classRoles().student)
           ? link('/class', t('nav.classes'), { class: `account-link${path.startsWith('/class') ? ' active' : ''}`, testid: 'nav-classes' })
+          : null,
+        me && !me.guest
+          ? link('/study', t('nav.studies'), { class: `account-link${path.startsWith('/study') ? ' active' : ''}`, testid: 'nav-studies' })
           : null,
         me && !me.guest ? link('/account', t('nav.account'), { class: 'account-link', testid: 'nav-account' }) : null,
         me && !me.guest
