@@ -227,14 +227,4 @@ impl Store {
         }
         Ok(out)
     }
-
-    /// Whether a study exists (an assignment may name it).
-    pub async fn study_exists(&self, id: &str) -> Result<bool, StoreError> {
-        let row = sqlx::query("SELECT 1 AS one FROM studies WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(db_err(format_args!("study_exists {id}")))?;
-        Ok(row.is_some())
-    }
 }
