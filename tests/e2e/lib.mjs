@@ -490,3 +490,64 @@ export function guardedMove(fen) {
   }
   return null;
 }
+
+/**
+ * Solves the puzzle on the trainer's board (`/puzzle`) by clicking the solver's moves of its line (the trainer plays
+ * the replies); waits for the result. Returns the puzzle's id.
+ */
+export async function solveTrainerPuzzle(page) {
+  const board = tid('puzzle-board');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.ready === '1', board);
+  const id = await page.$eval(board, (el) => el.dataset.puzzle);
+  const p = await page.evaluate((i) => fetch(`/api/puzzle/${i}`).then((r) => r.json()), id);
+  // Lichess's shape: the solution is the line after the setup move, the solver's moves and the replies in turn.
+  for (const uci of p.puzzle.solution.filter((_, i) => i % 2 === 0)) {
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.busy !== '1', board);
+    const tried = page.waitForResponse((r) => /\/api\/puzzle\/[^/]+\/try$/.test(new URL(r.url()).pathname));
+    await clickSquare(page, uci.slice(0, 2), board);
+    await clickSquare(page, uci.slice(2, 4), board);
+    const v = await (await tried).json();
+    if (v.verdict === 'wrong' || v.verdict === 'illegal') throw new Error(`${id}: ${uci} judged ${v.verdict}`);
+  }
+  await page.waitForSelector(`${tid('puzzle-result')}[data-result="solved"]`);
+  return id;
+}
+
+/** Does the lesson shown on `page` from its first step with the course's answers, to its end. */
+export async function doLessonSteps(page, lesson) {
+  for (let i = 0; i < lesson.steps.length; i++) {
+    await waitStep(page, i);
+    const verdicts = await solveStep(page, lesson.steps[i]);
+    if (!verdicts.every((v) => v.ok)) throw new Error(`${lesson.id} step ${i}: an answer refused`);
+    await page.click(tid('lesson-next'));
+  }
+  await page.waitForSelector(tid('lesson-done'));
+}
+
+/**
+ * Fails the puzzle on the trainer's board with a quiet legal move that is not its solution's first move (no capture,
+ * no check: not another way to win); waits for the result.
+ */
+export async function failTrainerPuzzle(page) {
+  const board = tid('puzzle-board');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.ready === '1', board);
+  const { puzzle: id, fen } = await page.$eval(board, (el) => ({ ...el.dataset }));
+  const p = await page.evaluate((i) => fetch(`/api/puzzle/${i}`).then((r) => r.json()), id);
+  const pos = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  let wrong = null;
+  for (const [from, dests] of pos.allDests()) {
+    for (const to of dests) {
+      const move = { from, to };
+      const after = pos.clone();
+      if (pos.board.get(to) || makeUci(move) === p.puzzle.solution[0]) continue;
+      if (pos.board.get(from)?.role === 'pawn' && (to >> 3 === 0 || to >> 3 === 7)) continue;
+      after.play(move);
+      if (!after.isCheck()) wrong ??= makeUci(move);
+    }
+  }
+  if (!wrong) throw new Error(`${id}: no quiet wrong move in ${fen}`);
+  await clickSquare(page, wrong.slice(0, 2), board);
+  await clickSquare(page, wrong.slice(2, 4), board);
+  await page.waitForSelector(`${tid('puzzle-result')}[data-result="failed"]`);
+  return id;
+}

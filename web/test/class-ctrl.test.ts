@@ -21,6 +21,9 @@ test('the grid: students by name, one mark per assignment, unknown marks open, c
   assert.deepEqual(g.rows.map((r) => r.username), ['a1', 'b2', 'c3']);
   assert.deepEqual(g.rows.map((r) => r.marks), [['done', 'done'], ['late', 'open'], ['open', 'open']]);
   assert.deepEqual(g.rows.map((r) => r.done), [2, 1, 0]);
+  assert.deepEqual(g.rows[0].puzzles, { solved: 0, failed: 0 });
+  assert.equal(g.rows[0].games, 0, 'no games: none played');
+  assert.equal(g.rows[0].lastSeen, null);
   assert.deepEqual(g.doneBy, [2, 1]);
   assert.deepEqual(g.assignments.map((a) => a.id), ['x', 'y']);
   assert.equal('students' in g.assignments[0], false, 'the per-student marks stay in the rows');
@@ -28,20 +31,21 @@ test('the grid: students by name, one mark per assignment, unknown marks open, c
   assert.equal(markOf(undefined), 'open');
 });
 
-test('the weakest themes: lowest rate first, too few tries left out, at most n', () => {
+test('the weakest themes: the lowest share solved first (from the counts), too few tries left out, at most n', () => {
   const w = weakest(
     [
-      { theme: 'fork', solved: 8, failed: 2, rate: 0.8 },
-      { theme: 'pin', solved: 1, failed: 3, rate: 0.25 },
-      { theme: 'mate', solved: 0, failed: 1, rate: NaN },
+      // The server's rate is the share failed; the order comes from the counts.
+      { theme: 'fork', solved: 8, failed: 2, rate: 0.2 },
+      { theme: 'pin', solved: 1, failed: 3, rate: 0.75 },
+      { theme: 'mate', solved: 0, failed: 1, rate: 1 },
       { theme: 'skewer', solved: 3, failed: 3, rate: 0.5 },
     ],
     2,
     2,
   );
   assert.deepEqual(w.map((x) => x.theme), ['pin', 'skewer']);
-  const all = weakest([{ theme: 'mate', solved: 1, failed: 3, rate: NaN }]);
-  assert.equal(all[0].rate, 0.25, 'the rate recomputed from the counts');
+  assert.deepEqual(w.map((x) => x.success), [0.25, 0.5]);
+  assert.deepEqual(weakest([{ theme: 'mate', solved: 0, failed: 1, rate: 1 }]).map((x) => x.success), [0]);
 });
 
 const hw = (id: string, done: boolean, due: number | null): Homework => ({

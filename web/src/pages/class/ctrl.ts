@@ -11,6 +11,10 @@ export interface GridRow {
   /** One mark per assignment, in the order of `GridModel.assignments` (`open` when the server names none). */
   marks: Mark[];
   done: number;
+  puzzles: { solved: number; failed: number };
+  /** Games played to the end. */
+  games: number;
+  lastSeen: number | null;
 }
 
 export interface GridModel {
@@ -27,7 +31,15 @@ export function grid(p: ClassProgress): GridModel {
     .sort((a, b) => a.username.localeCompare(b.username))
     .map((s) => {
       const marks = assignments.map((a) => markOf(a.students?.[s.username]));
-      return { username: s.username, name: s.name ?? null, marks, done: marks.filter((m) => m !== 'open').length };
+      return {
+        username: s.username,
+        name: s.name ?? null,
+        marks,
+        done: marks.filter((m) => m !== 'open').length,
+        puzzles: { solved: s.puzzles?.solved ?? 0, failed: s.puzzles?.failed ?? 0 },
+        games: s.games?.played ?? 0,
+        lastSeen: s.last_seen ?? null,
+      };
     });
   const doneBy = assignments.map((_, i) => rows.filter((r) => r.marks[i] !== 'open').length);
   return { assignments: assignments.map(({ students: _s, ...a }) => a), rows, doneBy };
@@ -37,16 +49,23 @@ export function markOf(x: unknown): Mark {
   return x === 'done' || x === 'late' ? x : 'open';
 }
 
+/** A weak theme with the share of its tries that were solved (0 to 1). */
+export interface Weak {
+  theme: string;
+  solved: number;
+  failed: number;
+  success: number;
+}
+
 /**
- * The themes the class does worst at: tried at least `minTries` times, lowest success rate first (the rate
- * recomputed from the counts when the server's is missing), at most `n`.
+ * The themes the class does worst at: tried at least `minTries` times, the lowest share solved first (computed
+ * from the counts: the server's `rate` is the share failed), at most `n`.
  */
-export function weakest(themes: WeakTheme[], n = 5, minTries = 1): WeakTheme[] {
-  const rate = (w: WeakTheme) => (Number.isFinite(w.rate) ? w.rate : w.solved / Math.max(1, w.solved + w.failed));
+export function weakest(themes: WeakTheme[], n = 5, minTries = 1): Weak[] {
   return themes
     .filter((w) => w.solved + w.failed >= minTries)
-    .map((w) => ({ ...w, rate: rate(w) }))
-    .sort((a, b) => a.rate - b.rate || b.failed - a.failed || a.theme.localeCompare(b.theme))
+    .map((w) => ({ theme: w.theme, solved: w.solved, failed: w.failed, success: w.solved / Math.max(1, w.solved + w.failed) }))
+    .sort((a, b) => a.success - b.success || b.failed - a.failed || a.theme.localeCompare(b.theme))
     .slice(0, n);
 }
 

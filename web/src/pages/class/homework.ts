@@ -8,7 +8,7 @@ import { h, replace } from '../../dom';
 import type { Child } from '../../dom';
 import { t } from '../../i18n';
 import { homeworkOrder, overdue, workLink } from './ctrl';
-import { dateText, describe, kindText, loadCatalog, markIcon, markText } from './names';
+import { dateText, describe, loadCatalog, markIcon, markText } from './names';
 import type { Catalog } from './names';
 import { classApi } from './xhr';
 import type { Homework, Mark } from './xhr';
@@ -49,15 +49,13 @@ function item(a: Homework, c: Catalog): HTMLElement {
     h(
       'div',
       { class: 'homework-head' },
-      h('span', { class: 'kind' }, kindText(a.kind)),
+      h('span', { class: 'kind', translate: 'no' }, a.class_name),
       h('span', { class: `mark mark-${mark}`, testid: 'homework-mark' }, markIcon(mark), ' ', markText(mark)),
     ),
     h('div', { class: 'what' }, link(workLink(a), describe(a, c), { testid: 'homework-link' })),
     h(
       'div',
       { class: 'hint' },
-      t('hw.class', { name: a.class_name }),
-      ' · ',
       a.due ? h('span', { class: late ? 'overdue' : '' }, t('class.dueOn', { date: dateText(a.due) }), late ? ` (${t('hw.overdue')})` : '') : t('class.noDue'),
       a.progress && a.progress.of > 1 ? [' · ', h('span', { testid: 'homework-progress' }, t('hw.progress', { done: String(a.progress.done), of: String(a.progress.of) }))] : null,
     ),

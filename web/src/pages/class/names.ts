@@ -53,7 +53,7 @@ export function themeName(c: Catalog, id: string): string {
 export const kindText = (k: AssignmentKind): string => t(`classKind.${k}` as Key);
 export const markText = (m: Mark): string => t(`classMark.${m}` as Key);
 /** A mark's sign, so that it is told apart without its colour. */
-export const markIcon = (m: Mark): string => (m === 'done' ? '✓' : m === 'late' ? '⏰' : '○');
+export const markIcon = (m: Mark): string => (m === 'done' ? '✓' : m === 'late' ? '△' : '○');
 
 /** What is to be done, in a line: "课程：兵怎么走", "5 道战术题：捉双", "和 2 级电脑下 3 盘". */
 export function describe(a: Assignment, c: Catalog): string {
@@ -72,6 +72,10 @@ export function describe(a: Assignment, c: Catalog): string {
     case 'tournament':
       return t('classDesc.tournament', { name: a.tournament ?? '' });
   }
+}
+
+export function dayText(ms: number): string {
+  return new Date(ms).toLocaleDateString(pick('zh-CN', 'en-GB'), { dateStyle: 'medium' });
 }
 
 export function dateText(ms: number): string {

@@ -9,7 +9,7 @@ import { t } from '../../i18n';
 import { displayName } from '../../ui/names';
 import { clampInt } from './ctrl';
 import { loginCards } from './cards';
-import { dateText } from './names';
+import { dayText } from './names';
 import type { ClassData } from './index';
 import { classApi } from './xhr';
 import type { ClassStudent, Login } from './xhr';
@@ -58,7 +58,7 @@ export function studentsPart(d: ClassData): HTMLElement {
       { testid: 'student-row', 'data-username': s.username },
       h('td', { translate: 'no' }, displayName(s.username)),
       h('td', {}, t(s.created_by_teacher ? 'class.accountMade' : 'class.accountOwn'), s.must_change_password ? h('span', { class: 'tag', testid: 'must-change' }, ' · ', t('class.mustChange')) : null),
-      h('td', {}, s.joined_at ? dateText(s.joined_at) : '—'),
+      h('td', {}, s.joined_at ? dayText(s.joined_at) : '—'),
       h(
         'td',
         { class: 'row-buttons' },

@@ -39,8 +39,6 @@ export async function assignmentsPart(d: ClassData): Promise<HTMLElement> {
     h(
       'li',
       { testid: 'assignment', 'data-id': a.id, 'data-kind': a.kind },
-      h('span', { class: 'kind' }, kindText(a.kind)),
-      ' ',
       h('span', { class: 'what' }, describe(a, d.catalog)),
       ' ',
       h('span', { class: 'hint' }, a.due ? t('class.dueOn', { date: dateText(a.due) }) : t('class.noDue')),
@@ -160,13 +158,25 @@ export async function dashboardPart(d: ClassData): Promise<HTMLElement> {
         h('th', { class: 'sticky' }, t('class.student')),
         g.assignments.map((a, i) => h('th', { 'data-assignment': a.id }, h('div', {}, describe(a, d.catalog)), h('div', { class: 'hint' }, t('class.doneBy', { n: String(g.doneBy[i]), of: String(n) })))),
         h('th', {}, t('class.total')),
+        h('th', {}, t('class.puzzlesCol')),
+        h('th', {}, t('class.gamesCol')),
+        h('th', {}, t('class.lastSeen')),
       ),
     ),
     h(
       'tbody',
       {},
       g.rows.map((r) =>
-        h('tr', { testid: 'dash-row', 'data-username': r.username }, h('th', { class: 'sticky', translate: 'no' }, displayName(r.username)), r.marks.map((m, i) => cell(m, g.assignments[i].id)), h('td', {}, `${r.done}/${g.assignments.length}`)),
+        h(
+          'tr',
+          { testid: 'dash-row', 'data-username': r.username },
+          h('th', { class: 'sticky', translate: 'no' }, displayName(r.username)),
+          r.marks.map((m, i) => cell(m, g.assignments[i].id)),
+          h('td', {}, `${r.done}/${g.assignments.length}`),
+          h('td', { class: 'num' }, t('class.puzzlesCell', { solved: String(r.puzzles.solved), failed: String(r.puzzles.failed) })),
+          h('td', { class: 'num' }, String(r.games)),
+          h('td', {}, r.lastSeen ? dateText(r.lastSeen) : '—'),
+        ),
       ),
     ),
   );
@@ -175,7 +185,7 @@ export async function dashboardPart(d: ClassData): Promise<HTMLElement> {
     ? h(
         'ol',
         { class: 'weak-themes', testid: 'weak-themes' },
-        weak.map((w) => h('li', { 'data-theme': w.theme }, h('b', {}, themeName(d.catalog, w.theme)), ' ', t('class.weakRow', { solved: String(w.solved), failed: String(w.failed), rate: String(Math.round(w.rate * 100)) }))),
+        weak.map((w) => h('li', { 'data-theme': w.theme }, h('b', {}, themeName(d.catalog, w.theme)), ' ', t('class.weakRow', { solved: String(w.solved), failed: String(w.failed), rate: String(Math.round(w.success * 100)) }))),
       )
     : h('p', { class: 'hint', testid: 'weak-none' }, t('class.weakNone'));
   const legend = h('p', { class: 'legend' }, (['done', 'late', 'open'] as const).map((m) => h('span', { class: `mark mark-${m}` }, markIcon(m), ' ', markText(m))));

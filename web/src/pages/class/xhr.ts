@@ -81,7 +81,7 @@ export interface StudentProgress {
   name?: string | null;
   lessons: Record<string, { done: boolean; stars: number }>;
   puzzles: { solved: number; failed: number; by_theme?: Record<string, { solved: number; failed: number }> };
-  games?: Record<string, number> | null;
+  games?: { played?: number; won?: number; drawn?: number; lost?: number } | null;
   last_seen?: number | null;
 }
 
@@ -89,6 +89,7 @@ export interface AssignmentProgress extends Assignment {
   students: Record<string, Mark>;
 }
 
+/** A theme the class does badly at (`rate`: the share of its tries failed). */
 export interface WeakTheme {
   theme: string;
   solved: number;
