@@ -56,6 +56,9 @@ enum Command {
     /// Manage personal API tokens (`token create NAME`).
     #[command(subcommand)]
     Token(cmd::user::TokenCommand),
+    /// 课堂 / classes for hosts: `class create OWNER NAME`, `class add-students ID N`, `class list` (`--json`).
+    #[command(subcommand)]
+    Class(cmd::class::ClassCommand),
     /// Play many concurrent games against a running server and measure move latency.
     Loadtest(cmd::loadtest::Args),
     /// Several `serve --cluster` nodes on one database: `cluster status` lists the nodes and the games each owns.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(a)) => cmd::serve::run(*a),
         Some(Command::User(c)) => cmd::user::run_user(c),
         Some(Command::Token(c)) => cmd::user::run_token(c),
+        Some(Command::Class(c)) => cmd::class::run(c),
         Some(Command::Loadtest(a)) => cmd::loadtest::run(a),
         Some(Command::Cluster(c)) => cmd::cluster::run(c),
         None => cmd::serve::run(cmd::serve::Args::default()),

@@ -41,6 +41,8 @@ pub const SCOPES: &[&str] = &[
     "puzzle:write",
     "tournament:write",
     "arbiter:write",
+    "class:read",
+    "class:write",
 ];
 
 /// A new random secret, hex.

@@ -62,6 +62,8 @@ const PREF_READ: &[&str] = &["preference:read", "preference:write"];
 const PREF_WRITE: &[&str] = &["preference:write"];
 const TOURNAMENT: &[&str] = &["tournament:write"];
 const ARBITER: &[&str] = &["arbiter:write"];
+const CLASS_READ: &[&str] = &["class:read", "class:write"];
+const CLASS_WRITE: &[&str] = &["class:write"];
 
 pub use crate::auth::SCOPES;
 
@@ -131,6 +133,18 @@ pub const ROUTES: &[Rule] = &[
     r("GET", "/api/tournament/{id}/pgn", Open),
     r("GET", "/api/tournament/{id}/trf", Open),
     r("GET", "/api/game/{id}/tournament", Open),
+    // Classes.
+    r("POST", "/api/class", Scope(CLASS_WRITE)),
+    r("GET", "/api/class", Scope(CLASS_READ)),
+    r("POST", "/api/class/join", Scope(CLASS_WRITE)),
+    r("GET", "/api/class/{id}", Scope(CLASS_READ)),
+    r("PATCH", "/api/class/{id}", Scope(CLASS_WRITE)),
+    r("DELETE", "/api/class/{id}", Scope(CLASS_WRITE)),
+    r("POST", "/api/class/{id}/students", Scope(CLASS_WRITE)),
+    r("POST", "/api/class/{id}/join-code", Scope(CLASS_WRITE)),
+    r("DELETE", "/api/class/{id}/join-code", Scope(CLASS_WRITE)),
+    r("DELETE", "/api/class/{id}/students/{username}", Scope(CLASS_WRITE)),
+    r("POST", "/api/class/{id}/students/{username}/password", Scope(CLASS_WRITE)),
     // The server itself.
     r("GET", "/healthz", Open),
     r("GET", "/readyz", Open),
@@ -260,24 +274,33 @@ fn has_bearer(headers: &HeaderMap) -> bool {
     headers.contains_key(header::AUTHORIZATION)
 }
 
-/// The layer in front of every route: a request with a bearer credential is authenticated here, checked against
-/// [`ROUTES`], and its [`Auth`] handed to the handler (which then does not look it up again). Cookies are sessions,
-/// which may do all their user may: they pass untouched, as do requests to an open route.
+/// The layer in front of every route: a request with a credential (a bearer, or the session cookie) is authenticated
+/// here, checked against [`ROUTES`] (cookies are sessions, which may do all their user may), refused while a
+/// password a teacher reset waits to be replaced ([`crate::http::class::check_password_reset`]), and its [`Auth`]
+/// handed to the handler (which then does not look it up again). Requests without a credential pass untouched.
 pub async fn layer(State(state): State<AppState>, path: Option<MatchedPath>, mut req: Request, next: Next) -> Response {
-    if has_bearer(req.headers()) {
-        let need = path.as_ref().map_or(Session, |p| need_of(req.method(), p.as_str()));
-        if need != Open {
-            match crate::auth::authenticate(&state, req.headers()).await {
-                Ok(Some(auth)) => {
-                    if let Err(e) = allow(&auth, need) {
-                        return e.into_response();
-                    }
-                    req.extensions_mut().insert(auth);
-                }
-                Ok(None) => {}
-                Err(e) => return e.into_response(),
+    let bearer = has_bearer(req.headers());
+    let cookie = crate::auth::cookie_secret(req.headers()).is_some();
+    if !bearer && !cookie {
+        return next.run(req).await;
+    }
+    let route = path.as_ref().map_or("", |p| p.as_str()).to_owned();
+    let need = path.as_ref().map_or(Session, |p| need_of(req.method(), p.as_str()));
+    match crate::auth::authenticate(&state, req.headers()).await {
+        Ok(Some(auth)) => {
+            if let Err(e) = allow(&auth, need) {
+                return e.into_response();
             }
+            // A password a teacher reset must be replaced before anything else.
+            if let Err(e) = crate::http::class::check_password_reset(&state, &auth, req.method(), &route).await {
+                return e.into_response();
+            }
+            req.extensions_mut().insert(auth);
         }
+        Ok(None) => {}
+        // A bad bearer on an open route is the handler's to judge (as without this layer).
+        Err(e) if need != Open => return e.into_response(),
+        Err(_) => {}
     }
     next.run(req).await
 }

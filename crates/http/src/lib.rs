@@ -45,7 +45,9 @@ pub use api_error::{ApiError, ApiResult};
 /// Rate limits (per client address or per user).
 #[derive(Clone, Debug)]
 pub struct Limits {
+    /// Failed logins a minute per address (`guoxiang serve --login-limit`); successful ones are not limited.
     pub logins_per_minute: u32,
+    /// Registrations an hour per address (`guoxiang serve --signup-limit`).
     pub registrations_per_hour: u32,
     pub ws_messages_per_sec: u32,
     pub ws_burst: u32,
@@ -57,8 +59,9 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 10 logins a minute and 30 registrations an hour per address; 20 WebSocket messages a second (bursts of 60);
-    /// 600 API game commands a minute per user; 240 analyses a minute per user (an evaluation graph asks one per position).
+    /// 10 failed logins a minute and 30 registrations an hour per address; 20 WebSocket messages a second (bursts of
+    /// 60); 600 API game commands a minute per user; 240 analyses a minute per user (an evaluation graph asks one per
+    /// position).
     fn default() -> Limits {
         Limits {
             logins_per_minute: 10,
@@ -112,6 +115,8 @@ pub struct Config {
     pub rated_bot_games: bool,
     /// Who may create rated tournaments (`guoxiang serve --rated-tournaments`; administrators by default).
     pub rated_tournaments: tournament::RatedTournaments,
+    /// Who may create classes (`guoxiang serve --teachers`; every registered account by default).
+    pub teachers: http::class::Teachers,
     pub limits: Limits,
     /// Timeouts and connection caps of the accept loop.
     pub connections: listen::ConnLimits,
@@ -148,6 +153,7 @@ impl Config {
             review_nodes: guoxiang_review::DEFAULT_NODES,
             rated_bot_games: false,
             rated_tournaments: tournament::RatedTournaments::Admins,
+            teachers: http::class::Teachers::Anyone,
             limits: Limits::default(),
             connections: listen::ConnLimits::default(),
             trusted_proxies: Vec::new(),

@@ -67,12 +67,13 @@ pub async fn origin_layer(State(state): State<crate::AppState>, req: Request, ne
 /// The page may load its own scripts, styles (chessground sets inline styles) and images (the pieces are data:
 /// SVGs), talk to this server only (HTTP and WebSocket: `'self'`, which CSP Level 3 browsers take to cover `ws:` and
 /// `wss:` to the page's own host, and the WebSocket origin of `public_url`), and be framed by nobody. A
-/// `public_url` that is not a plain `http(s)://host[:port]` adds nothing (`'self'` alone).
+/// `public_url` that is not a plain `http(s)://host[:port]` adds nothing (`'self'` alone). `'wasm-unsafe-eval'` lets
+/// the page compile WebAssembly (the engine in the browser, issue 43) and nothing else: no `eval`, no inline script.
 pub fn content_security_policy(public_url: &str) -> HeaderValue {
     let ws = public_ws_origin(public_url).map(|o| format!(" {o}")).unwrap_or_default();
     let csp = format!(
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
-         font-src 'self' data:; connect-src 'self'{ws}; frame-ancestors 'none'; base-uri 'self'; \
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; font-src 'self' data:; connect-src 'self'{ws}; frame-ancestors 'none'; base-uri 'self'; \
          form-action 'self'; object-src 'none'"
     );
     HeaderValue::from_str(&csp).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
@@ -174,6 +175,59 @@ impl LoginFailures {
     }
 }
 
+/// Failed logins per client address, within a minute: the accounts that failed from it, each counted once (at
+/// most `logins_per_minute`, `guoxiang serve --login-limit`). Successful logins never count, and ten wrong passwords
+/// for one account count as one here (that account pauses on its own, [`LoginFailures`]): so a class of thirty
+/// behind one school router signs in at once even when a child mistypes, while trying one password on many
+/// accounts from one address is still slowed.
+#[derive(Debug, Default)]
+pub struct AddressFailures {
+    by_address: std::sync::Mutex<std::collections::HashMap<IpAddr, std::collections::VecDeque<(u64, String)>>>,
+}
+
+impl AddressFailures {
+    pub const WINDOW_MS: u64 = 60_000;
+    const ADDRESSES: usize = 100_000;
+
+    fn expire(f: &mut std::collections::VecDeque<(u64, String)>, now: u64) {
+        while f.front().is_some_and(|(t, _)| now.saturating_sub(*t) >= Self::WINDOW_MS) {
+            f.pop_front();
+        }
+    }
+
+    /// How many accounts failed from `ip` within the window.
+    fn count(&self, ip: IpAddr) -> usize {
+        let now = guoxiang_domain::time::now_ms();
+        let mut map = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(f) = map.get_mut(&ip) else { return 0 };
+        Self::expire(f, now);
+        f.len()
+    }
+
+    /// Counts a failure on `account` from `ip` (keeping at most `keep` accounts); `true` if this account had not
+    /// failed from this address within the window.
+    fn record(&self, ip: IpAddr, account: &str, keep: usize) -> bool {
+        let now = guoxiang_domain::time::now_ms();
+        let mut map = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= Self::ADDRESSES && !map.contains_key(&ip) {
+            map.retain(|_, f| f.back().is_some_and(|(t, _)| now.saturating_sub(*t) < Self::WINDOW_MS));
+            if map.len() >= Self::ADDRESSES {
+                return true;
+            }
+        }
+        let f = map.entry(ip).or_default();
+        Self::expire(f, now);
+        if f.iter().any(|(_, a)| a == account) {
+            return false;
+        }
+        f.push_back((now, account.to_owned()));
+        while f.len() > keep.max(1) {
+            f.pop_front();
+        }
+        true
+    }
+}
+
 /// The server's rate limiters. Each node limits its own traffic (governor's GCRA, with bursts); in a cluster with a
 /// broker the same limits also hold for the whole cluster: every request is counted in a fixed window in Redis
 /// (a minute; an hour for registrations), and one over the window's allowance (the burst, or the rate if larger) is
@@ -184,7 +238,8 @@ pub struct Limiters {
     limits: crate::Limits,
     /// Failed logins per account, on this node (with a broker, also counted in Redis for the cluster).
     login_failures: Arc<LoginFailures>,
-    login: Arc<Keyed<IpAddr>>,
+    /// Failed logins per address, on this node (with a broker, also counted in Redis for the cluster).
+    address_failures: Arc<AddressFailures>,
     register: Arc<Keyed<IpAddr>>,
     moves: Arc<Keyed<String>>,
     analyses: Arc<Keyed<String>>,
@@ -202,7 +257,7 @@ impl Limiters {
             cluster: Arc::default(),
             limits: limits.clone(),
             login_failures: Arc::default(),
-            login: Arc::new(RateLimiter::keyed(quota(limits.logins_per_minute, limits.logins_per_minute))),
+            address_failures: Arc::default(),
             register: Arc::new(RateLimiter::keyed(quota(
                 limits.registrations_per_hour.div_ceil(60).max(1),
                 limits.registrations_per_hour,
@@ -235,9 +290,23 @@ impl Limiters {
         }
     }
 
+    /// A login attempt from `ip`: refused while `logins_per_minute` accounts have failed to log in from the
+    /// address within a minute ([`AddressFailures`]), on this node or, with a broker, on all the nodes together.
+    /// Successful logins do not count.
     pub async fn login(&self, ip: IpAddr) -> Result<(), ApiError> {
-        self.login.check_key(&ip).map_err(|_| ApiError::too_many())?;
-        self.in_cluster("login", &ip.to_string(), self.limits.logins_per_minute, MINUTE).await
+        let allowed = self.limits.logins_per_minute.max(1) as usize;
+        if self.address_failures.count(ip) >= allowed {
+            return Err(ApiError::too_many());
+        }
+        let Some(b) = self.cluster.get() else { return Ok(()) };
+        match b.recent(&format!("login-fail-ip:{ip}"), AddressFailures::WINDOW_MS).await {
+            Ok((n, _)) if n >= allowed => Err(ApiError::too_many()),
+            Ok(_) => Ok(()),
+            Err(e) => {
+                tracing::warn!("failed logins by address: the broker did not answer ({e}); this node's count holds");
+                Ok(())
+            }
+        }
     }
 
     /// A login attempt on `account`: refused while it has [`LoginFailures::MAX`] failed logins within
@@ -256,14 +325,28 @@ impl Limiters {
         }
     }
 
-    /// Counts a failed login on `account`.
-    pub async fn login_failed(&self, account: &str) {
+    /// Counts a failed login on `account` from `ip`: against the account, and against the address when the
+    /// account had not failed from it within the minute ([`AddressFailures`]), here and in the cluster.
+    pub async fn login_failed(&self, account: &str, ip: IpAddr) {
         self.login_failures.record(account);
-        if let Some(b) = self.cluster.get()
-            && let Err(e) =
-                b.record(&format!("login-fail:{account}"), LoginFailures::WINDOW_MS, LoginFailures::MAX).await
-        {
+        let per_address = self.limits.logins_per_minute.max(1) as usize;
+        self.address_failures.record(ip, account, per_address);
+        let Some(b) = self.cluster.get() else { return };
+        if let Err(e) = b.record(&format!("login-fail:{account}"), LoginFailures::WINDOW_MS, LoginFailures::MAX).await {
             tracing::warn!("failed logins: the broker did not count one ({e})");
+        }
+        let pair = format!("login-fail-ip-account:{ip}:{account}");
+        let window = AddressFailures::WINDOW_MS;
+        let counted = match b.recent(&pair, window).await {
+            Ok((n, _)) => n > 0,
+            Err(_) => false,
+        };
+        let mut result = b.record(&pair, window, 1).await;
+        if !counted && result.is_ok() {
+            result = b.record(&format!("login-fail-ip:{ip}"), window, per_address).await;
+        }
+        if let Err(e) = result {
+            tracing::warn!("failed logins by address: the broker did not count one ({e})");
         }
     }
 

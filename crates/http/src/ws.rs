@@ -511,6 +511,9 @@ impl Conn {
     async fn accept_seek(&mut self, id: u32, seek_id: &str) -> Result<(), ApiError> {
         let (p, guest) = self.need_user()?;
         guoxiang_domain::policy::check_lobby(self.is_bot())?;
+        if let Some(s) = self.state.lobby.seeks().await.into_iter().find(|s| s.id == seek_id) {
+            crate::http::class::check_pairing(&self.state, &s.player.id, &p.id).await?;
+        }
         self.state.lobby.accept_seek(seek_id, p, guest).await?;
         self.ack(id);
         Ok(())
@@ -589,6 +592,9 @@ impl Conn {
 
     async fn accept_challenge(&mut self, id: u32, challenge_id: &str) -> Result<(), ApiError> {
         let (p, guest) = self.need_user()?;
+        if let Some(c) = self.state.lobby.challenge(challenge_id).await {
+            crate::http::class::check_pairing(&self.state, &c.challenger.id, &p.id).await?;
+        }
         self.state.lobby.accept_challenge(challenge_id, p, guest).await?;
         self.ack(id);
         Ok(())

@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod class;
 pub mod cluster;
 pub mod explain;
 pub mod games;

@@ -18,6 +18,11 @@ pub struct Args {
     /// Threads for the computer opponent (default: cores − 1, at least 1).
     #[arg(long)]
     pub engine_workers: Option<usize>,
+    /// Threads for the server's analysis: the analysis board of browsers without WebAssembly, API clients'
+    /// analyses, game reviews (default 1). 0: the server never analyses for the analysis board (every browser runs
+    /// the engine itself; `/api/analyse` and `/ws/analysis` answer 503); reviews still run, on one thread.
+    #[arg(long)]
+    pub analysis_workers: Option<usize>,
     /// Threads for the server's own work: requests, connections, the games' actors (default: cores − 1, at least
     /// 1 — the database's writer and the computer's threads need the rest; on two cores one thread serves 5,000
     /// live games with about a tenth less CPU per move than two, docs/benchmarks.md).
@@ -67,6 +72,17 @@ pub struct Args {
     /// registered user). A tournament's organiser and arbiters decide results that move ratings.
     #[arg(long, default_value = "admins", env = "GUOXIANG_RATED_TOURNAMENTS")]
     pub rated_tournaments: guoxiang_server::tournament::RatedTournaments,
+    /// Who may create classes (课堂) and be a teacher: `anyone` (every registered account, the default) or
+    /// `admin-only` (the server's administrators).
+    #[arg(long, default_value = "anyone", env = "GUOXIANG_TEACHERS")]
+    pub teachers: guoxiang_server::http::class::Teachers,
+    /// Failed logins allowed a minute from one address (successful logins are not limited per address, so a
+    /// class behind one school router signs in at once). Each account also pauses after 10 failures in 10 min.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..), env = "GUOXIANG_LOGIN_LIMIT")]
+    pub login_limit: u32,
+    /// Registrations allowed an hour from one address.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..), env = "GUOXIANG_SIGNUP_LIMIT")]
+    pub signup_limit: u32,
     /// Run as one node of several sharing this database (PostgreSQL): each live game is owned by one node through
     /// a lease, its writes fenced by the lease's epoch, and the games of a node that dies are taken over. Without
     /// --broker, clients must reach the node that owns their game.
@@ -104,6 +120,7 @@ impl Default for Args {
             database: std::env::var("GUOXIANG_DATABASE").unwrap_or_else(|_| "sqlite://guoxiang.db".to_owned()),
             public_url: None,
             engine_workers: None,
+            analysis_workers: None,
             workers: None,
             secure_cookies: false,
             session_idle_days: std::env::var("GUOXIANG_SESSION_IDLE_DAYS")
@@ -127,6 +144,9 @@ impl Default for Args {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or_default(),
+            teachers: std::env::var("GUOXIANG_TEACHERS").ok().and_then(|v| v.parse().ok()).unwrap_or_default(),
+            login_limit: env_limit("GUOXIANG_LOGIN_LIMIT", 10),
+            signup_limit: env_limit("GUOXIANG_SIGNUP_LIMIT", 30),
             cluster: false,
             broker: None,
             node: None,
@@ -135,6 +155,11 @@ impl Default for Args {
             syzygy_path: std::env::var("GUOXIANG_SYZYGY_PATH").ok(),
         }
     }
+}
+
+/// A limit from the environment (at least 1), or `default`.
+fn env_limit(var: &str, default: u32) -> u32 {
+    std::env::var(var).ok().and_then(|v| v.parse().ok()).filter(|n| *n >= 1).unwrap_or(default)
 }
 
 /// `--trusted-proxy`'s values (blank ones, as an empty variable gives, are skipped).
@@ -189,11 +214,17 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     if let Some(n) = a.engine_workers {
         config.engine_workers = n.max(1);
     }
+    if let Some(n) = a.analysis_workers {
+        config.analysis_workers = n;
+    }
     config.secure_cookies = a.secure_cookies;
     config.session_idle_ms = a.session_idle_days * 86_400_000;
     config.computer_reply_ms = a.computer_reply_ms;
     config.rated_bot_games = a.rated_bot_games;
     config.rated_tournaments = a.rated_tournaments;
+    config.teachers = a.teachers;
+    config.limits.logins_per_minute = a.login_limit;
+    config.limits.registrations_per_hour = a.signup_limit;
     config.connections.per_ip = a.max_connections_per_ip.max(1);
     config.trusted_proxies = trusted_proxies(&a.trusted_proxies)?;
     config.metrics = metrics_access(a.metrics_token, a.metrics_addr, a.metrics_public)?;

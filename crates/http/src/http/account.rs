@@ -136,13 +136,17 @@ pub async fn login(
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))?;
     let Some(user) = user.filter(|_| matches && hash.is_some()) else {
-        state.limiters.login_failed(&id).await;
+        state.limiters.login_failed(&id, client).await;
         return Err(bad_credentials());
     };
     state.limiters.login_succeeded(&id).await;
     let secret = auth::new_session(&state, &user.id, auth::SESSION_DAYS).await?;
-    let body = auth_answer(&user, &secret);
-    Ok(with_cookie(&state, &secret, auth::SESSION_DAYS, body))
+    // A password a teacher reset: the client asks for a new one before anything else.
+    let must_change = state.store.password_reset_pending(&user.id).await?;
+    let mut body = serde_json::to_value(auth_answer(&user, &secret)).map_err(|e| ApiError::internal("login", e))?;
+    body["must_change_password"] = must_change.into();
+    let cookie = auth::session_cookie(&secret, auth::SESSION_DAYS, state.config.secure_cookies);
+    Ok(no_store((AppendHeaders([(header::SET_COOKIE, cookie)]), Json(body))))
 }
 
 /// Ends the session the request came with (a cookie or a bearer session; a personal token is revoked with
@@ -221,7 +225,7 @@ pub async fn change_password(
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))?;
     if !matches {
-        state.limiters.login_failed(&a.user.id).await;
+        state.limiters.login_failed(&a.user.id, client).await;
         return Err(wrong_password());
     }
     state.limiters.login_succeeded(&a.user.id).await;
@@ -230,6 +234,7 @@ pub async fn change_password(
         .await
         .map_err(|e| ApiError::internal("argon2 task", e))??;
     state.store.set_password(&a.user.id, &new_hash).await?;
+    state.store.clear_password_reset(&a.user.id).await?;
     let ended = end_sessions(&state, &a.user.id, Some(&session)).await?;
     Ok(no_store(Json(SessionsEnded { ok: true, ended })))
 }
@@ -270,22 +275,26 @@ pub struct MeQuery {
     pub optional: bool,
 }
 
-/// The session's user; without a session 401, or `null` (200) when the query says `optional=true`, so that a new
+/// The session's user (with `must_change_password`: a teacher reset the password); without a session 401, or `null` (200) when the query says `optional=true`, so that a new
 /// visitor's browser does not log a failed request before it gets a guest session.
 pub async fn me(
     State(state): State<AppState>,
     MaybeAuth(a): MaybeAuth,
     Query(q): Query<MeQuery>,
-) -> ApiResult<Json<Option<Me>>> {
+) -> ApiResult<Json<serde_json::Value>> {
     let Some(a) = a else {
-        return if q.optional { Ok(Json(None)) } else { Err(ApiError::unauthorized()) };
+        return if q.optional { Ok(Json(serde_json::Value::Null)) } else { Err(ApiError::unauthorized()) };
     };
     let ratings = state.store.ratings(&a.user.id).await?;
-    Ok(Json(Some(Me {
+    let me = Me {
         user: account_user(&a.user),
         ratings: crate::http::archive::perfs(&ratings),
         playing: state.live.playing(&a.user.id).await,
-    })))
+    };
+    // Besides `Me`: whether a teacher reset the password (every other route refuses until a new one is chosen).
+    let mut body = serde_json::to_value(me).map_err(|e| ApiError::internal("me", e))?;
+    body["must_change_password"] = (!a.user.is_guest && state.store.password_reset_pending(&a.user.id).await?).into();
+    Ok(Json(body))
 }
 
 /// Creates a personal API token (from a logged-in session, not from another token).

@@ -7,6 +7,7 @@ pub mod account;
 pub mod analysis;
 pub mod analysis_ws;
 pub mod archive;
+pub mod class;
 pub mod explorer;
 pub mod learn;
 pub mod metrics;
@@ -26,6 +27,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .merge(account::routes())
         .merge(archive::routes())
+        .merge(class::routes())
         .merge(review::routes())
         .merge(analysis::routes())
         .merge(explorer::routes())

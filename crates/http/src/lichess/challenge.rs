@@ -109,6 +109,7 @@ pub async fn create(
         return Err(no_user());
     }
     let dest = state.store.user(&name.to_lowercase()).await?.ok_or_else(no_user)?;
+    crate::http::class::check_pairing(&state, &auth.user.id, &dest.id).await?;
     let rated = rated_param(&p)?;
     if rated && (auth.user.is_guest || dest.is_guest) {
         return Err(ApiError::bad_request("not_ratable", "游客不能下计分对局", "guests cannot play rated games"));
@@ -201,6 +202,9 @@ pub async fn ai(State(state): State<AppState>, auth: Auth, p: Params) -> ApiResu
 
 pub async fn accept(State(state): State<AppState>, auth: Auth, Path(id): Path<String>) -> ApiResult<Json<Value>> {
     require_any(&auth, WRITE)?;
+    if let Some(c) = state.lobby.challenge(&id).await {
+        crate::http::class::check_pairing(&state, &c.challenger.id, &auth.user.id).await?;
+    }
     state.lobby.accept_challenge(&id, player_of(&auth), auth.user.is_guest).await?;
     Ok(ok())
 }
