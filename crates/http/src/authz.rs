@@ -145,6 +145,13 @@ pub const ROUTES: &[Rule] = &[
     r("DELETE", "/api/class/{id}/join-code", Scope(CLASS_WRITE)),
     r("DELETE", "/api/class/{id}/students/{username}", Scope(CLASS_WRITE)),
     r("POST", "/api/class/{id}/students/{username}/password", Scope(CLASS_WRITE)),
+    // Homework and the class's dashboard.
+    r("GET", "/api/class/{id}/assignments", Scope(CLASS_READ)),
+    r("POST", "/api/class/{id}/assignments", Scope(CLASS_WRITE)),
+    r("DELETE", "/api/class/{id}/assignments/{aid}", Scope(CLASS_WRITE)),
+    r("GET", "/api/class/{id}/progress", Scope(CLASS_READ)),
+    r("GET", "/api/class/{id}/progress.csv", Scope(CLASS_READ)),
+    r("GET", "/api/homework", Scope(CLASS_READ)),
     // The server itself.
     r("GET", "/healthz", Open),
     r("GET", "/readyz", Open),

@@ -1,5 +1,6 @@
 //! 学棋 / Learn over HTTP: the course compiled into the binary (`GET /api/learn`), the judge of one try
-//! (`POST /api/learn/try`, open to anyone: pure computation by the rules core), and a registered account's
+//! (`POST /api/learn/try`, open to anyone: pure computation by the rules core; a registered account's verdicts are
+//! recorded as the steps it earned, what its teacher sees), and a registered account's
 //! progress (`GET`/`PUT /api/learn/progress`; guests keep theirs in the browser).
 //!
 //! Request bodies are read as JSON values and checked field by field, so a bad request says which field is wrong
@@ -23,7 +24,7 @@ use serde_json::{Map, Value};
 
 use crate::AppState;
 use crate::api_error::{ApiError, ApiResult};
-use crate::auth::Auth;
+use crate::auth::{Auth, MaybeAuth};
 
 /// Routes: the 学棋 / Learn course and its progress.
 pub fn routes() -> Router<AppState> {
@@ -64,6 +65,11 @@ fn loaded() -> &'static Loaded {
         }
         Loaded { course: report.course, json }
     })
+}
+
+/// The course compiled into the binary (what lessons and chapters exist, and their steps).
+pub(crate) fn course_model() -> &'static Course {
+    &loaded().course
 }
 
 /// `GET /api/learn`: [`LearnCourse`], `{"chapters": [{id, order, title, summary, lessons: [...]}]}`.
@@ -180,11 +186,22 @@ fn parse_try(body: &[u8]) -> Result<(String, usize, Try), ApiError> {
     Ok((lesson, step, t))
 }
 
-/// `POST /api/learn/try`: the verdict on one try.
-pub async fn judge_try(body: Bytes) -> ApiResult<Json<LearnVerdict>> {
+/// `POST /api/learn/try`: the verdict on one try. For a registered account (a session, or a token with
+/// `learn:write`) the verdict is also recorded: a wrong try counts as a miss at the step, an accepted step is
+/// earned ([`record_try`]); guests and visitors are judged alone, as before.
+pub async fn judge_try(
+    State(state): State<AppState>,
+    MaybeAuth(auth): MaybeAuth,
+    body: Bytes,
+) -> ApiResult<Json<LearnVerdict>> {
     let (lesson, step, t) = parse_try(&body)?;
     match guoxiang_learn::judge(&loaded().course, &lesson, step, &t) {
-        Ok(v) => Ok(Json(verdict(v))),
+        Ok(v) => {
+            if let Some(user) = auth.as_ref().filter(|a| !a.user.is_guest && a.require("learn:write").is_ok()) {
+                record_try(&state, &user.user.id, &lesson, step, &v).await?;
+            }
+            Ok(Json(verdict(v)))
+        }
         Err(e) => {
             let text = e.text();
             if e.is_not_found() {
@@ -194,6 +211,25 @@ pub async fn judge_try(body: Bytes) -> ApiResult<Json<LearnVerdict>> {
             }
         }
     }
+}
+
+/// What a teacher sees of a judged try (issue 42): a wrong one adds a miss at the step, an accepted step is earned
+/// (the first acceptance wins, with the misses before it). A try that is right but does not finish the step yet
+/// changes nothing.
+async fn record_try(
+    state: &AppState,
+    user_id: &str,
+    lesson: &str,
+    step: usize,
+    v: &guoxiang_learn::Verdict,
+) -> Result<(), ApiError> {
+    let step = u32::try_from(step).map_err(|_| bad("step", "数值太大", "too large"))?;
+    if !v.ok {
+        state.store.add_learn_miss(user_id, lesson, step).await?;
+    } else if v.done {
+        state.store.earn_learn_step(user_id, lesson, step, guoxiang_domain::time::now_ms() as i64).await?;
+    }
+    Ok(())
 }
 
 /// Progress is kept for registered accounts only.

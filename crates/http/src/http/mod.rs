@@ -8,7 +8,9 @@ pub mod analysis;
 pub mod analysis_ws;
 pub mod archive;
 pub mod class;
+pub mod class_progress;
 pub mod explorer;
+pub mod homework;
 pub mod learn;
 pub mod metrics;
 pub mod puzzle;
@@ -28,6 +30,8 @@ pub fn routes() -> Router<AppState> {
         .merge(account::routes())
         .merge(archive::routes())
         .merge(class::routes())
+        .merge(homework::routes())
+        .merge(class_progress::routes())
         .merge(review::routes())
         .merge(analysis::routes())
         .merge(explorer::routes())
