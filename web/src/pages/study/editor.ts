@@ -27,6 +27,7 @@ import {
   followStart,
   makeNote,
   newChapter,
+  lineEnd,
   next,
   noteBoth,
   noteText,
@@ -73,7 +74,7 @@ function chapterOf(e: Ed): Chapter {
   return e.study.chapters[e.chapter] ?? e.study.chapters[0];
 }
 
-export function studyEditor(view: StudyView): { el: HTMLElement; destroy(): void } {
+export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void; destroy(): void } {
   const e: Ed = {
     view,
     study: view.study ?? { title: view.title, chapters: [] },
@@ -403,9 +404,10 @@ export function studyEditor(view: StudyView): { el: HTMLElement; destroy(): void
       h('button', { type: 'button', class: 'btn nav', testid, title, 'aria-label': title, onclick: () => goto(to()) }, label);
     replace(
       navEl,
-      btn('⏮', 'study-first', t('nav.first'), () => []),
-      btn('◀', 'study-prev', t('nav.prev'), () => prev(e.path)),
-      btn('▶', 'study-next', t('nav.next'), () => next(chapterOf(e), e.path)),
+      btn('«', 'study-first', t('nav.first'), () => []),
+      btn('‹', 'study-prev', t('nav.prev'), () => prev(e.path)),
+      btn('›', 'study-next', t('nav.next'), () => next(chapterOf(e), e.path)),
+      btn('»', 'study-last', t('nav.last'), () => lineEnd(chapterOf(e), e.path)),
     );
   }
 
@@ -527,10 +529,11 @@ export function studyEditor(view: StudyView): { el: HTMLElement; destroy(): void
   }
 
   function redraw(): void {
+    // The annotations first: a reader's try at a step starts there, and the board shows it.
+    drawAnnotations();
     drawBoard();
     drawBanner();
     drawTree();
-    drawAnnotations();
     drawChapters();
   }
 
@@ -585,6 +588,11 @@ export function studyEditor(view: StudyView): { el: HTMLElement; destroy(): void
   window.addEventListener('beforeunload', onUnload);
   return {
     el,
+    /** The board measures itself once in the page (it was made before the study was loaded and shown). */
+    mounted() {
+      board.redrawAll();
+      drawBoard();
+    },
     destroy() {
       window.clearInterval(tick);
       window.removeEventListener('beforeunload', onUnload);

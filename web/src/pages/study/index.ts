@@ -104,6 +104,7 @@ export function studyPage(id: string): Page {
       const ed = studyEditor(v);
       destroy = ed.destroy;
       replace(el, ed.el);
+      ed.mounted();
     })
     .catch((e) => {
       if (!alive) return;

@@ -183,6 +183,13 @@ export function next(ch: Chapter, path: Path): Path {
   return line?.[i] ? [...path.slice(0, -1), i] : path;
 }
 
+/** The end of the line shown. */
+export function lineEnd(ch: Chapter, path: Path): Path {
+  let p = path;
+  for (let n = next(ch, p); !samePath(n, p); n = next(ch, p)) p = n;
+  return p;
+}
+
 /** Deletes the move at `path` and what follows it in its line; a variation left empty goes. Returns where to go. */
 export function remove(ch: Chapter, path: Path): Path {
   if (!path.length) return [];
