@@ -41,6 +41,8 @@ pub const SCOPES: &[&str] = &[
     "puzzle:write",
     "tournament:write",
     "arbiter:write",
+    "study:read",
+    "study:write",
     "class:read",
     "class:write",
 ];

@@ -62,6 +62,8 @@ const PREF_READ: &[&str] = &["preference:read", "preference:write"];
 const PREF_WRITE: &[&str] = &["preference:write"];
 const TOURNAMENT: &[&str] = &["tournament:write"];
 const ARBITER: &[&str] = &["arbiter:write"];
+const STUDY_READ: &[&str] = &["study:read", "study:write"];
+const STUDY_WRITE: &[&str] = &["study:write"];
 const CLASS_READ: &[&str] = &["class:read", "class:write"];
 const CLASS_WRITE: &[&str] = &["class:write"];
 
@@ -133,6 +135,16 @@ pub const ROUTES: &[Rule] = &[
     r("GET", "/api/tournament/{id}/pgn", Open),
     r("GET", "/api/tournament/{id}/trf", Open),
     r("GET", "/api/game/{id}/tournament", Open),
+    // Studies (a public one is open to anyone; the handlers check who may read or change each).
+    r("POST", "/api/study", Scope(STUDY_WRITE)),
+    r("GET", "/api/study", Scope(STUDY_READ)),
+    r("POST", "/api/study/from-lesson/{lesson}", Scope(STUDY_WRITE)),
+    r("GET", "/api/study/{id}", Scope(STUDY_READ)),
+    r("PUT", "/api/study/{id}", Scope(STUDY_WRITE)),
+    r("DELETE", "/api/study/{id}", Scope(STUDY_WRITE)),
+    r("POST", "/api/study/{id}/chapters/pgn", Scope(STUDY_WRITE)),
+    r("GET", "/api/study/{id}/chapters/{n}", Scope(STUDY_READ)),
+    r("POST", "/api/study/{id}/try", Scope(STUDY_READ)),
     // Classes.
     r("POST", "/api/class", Scope(CLASS_WRITE)),
     r("GET", "/api/class", Scope(CLASS_READ)),

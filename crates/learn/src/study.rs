@@ -395,11 +395,7 @@ impl Check {
             }
             let m = pgn::parse_move(&pos, &n.san).map_err(|e| {
                 let t = e.text();
-                StudyError::new(
-                    self.at(&path, &n.san),
-                    format!("{:?}: {}", n.san, t.en),
-                    format!("{:?}：{}", n.san, t.zh),
-                )
+                StudyError::new(self.at(&path, &n.san), t.en, t.zh)
             })?;
             n.san = pos.san(m);
             pos = pos

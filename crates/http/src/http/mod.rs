@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod puzzle;
 pub mod review;
 pub mod stats;
+pub mod study;
 pub mod tournament;
 pub mod upgrade;
 pub mod web;
@@ -38,6 +39,7 @@ pub fn routes() -> Router<AppState> {
         .merge(analysis_ws::routes())
         .merge(learn::routes())
         .merge(puzzle::routes())
+        .merge(study::routes())
         .merge(tournament::routes())
         .merge(metrics::routes())
         .merge(stats::routes())
