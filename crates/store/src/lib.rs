@@ -47,7 +47,6 @@ pub use classes::{ClassMember, ClassRow, ClassSummary};
 pub use earned::{EarnedLessons, EarnedStep, EarnedSteps, stars_for};
 pub use explorer::{ExplorerImport, ExplorerRow, ExplorerSource};
 pub use homework::AssignmentRow;
-pub use studies::{STUDY_VISIBILITIES, StudyRow, StudyWrite};
 pub use learn::{LearnProgress, LessonProgress};
 pub use leases::LeaseRow;
 pub use migrate::AppliedMigration;
@@ -56,6 +55,7 @@ pub use puzzles::{
     RoundRecord, RoundRow, UpsertCounts, UserPuzzleRating,
 };
 pub use reviews::{REVIEW_LEASE_PREFIX, ReviewRow, ReviewStatus, review_lease};
+pub use studies::{STUDY_VISIBILITIES, StudyRow, StudyWrite};
 pub use tournaments::{TournamentGameRow, TournamentRow};
 
 /// Connections in the pool of an SQLite file (WAL lets readers run beside the one writer).
