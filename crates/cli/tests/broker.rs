@@ -348,14 +348,15 @@ async fn limits_hold_across_nodes() {
     let Some(cluster) = Cluster::new("limits") else { return };
     let nodes: Vec<(u16, Server)> = ["a", "b", "c"].iter().map(|n| cluster.node(n)).collect();
     let ports: Vec<u16> = nodes.iter().map(|(p, _)| *p).collect();
-    // Ten logins a minute per address (the default), whichever node they reach: tried round-robin on the three nodes,
-    // the first ten are judged (wrong password) and the eleventh is refused as too many — each node alone has seen
-    // only three or four.
-    let body = r#"{"username":"nobody","password":"not the password"}"#;
+    // Ten accounts failing to log in from one address a minute (the default), whichever node they reach: tried
+    // round-robin on the three nodes, the first ten are judged (wrong password) and the eleventh is refused as too
+    // many — each node alone has seen only three or four. (One account's repeated failures count once per address.)
     for i in 0..10 {
-        let r = http_post(ports[i % 3], "/api/login", body);
+        let body = format!(r#"{{"username":"nobody{i}","password":"not the password"}}"#);
+        let r = http_post(ports[i % 3], "/api/login", &body);
         assert!(!r.starts_with("HTTP/1.1 429"), "login {} was refused as too many: {r}", i + 1);
     }
+    let body = r#"{"username":"nobody10","password":"not the password"}"#;
     let r = http_post(ports[10 % 3], "/api/login", body);
     assert!(r.starts_with("HTTP/1.1 429"), "the eleventh login in a minute went through: {r}");
     assert!(r.contains("rate_limited"), "{r}");
