@@ -153,10 +153,12 @@ def conflicts(site, s):
 
 
 def proxies(site, s):
+    # An address's limit counts the accounts that failed from it (issue 42): ten names, each failing once.
     bad = {"username": "Petr", "password": "wrong password 1"}
     codes = []
-    for _ in range(10):
-        r, _ = site.call("POST", "/api/login", body=bad, headers={"X-Forwarded-For": "203.0.113.5"})
+    for i in range(10):
+        body = {"username": f"Petr{i}", "password": "wrong password 1"}
+        r, _ = site.call("POST", "/api/login", body=body, headers={"X-Forwarded-For": "203.0.113.5"})
         codes.append(r.status_code)
     r, j = site.call("POST", "/api/login", body={"username": "Olga", "password": "olga-pass-2026"},
                      headers={"X-Forwarded-For": "203.0.113.9"})
