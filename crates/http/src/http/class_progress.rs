@@ -132,7 +132,8 @@ fn student_json(s: &StudentReport) -> Value {
     let g = &s.games;
     json!({
         "username": s.member.name,
-        "name": Value::Null,
+        // No other name is kept: the user name, as the class's own list gives it.
+        "name": s.member.name,
         "lessons": lessons_json(&s.earned),
         "puzzles": {"solved": s.solved, "failed": s.failed, "by_theme": by_theme},
         "games": {
@@ -223,7 +224,7 @@ pub async fn progress_csv(State(state): State<AppState>, auth: Auth, Path(id): P
         let lessons = lessons_json(&s.earned).values().filter(|v| v["done"] == true).count();
         let mut row = vec![
             csv_field(&s.member.name),
-            String::new(),
+            csv_field(&s.member.name),
             lessons.to_string(),
             s.solved.to_string(),
             s.failed.to_string(),
