@@ -2,9 +2,10 @@
 //! count is deterministic and changes only when the search or the evaluation changes, which makes it a signature
 //! for a build (`guoxiang bench`).
 
+use crate::clock::Instant;
 use crate::{Control, Engine, Limits, Silent};
 use guoxiang_core::Position;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 10;

@@ -20,9 +20,11 @@
 //! | `book` | the low levels' opening book and their preference for developing moves |
 //! | `tb` | Syzygy endgame tablebases at the root and in the tree |
 //! | `bench` | the fixed benchmark positions |
+//! | `clock` | the clock the search reads (the host's in a browser) |
 
 pub mod bench;
 pub mod book;
+pub mod clock;
 pub mod eval;
 pub mod levels;
 pub mod movepick;
@@ -39,10 +41,11 @@ pub use levels::{LEVELS, Level};
 pub use score::{MAX_PLY, Score};
 pub use tt::{Bound, TranspositionTable};
 
+use crate::clock::Instant;
 use guoxiang_core::{Move, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What the `go` command asked for. Everything is optional; nothing set means "search until stopped".
 #[derive(Clone, Debug, Default)]

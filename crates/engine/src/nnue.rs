@@ -245,9 +245,9 @@ impl Network {
     /// The evaluation in centipawns from the side to move's point of view, given the accumulators indexed by colour.
     #[inline]
     pub fn output(&self, acc: &[Hidden; 2], stm: Color) -> i32 {
-        let (us, them) = (&acc[stm.index()], &acc[(!stm).index()]);
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
+            let (us, them) = (&acc[stm.index()], &acc[(!stm).index()]);
             // SAFETY: AVX2 is present (checked at run time just above).
             let sum = unsafe { simd::screlu_dot(us, &self.out_w[0]) + simd::screlu_dot(them, &self.out_w[1]) };
             return self.finish(sum);

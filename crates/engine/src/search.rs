@@ -12,6 +12,7 @@
 //! their own histories and search odd-numbered ones a ply deeper. The main thread alone manages time, reports and
 //! decides the move.
 
+use crate::clock::Instant;
 use crate::eval::{evaluate, material_rules, non_pawn_material};
 use crate::levels::Level;
 use crate::movepick::{ContHistory, History, MovePicker, PIECE_TO, piece_to};
@@ -27,7 +28,7 @@ use crate::{Control, Info, Limits, Options, Reporter, SearchResult};
 use guoxiang_core::{Color, Move, Position, Role};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const INF: i32 = Score::INFINITE;
 const MATE: i32 = Score::MATE;
