@@ -55,9 +55,9 @@ function freshDatabase(dir) {
  * The server to test: $GX_BASE if set (already running), else the binary $GX_BIN (or `bin`) started on a free
  * port with a fresh database (see freshDatabase). Returns {base, database, stop} (`database`: $GX_DATABASE for a running
  * server, when run.sh started it). `own`: always start one of its own, even when $GX_BASE is set (for a spec that
- * must not see what the other specs wrote: their players' and tournaments' names).
+ * must not see what the other specs wrote: their players' and tournaments' names). `args`: more `serve` options.
  */
-export async function startServer(bin = process.env.GX_BIN, { own = false } = {}) {
+export async function startServer(bin = process.env.GX_BIN, { own = false, args = [] } = {}) {
   if (process.env.GX_BASE && !own) {
     return { base: process.env.GX_BASE.replace(/\/$/, ''), database: process.env.GX_DATABASE, stop: async () => {} };
   }
@@ -66,7 +66,7 @@ export async function startServer(bin = process.env.GX_BIN, { own = false } = {}
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const database = freshDatabase(dir);
-  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', database], {
+  const proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', database, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
   });

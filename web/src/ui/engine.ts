@@ -97,6 +97,7 @@ export function enginePanel(cb: {
     toggle.checked = v.on;
     select.value = String(v.multipv);
     linesEl.dataset.fen = v.lines.length ? fen : '';
+    linesEl.dataset.depth = String(v.lines[0]?.depth ?? 0);
     // The rows kept for the lines (see .engine-lines): none when no line will come.
     linesEl.style.setProperty('--lines', String(gameEnd || !v.on ? 0 : v.multipv));
     evalEl.classList.toggle('busy', !gameEnd && v.lines.length === 0);

@@ -92,6 +92,16 @@ pub fn position_after(fen: Option<&str>, moves: &[String]) -> Result<Position, A
     })
 }
 
+/// The answer when the server runs with `--analysis-workers 0`: browsers analyse for themselves (issue 43).
+pub fn no_server_analysis() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "analysis_off",
+        "本服务器不提供引擎分析（--analysis-workers 0）：请在浏览器中分析",
+        "this server does not analyse positions (--analysis-workers 0): the engine runs in the browser",
+    )
+}
+
 fn score(info: &Info) -> EngineScore {
     match info.score.mate_moves() {
         Some(m) => EngineScore::Mate { mate: m },
@@ -120,6 +130,9 @@ pub async fn analyse(
     auth: Auth,
     Json(r): Json<AnalyseRequest>,
 ) -> ApiResult<Json<AnalyseAnswer>> {
+    if state.config.analysis_workers == 0 {
+        return Err(no_server_analysis());
+    }
     let pos = position_after(r.fen.as_deref(), r.moves.as_deref().unwrap_or_default())?;
     state.limiters.analysis(&auth.user.id).await?;
     let depth = r.depth.unwrap_or(14).clamp(1, 30);

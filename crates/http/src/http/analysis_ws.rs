@@ -203,6 +203,14 @@ async fn start(
     multipv: Option<u8>,
     depth: Option<u32>,
 ) -> Result<(), String> {
+    if state.config.analysis_workers == 0 {
+        return Err(error(
+            Some(id),
+            AnalysisErrorCode::Busy,
+            "本服务器不提供引擎分析（--analysis-workers 0）：请在浏览器中分析",
+            "this server does not analyse positions (--analysis-workers 0): the engine runs in the browser",
+        ));
+    }
     let multipv = multipv.unwrap_or(1);
     if !(1..=MAX_MULTIPV).contains(&multipv) {
         return Err(error(

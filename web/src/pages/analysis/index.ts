@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The analysis board: a move tree with variations (PGN in and out with comments and NAGs), the server engine's
-// lines streamed over `/ws/analysis` while it deepens (arrows on the board, an evaluation bar), an evaluation
-// graph over the main line, and the opening name. Loads a finished game by id, `?fen=…&moves=…`, a pasted PGN or
+// The analysis board: a move tree with variations (PGN in and out with comments and NAGs), the engine's lines
+// while it deepens — in a Web Worker running our WebAssembly build, or from the server over `/ws/analysis` when the
+// browser cannot — (arrows on the board, an evaluation bar), an evaluation graph over the main line, and the
+// opening name. Loads a finished game by id, `?fen=…&moves=…`, a pasted PGN or
 // FEN. The state and its reducer are ctrl.ts; this file wires the board, the views and the stream to it.
 
 import type { Key } from '@lichess-org/chessground/types';
@@ -26,6 +27,7 @@ import { fromQuery, parseInput } from './load';
 import { currentFen, initialState, needsSearch, reduce } from './ctrl';
 import type { Action, State } from './ctrl';
 import { AnalysisStream } from './stream';
+import { browserEngineAvailable, WorkerAnalysis, WorkerEvaluator } from '../../engine/client';
 import { layout } from './view';
 import { displayName } from '../../ui/names';
 
@@ -115,10 +117,24 @@ export function analysisPage(gameId: string | null, query: URLSearchParams): Pag
   }
 
   // ---- the stream ----
-  const stream = new AnalysisStream(
-    (msg) => dispatch({ type: 'server', msg }),
-    () => dispatch({ type: 'reconnected' }),
-  );
+  // The engine runs in this browser (a Web Worker with our WebAssembly build) when it can, so the server's cores
+  // stay free (issue 43); the server's stream is the fallback for browsers without WebAssembly.
+  const server = () =>
+    new AnalysisStream(
+      (msg) => dispatch({ type: 'server', msg }),
+      () => dispatch({ type: 'reconnected' }),
+    );
+  let stream: AnalysisStream | WorkerAnalysis = browserEngineAvailable()
+    ? new WorkerAnalysis(
+        (msg) => dispatch({ type: 'server', msg }),
+        () => {
+          stream = server();
+          dispatch({ type: 'reconnected' });
+        },
+      )
+    : server();
+  /** The evaluation graph's engine: a worker of its own, so the live lines go on meanwhile. */
+  const evaluator = browserEngineAvailable() ? new WorkerEvaluator() : null;
   let askTimer = 0;
   /** Asks for the position shown when the engine should search it (a short delay, for stepping quickly). */
   function syncEngine(): void {
@@ -271,6 +287,7 @@ export function analysisPage(gameId: string | null, query: URLSearchParams): Pag
           drawGraph();
         },
         () => destroyed || mainlineKey(s.tree) !== key,
+        evaluator,
       );
       if (done) v.progressEl.textContent = t('analysis.progressDone', { total: String(mainline(s.tree).length + 1) });
     } catch (e) {
@@ -324,6 +341,7 @@ export function analysisPage(gameId: string | null, query: URLSearchParams): Pag
       destroyed = true;
       window.clearTimeout(askTimer);
       stream.close();
+      evaluator?.close();
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('visibilitychange', onVisibility);
       offExplorerLang();

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine in the learner's browser (issue 43): with `guoxiang serve --analysis-workers 0` the server never
+// analyses for the board (its analysis endpoints answer 503), and the analysis board still shows engine lines that
+// deepen, several of them, with the evaluation bar — from a Web Worker running our WebAssembly, with no request to
+// /api/analyse and no /ws/analysis socket. GX_WASM_BENCH=1 also times `guoxiang bench` in Chromium (the node count
+// must be the native one; docs/benchmarks.md).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, startServer, tid } from './lib.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(process.env.GX_BIN, { own: true, args: ['--analysis-workers', '0'] });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('--analysis-workers 0: the server refuses to analyse, with a reason', async () => {
+  const login = await fetch(`${server.base}/api/guest`, { method: 'POST', headers: { origin: server.base } });
+  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const r = await fetch(`${server.base}/api/analyse`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: server.base },
+    body: JSON.stringify({ moves: ['e2e4'] }),
+  });
+  // A guest's session may analyse on a server that analyses; this one refuses, naming why.
+  assert.equal(r.status, 503);
+  assert.match(await r.text(), /analysis_off/);
+});
+
+test('the analysis board analyses in a Web Worker running WebAssembly', { timeout: 120_000 }, async () => {
+  const { page, context } = await newPage(browser, server.base, { lang: 'en' });
+  const serverAnalysis = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/analyse')) serverAnalysis.push(r.url());
+  });
+  page.on('websocket', (ws) => {
+    if (ws.url().includes('/ws/analysis')) serverAnalysis.push(ws.url());
+  });
+  const wasm = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('.wasm')) wasm.push({ url: r.url(), type: r.headers()['content-type'] });
+  });
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+
+  await page.goto('/analysis?moves=e2e4%20e7e5%20g1f3');
+  await page.waitForSelector(tid('engine-lines'));
+  // Three lines (MultiPV), then the engine deepens: depth 6, then at least 10, always for the board's position.
+  await page.selectOption(tid('engine-multipv'), '3');
+  const depthAtLeast = (d) =>
+    page.waitForFunction(
+      ([lines, board, depth]) => {
+        const l = document.querySelector(lines);
+        const b = document.querySelector(board);
+        return l && b && l.dataset.fen === b.dataset.fen && Number(l.dataset.depth) >= depth && l.querySelectorAll('.engine-line').length >= 3;
+      },
+      [tid('engine-lines'), tid('board'), d],
+      { timeout: 60_000 },
+    );
+  await depthAtLeast(6);
+  await depthAtLeast(10);
+  const firsts = await page.$$eval(`${tid('engine-lines')} .engine-line`, (els) => els.map((e) => e.dataset.first));
+  assert.equal(firsts.length, 3);
+  assert.equal(new Set(firsts).size, 3, `three different first moves: ${firsts}`);
+  for (const m of firsts) assert.match(m, /^[a-h][1-8][a-h][1-8][qrbn]?$/);
+
+  // A new position is taken at once: one more move, and the lines are about it within a few seconds.
+  await page.goto('/analysis?moves=e2e4%20e7e5%20g1f3%20b8c6');
+  await depthAtLeast(4);
+
+  assert.ok(workers.some((u) => /worker/.test(u)), `a worker ran: ${workers}`);
+  assert.ok(wasm.length >= 1, 'the engine module was fetched');
+  assert.ok(wasm.every((w) => w.type === 'application/wasm'), JSON.stringify(wasm));
+  assert.deepEqual(serverAnalysis, [], 'no analysis asked of the server');
+  assert.deepEqual(errors, []);
+
+  if (process.env.GX_WASM_BENCH) {
+    for (const url of new Set(wasm.map((w) => w.url))) {
+      const r = await page.evaluate(async (u) => {
+        const bytes = await (await fetch(u)).arrayBuffer();
+        const { instance } = await WebAssembly.instantiate(bytes, { env: { gx_now_ms: () => performance.now() } });
+        const t0 = performance.now();
+        const nodes = instance.exports.gx_bench(10);
+        return { nodes, ms: performance.now() - t0 };
+      }, url);
+      console.log(`chromium bench ${url.split('/').pop()}: ${r.nodes} nodes, ${Math.round(r.ms)} ms, ${Math.round((r.nodes * 1000) / r.ms)} nodes/s`);
+    }
+  }
+  await context.close();
+});
