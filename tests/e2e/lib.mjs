@@ -526,7 +526,7 @@ export async function doLessonSteps(page, lesson) {
 
 /**
  * Fails the puzzle on the trainer's board with a quiet legal move that is not its solution's first move (no capture,
- * no check: not another way to win); waits for the result.
+ * no check: not another way to win), then asks for the solution; waits for the result.
  */
 export async function failTrainerPuzzle(page) {
   const board = tid('puzzle-board');
@@ -546,8 +546,15 @@ export async function failTrainerPuzzle(page) {
     }
   }
   if (!wrong) throw new Error(`${id}: no quiet wrong move in ${fen}`);
+  // The wrong move is taken back (the round already counts as failed); then the solution is shown.
+  const round = page.waitForResponse((r) => /\/api\/puzzle\/[^/]+\/round$/.test(new URL(r.url()).pathname));
   await clickSquare(page, wrong.slice(0, 2), board);
   await clickSquare(page, wrong.slice(2, 4), board);
+  await round;
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.busy !== '1', board);
+  // A DOM click: on a phone the board, moving as the page settles, may be over the button for a moment.
+  await page.waitForSelector(`${tid('puzzle-solution')}:not([disabled])`);
+  await page.$eval(tid('puzzle-solution'), (el) => el.click());
   await page.waitForSelector(`${tid('puzzle-result')}[data-result="failed"]`);
   return id;
 }

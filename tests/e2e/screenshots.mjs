@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Screenshots of the home page, a game in progress, the analysis board, 学棋 / Learn (the index and three kinds
-// of step) and the account page, in Chinese and English, on a desktop and a 360-px phone, into docs/screenshots/.
+// of step), the account page and the class pages (login cards, the dashboard, my homework), in Chinese and English,
+// on a desktop and a 360-px phone, into docs/screenshots/.
 //
 //   node tests/e2e/screenshots.mjs [path/to/guoxiang]    (default target/release/guoxiang; or GX_BASE=URL)
 
@@ -11,6 +12,8 @@ import {
   chooseMove,
   clickMove,
   clickSquare,
+  doLessonSteps,
+  failTrainerPuzzle,
   illegalTry,
   isLegalUci,
   launch,
@@ -20,6 +23,7 @@ import {
   openStep,
   pieceToShow,
   newPage,
+  solveTrainerPuzzle,
   startServer,
   tid,
   waitTurnOrEnd,
@@ -45,7 +49,8 @@ const DEVICES = [
   { name: 'phone', width: 360, height: 740, mobile: true },
 ];
 
-// GX_SHOTS=learn renews only the Learn pictures (GX_SHOTS=play the play pages', GX_SHOTS=account the account page's).
+// GX_SHOTS=learn renews only the Learn pictures (GX_SHOTS=play the play pages', GX_SHOTS=account the account page's,
+// GX_SHOTS=classroom the class pages': login cards, the dashboard, my homework).
 const ONLY = process.env.GX_SHOTS ?? '';
 const bin = process.argv[2] ?? process.env.GX_BIN ?? join(ROOT, 'target/release/guoxiang');
 const server = await startServer(bin);
@@ -73,6 +78,93 @@ const TACTIC = (() => {
 })();
 const PROMOTE = findStep((s) => s.kind === 'play' && s.goal === 'promote');
 const SQUARES = findStep((s) => s.kind === 'squares' && (s.answer ?? s.targets ?? []).length > 1) ?? findStep((s) => s.kind === 'choice');
+/**
+ * 课堂 / Classes: a teacher (on `page`) makes a class of four students and reads their login cards (and their print
+ * layout, on the desktop), gives a lesson and puzzles of a theme; one student does the lesson through "my homework",
+ * another fails one puzzle of the theme and solves two in the trainer; the teacher's dashboard. Pictures class-cards, class-cards-print,
+ * class-dashboard, homework.
+ */
+async function classroomShots(page, lang, d, shot) {
+  const sfx = `${lang}${d.name.slice(0, 1)}${String(Date.now()).slice(-5)}`;
+  const r = await page.context().request.post('/api/register', { data: { username: `teacher_${sfx}`, password: 'correct horse battery' } });
+  if (!r.ok()) throw new Error(`register: ${r.status()} ${await r.text()}`);
+  page.on('dialog', (x) => void x.accept());
+  await page.goto('/class');
+  await page.fill(tid('class-name'), lang === 'zh' ? '三年级二班' : 'Year 3, class 2');
+  await page.click(tid('class-name-submit'));
+  await page.waitForURL(/\/class\/[A-Za-z0-9_-]+$/);
+  const classUrl = new URL(page.url()).pathname;
+  await page.fill(tid('add-count'), '4');
+  await page.click(tid('add-students'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 4, tid('student-row'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 4, tid('login-card'));
+  const logins = await page.$$eval(tid('login-card'), (els) => els.map((e) => ({ username: e.dataset.username, password: e.dataset.password })));
+  await page.locator(tid('login-cards')).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(200);
+  await shot('class-cards');
+  if (!d.mobile) {
+    await page.emulateMedia({ media: 'print' });
+    await page.screenshot({ path: join(OUT, `class-cards-print-${lang}-${d.name}.png`), fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
+  }
+  // Homework: the first lesson of the course without a game, and puzzles of a theme.
+  const lesson = lessons.find((l) => !l.chapter_optional && l.steps.every((s) => s.kind !== 'play'));
+  await page.selectOption(tid('assign-kind'), 'lesson');
+  await page.selectOption(tid('assign-lesson'), lesson.id);
+  // Due yesterday: done today, it is late.
+  const day = (n) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  await page.fill(tid('assign-due'), day(-1));
+  await page.click(tid('assign-submit'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 1, tid('assignment'));
+  await page.selectOption(tid('assign-kind'), 'puzzles');
+  const themes = await page.$$eval(`${tid('assign-theme')} option`, (os) => os.map((o) => o.value));
+  await page.selectOption(tid('assign-theme'), themes.includes('back_rank_mate') ? 'back_rank_mate' : themes[0]);
+  await page.fill(tid('assign-count'), '3');
+  await page.fill(tid('assign-due'), day(7));
+  await page.click(tid('assign-submit'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, tid('assignment'));
+  // One student does the lesson from their homework page; another solves one puzzle.
+  const browserOf = page.context().browser();
+  for (const [i, work] of [[0, 'lesson'], [1, 'puzzles']]) {
+    const S = await newPage(browserOf, server.base, { lang, ...d });
+    const sp = S.page;
+    await sp.goto('/login');
+    await sp.fill(tid('username'), logins[i].username);
+    await sp.fill(tid('password'), logins[i].password);
+    await sp.click(tid('login'));
+    await sp.waitForFunction(([sel, u]) => document.querySelector(sel)?.textContent === u, [tid('me'), logins[i].username]);
+    await sp.goto('/homework');
+    await sp.waitForSelector(`${tid('homework-item')}[data-kind="${work}"] ${tid('homework-link')}`);
+    await sp.click(`${tid('homework-item')}[data-kind="${work}"] ${tid('homework-link')}`);
+    if (work === 'lesson') await doLessonSteps(sp, lesson);
+    else {
+      // One failed, two solved: the class's weakest themes have something to say.
+      await failTrainerPuzzle(sp);
+      for (let k = 0; k < 2; k++) {
+        const prev = await sp.$eval(tid('puzzle-board'), (el) => el.dataset.puzzle);
+        // A DOM click: on a phone the result's move list may lie over the button while the page settles.
+        await sp.$eval(tid('puzzle-next'), (el) => el.click());
+        await sp.waitForFunction(([sel, x]) => document.querySelector(sel)?.dataset.puzzle !== x, [tid('puzzle-board'), prev]);
+        await solveTrainerPuzzle(sp);
+      }
+    }
+    await sp.goto('/homework');
+    await sp.waitForSelector(tid('homework-item'));
+    await sp.waitForTimeout(200);
+    if (i === 0) {
+      const path = join(OUT, `homework-${lang}-${d.name}.png`);
+      await sp.screenshot({ path, fullPage: d.mobile });
+      console.log(path);
+    }
+    await S.context.close();
+  }
+  await page.goto(classUrl);
+  await page.waitForSelector(tid('dash-grid'));
+  await page.locator(tid('class-dashboard')).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(200);
+  await shot('class-dashboard');
+}
+
 try {
   for (const lang of ['zh', 'en']) {
     for (const d of DEVICES) {
@@ -243,6 +335,7 @@ try {
         await page.locator(tid('pw-error')).filter({ hasText: /\S/ }).waitFor();
         await shot('account');
       }
+      if (!ONLY || ONLY.includes('classroom')) await classroomShots(page, lang, d, shot);
       await context.close();
     }
   }

@@ -50,7 +50,7 @@ function item(a: Homework, c: Catalog): HTMLElement {
       'div',
       { class: 'homework-head' },
       h('span', { class: 'kind', translate: 'no' }, a.class_name),
-      h('span', { class: `mark mark-${mark}`, testid: 'homework-mark' }, markIcon(mark), ' ', markText(mark)),
+      h('span', { class: `mark mark-${mark}`, testid: 'homework-mark' }, mark === 'late' ? ['✓ ', t('hw.doneLate')] : [markIcon(mark), ' ', markText(mark)]),
     ),
     h('div', { class: 'what' }, link(workLink(a), describe(a, c), { testid: 'homework-link' })),
     h(

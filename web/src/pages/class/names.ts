@@ -8,6 +8,8 @@ import type { Key } from '../../i18n';
 import type { LearnChapter, Level } from '../../protocol_http';
 import { loadCourse } from '../learn/xhr';
 import { loadThemes } from '../puzzle/xhr';
+import { studyApi } from '../study/xhr';
+import { tourApi } from '../tournament/xhr';
 import type { Themes } from '../puzzle/xhr';
 import type { Assignment, AssignmentKind, Mark } from './xhr';
 
@@ -15,15 +17,26 @@ export interface Catalog {
   chapters: LearnChapter[];
   themes: Themes | null;
   levels: Level[];
+  /** The studies and tournaments a homework may name (the teacher's studies; the tournaments not finished). */
+  studies: { id: string; title: string }[];
+  tournaments: { id: string; name: string; finished: boolean }[];
 }
 
 export async function loadCatalog(): Promise<Catalog> {
-  const [chapters, themes, levels] = await Promise.all([
+  const [chapters, themes, levels, studies, tournaments] = await Promise.all([
     loadCourse().catch(() => [] as LearnChapter[]),
     loadThemes().catch(() => null),
     api.levels().catch(() => [] as Level[]),
+    studyApi
+      .list()
+      .then((l) => l.studies.filter((s) => s.mine).map((s) => ({ id: s.id, title: s.title })))
+      .catch(() => []),
+    tourApi
+      .list()
+      .then((l) => l.tournaments.map((x) => ({ id: x.id, name: x.name, finished: x.status === 'finished' })))
+      .catch(() => []),
   ]);
-  return { chapters, themes, levels };
+  return { chapters, themes, levels, studies, tournaments };
 }
 
 export function lessonName(c: Catalog, id: string): string {
@@ -53,7 +66,7 @@ export function themeName(c: Catalog, id: string): string {
 export const kindText = (k: AssignmentKind): string => t(`classKind.${k}` as Key);
 export const markText = (m: Mark): string => t(`classMark.${m}` as Key);
 /** A mark's sign, so that it is told apart without its colour. */
-export const markIcon = (m: Mark): string => (m === 'done' ? '✓' : m === 'late' ? '△' : '○');
+export const markIcon = (m: Mark): string => (m === 'done' ? '✓' : m === 'late' ? '!' : '○');
 
 /** What is to be done, in a line: "课程：兵怎么走", "5 道战术题：捉双", "和 2 级电脑下 3 盘". */
 export function describe(a: Assignment, c: Catalog): string {
@@ -68,9 +81,9 @@ export function describe(a: Assignment, c: Catalog): string {
     case 'computer':
       return t('classDesc.computer', { count: String(a.count ?? 1), level: String(a.level ?? '') });
     case 'study':
-      return t('classDesc.study', { name: a.study ?? '' });
+      return t('classDesc.study', { name: c.studies.find((s) => s.id === a.study)?.title ?? a.study ?? '' });
     case 'tournament':
-      return t('classDesc.tournament', { name: a.tournament ?? '' });
+      return t('classDesc.tournament', { name: c.tournaments.find((x) => x.id === a.tournament)?.name ?? a.tournament ?? '' });
   }
 }
 

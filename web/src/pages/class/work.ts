@@ -73,8 +73,11 @@ function formInputs(c: Catalog) {
   const count = h('input', { id: 'assign-count', testid: 'assign-count', type: 'number', min: '1', max: '100', value: '5' });
   const level = h('select', { id: 'assign-level', testid: 'assign-level' }, c.levels.map((l) => h('option', { value: String(l.level) }, t('home.levelOption', { level: String(l.level), name: pick(l.name_zh, l.name_en), elo: String(l.elo) }))));
   const games = h('input', { id: 'assign-games', testid: 'assign-games', type: 'number', min: '1', max: '20', value: '1' });
-  const study = h('input', { id: 'assign-study', testid: 'assign-study', autocomplete: 'off' });
-  const tournament = h('input', { id: 'assign-tournament', testid: 'assign-tournament', autocomplete: 'off' });
+  // A study or tournament: chosen from the teacher's, or its id (or link) typed.
+  const study = h('input', { id: 'assign-study', testid: 'assign-study', autocomplete: 'off', list: 'assign-study-list' });
+  const studyList = h('datalist', { id: 'assign-study-list' }, c.studies.map((s) => h('option', { value: s.id }, s.title)));
+  const tournament = h('input', { id: 'assign-tournament', testid: 'assign-tournament', autocomplete: 'off', list: 'assign-tournament-list' });
+  const tourList = h('datalist', { id: 'assign-tournament-list' }, c.tournaments.filter((x) => !x.finished).map((x) => h('option', { value: x.id }, x.name)));
   const due = h('input', { id: 'assign-due', testid: 'assign-due', type: 'date' });
   const kind = h('select', { id: 'assign-kind', testid: 'assign-kind' }, KINDS.map((k) => h('option', { value: k }, kindText(k))));
   const fields: Record<AssignmentKind, HTMLElement[]> = {
@@ -82,8 +85,8 @@ function formInputs(c: Catalog) {
     chapter: [field('assign-chapter', t('class.chapter'), chapter)],
     puzzles: [field('assign-theme', t('puzzle.theme'), theme), field('assign-count', t('class.countPuzzles'), count)],
     computer: [field('assign-level', t('home.level'), level), field('assign-games', t('class.countGames'), games)],
-    study: [field('assign-study', t('class.studyId'), study)],
-    tournament: [field('assign-tournament', t('class.tournamentId'), tournament)],
+    study: [field('assign-study', t('class.studyId'), study, studyList)],
+    tournament: [field('assign-tournament', t('class.tournamentId'), tournament, tourList)],
   };
   return { kind, lesson, chapter, theme, count, level, games, study, tournament, due, fields };
 }
@@ -97,7 +100,7 @@ function body(f: FormInputs): AssignmentBody {
   if (kind === 'chapter') b.chapter = f.chapter.value;
   if (kind === 'puzzles') Object.assign(b, { theme: f.theme.value, count: clampInt(f.count.value, 1, 100, 5) });
   if (kind === 'computer') Object.assign(b, { level: Number(f.level.value), count: clampInt(f.games.value, 1, 20, 1) });
-  if (kind === 'study') b.study = f.study.value.trim();
+  if (kind === 'study') b.study = f.study.value.trim().replace(/^.*\/study\//, '');
   if (kind === 'tournament') b.tournament = f.tournament.value.trim().replace(/^.*\/tournament\//, '');
   return b;
 }
@@ -188,7 +191,10 @@ export async function dashboardPart(d: ClassData): Promise<HTMLElement> {
         weak.map((w) => h('li', { 'data-theme': w.theme }, h('b', {}, themeName(d.catalog, w.theme)), ' ', t('class.weakRow', { solved: String(w.solved), failed: String(w.failed), rate: String(Math.round(w.success * 100)) }))),
       )
     : h('p', { class: 'hint', testid: 'weak-none' }, t('class.weakNone'));
-  const legend = h('p', { class: 'legend' }, (['done', 'late', 'open'] as const).map((m) => h('span', { class: `mark mark-${m}` }, markIcon(m), ' ', markText(m))));
+  const legend = [
+    h('p', { class: 'legend' }, (['done', 'late', 'open'] as const).map((m) => h('span', { class: `mark mark-${m}` }, markIcon(m), ' ', markText(m)))),
+    h('p', { class: 'hint' }, t('classMark.lateHelp')),
+  ];
   return h(
     'div',
     {},
