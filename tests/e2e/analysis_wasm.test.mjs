@@ -33,6 +33,21 @@ test('--analysis-workers 0: the server refuses to analyse, with a reason', async
   // A guest's session may analyse on a server that analyses; this one refuses, naming why.
   assert.equal(r.status, 503);
   assert.match(await r.text(), /analysis_off/);
+  // The stream too: an `analyse` is answered by an error naming the option.
+  const { page, context } = await newPage(browser, server.base, { lang: 'en' });
+  await page.goto('/');
+  const answer = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`ws://${location.host}/ws/analysis`);
+        ws.onopen = () => ws.send(JSON.stringify({ t: 'analyse', id: 1, moves: ['e2e4'] }));
+        ws.onmessage = (ev) => resolve(JSON.parse(ev.data));
+        ws.onclose = () => resolve(null);
+      }),
+  );
+  assert.equal(answer?.t, 'error', JSON.stringify(answer));
+  assert.match(answer.message_en, /analysis-workers 0/);
+  await context.close();
 });
 
 test('the analysis board analyses in a Web Worker running WebAssembly', { timeout: 120_000 }, async () => {
@@ -85,7 +100,11 @@ test('the analysis board analyses in a Web Worker running WebAssembly', { timeou
   assert.deepEqual(errors, []);
 
   if (process.env.GX_WASM_BENCH) {
-    for (const url of new Set(wasm.map((w) => w.url))) {
+    // Both modules: the one fetched, and the other named in the worker's script.
+    const workerUrl = workers.find((u) => /worker/.test(u));
+    const script = await (await fetch(workerUrl)).text();
+    const names = script.match(/guoxiang-engine-(simd|scalar)-[\w-]+\.wasm/g) ?? [];
+    for (const url of new Set(names.map((n) => new URL(`/assets/${n}`, server.base).href))) {
       const r = await page.evaluate(async (u) => {
         const bytes = await (await fetch(u)).arrayBuffer();
         const { instance } = await WebAssembly.instantiate(bytes, { env: { gx_now_ms: () => performance.now() } });
