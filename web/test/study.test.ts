@@ -107,6 +107,13 @@ test('a reader follows the teacher, is let go, explores alone, and rejoins where
   assert.deepEqual(s.teacher, { chapter: 1, path: [3] });
   s = follow(s, { t: 'rejoin' });
   assert.deepEqual(s.shown, { chapter: 1, path: [3] });
-  s = follow(s, { t: 'stopped' });
+  s = follow(s, { t: 'release' });
+  s = follow(s, { t: 'released' });
   assert.equal(s.live, false);
+  assert.equal(s.released, true);
+  s = follow(s, { t: 'goto', place: { chapter: 0, path: [] } });
+  assert.deepEqual(s.shown, { chapter: 0, path: [] }, 'let go by the teacher, the reader moves freely');
+  s = follow(s, { t: 'position', place: { chapter: 1, path: [0] } });
+  assert.deepEqual(s.shown, { chapter: 1, path: [0] }, 'the teacher presenting again brings everyone back');
+  assert.equal(s.released, false);
 });

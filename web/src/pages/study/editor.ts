@@ -11,7 +11,7 @@ import type { DrawShape } from '@lichess-org/chessground/draw';
 import { makeFen } from 'chessops/fen';
 import { makeUci } from 'chessops/util';
 import { currentUser, errorText, navigate, toast } from '../../app';
-import { checkColor, destsOf, legalMove, positionFromFen, standardUci } from '../../chess';
+import { checkColor, destsOf, isPromotion, legalMove, positionFromFen, standardUci } from '../../chess';
 import { h, replace } from '../../dom';
 import { getLang, t } from '../../i18n';
 import { makeBoard, mirror } from '../../ui/board';
@@ -131,7 +131,7 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
       }
       apply(follow(e.follow, { t: 'position', place: place2 }));
     },
-    stopped: () => apply(follow(e.follow, { t: 'stopped' })),
+    released: () => apply(follow(e.follow, { t: 'released' })),
   });
   if (!e.owner) present.follow();
 
@@ -171,7 +171,7 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
     if (!e.owner && step && step.kind === 'moves' && e.attempt) return tryMove(orig, dest);
     const at = positionAt(ch, e.path);
     if (!at) return redraw();
-    const m = legalMove(at.pos, orig, dest, 'queen');
+    const m = legalMove(at.pos, orig, dest, isPromotion(at.pos, orig, dest) ? 'queen' : undefined);
     if (!m) return redraw();
     const p = play(ch, e.path, sanOf(at.pos, m));
     if (e.owner) changed();
@@ -216,7 +216,7 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
   function tryMove(orig: Key, dest: Key): void {
     const a = e.attempt!;
     const pos = positionFromFen(a.fen);
-    const m = pos && legalMove(pos, orig, dest, 'queen');
+    const m = pos && legalMove(pos, orig, dest, isPromotion(pos, orig, dest) ? 'queen' : undefined);
     const uci = pos && m ? standardUci(pos, m) : orig + dest;
     a.moves = [...a.moves, uci];
     void judge({ moves: a.moves });
@@ -294,25 +294,22 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
       bannerEl.dataset.state = e.presenting ? 'presenting' : '';
       return;
     }
-    bannerEl.hidden = !f.live;
-    bannerEl.dataset.state = f.live ? (f.following ? 'following' : 'alone') : '';
-    if (!f.live) return;
+    bannerEl.hidden = !f.live && !f.released;
+    bannerEl.dataset.state = f.live ? (f.following ? 'following' : 'alone') : f.released ? 'released' : '';
+    if (!f.live) {
+      if (f.released) replace(bannerEl, h('span', {}, t('study.released', { name: displayName(view.owner) })));
+      return;
+    }
     replace(
       bannerEl,
       f.following
         ? [
             h('span', {}, t('study.followingTeacher', { name: displayName(view.owner) })),
-            h('button', { type: 'button', class: 'btn small', testid: 'study-release', onclick: () => {
-              present.release();
-              apply(follow(e.follow, { t: 'release' }));
-            } }, t('study.explore')),
+            h('button', { type: 'button', class: 'btn small', testid: 'study-explore', onclick: () => apply(follow(e.follow, { t: 'release' })) }, t('study.explore')),
           ]
         : [
             h('span', {}, t('study.exploringAlone')),
-            h('button', { type: 'button', class: 'btn small primary', testid: 'study-rejoin', onclick: () => {
-              present.follow();
-              apply(follow(e.follow, { t: 'rejoin' }));
-            } }, t('study.rejoin')),
+            h('button', { type: 'button', class: 'btn small primary', testid: 'study-rejoin', onclick: () => apply(follow(e.follow, { t: 'rejoin' })) }, t('study.rejoin')),
           ],
     );
   }
@@ -535,6 +532,9 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
     drawBanner();
     drawTree();
     drawChapters();
+    // The banner above the board may have grown or shrunk: chessground measures the board again on the next
+    // event (it keeps its place until a scroll or a resize otherwise, and clicks would land on the old squares).
+    board.state.dom.bounds.clear();
   }
 
   async function saveStudy(): Promise<void> {

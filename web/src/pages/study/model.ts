@@ -279,8 +279,10 @@ export interface Place {
 export interface FollowState {
   /** The teacher presents now (a position was received and the teacher has not stopped). */
   live: boolean;
-  /** This reader follows the teacher (until let go). */
+  /** This reader follows the teacher (until they explore alone). */
   following: boolean;
+  /** The teacher stopped presenting and let the readers go (until the next position). */
+  released: boolean;
   /** The teacher's last position. */
   teacher: Place | null;
   /** What this reader's board shows. */
@@ -289,25 +291,26 @@ export interface FollowState {
 
 export type FollowEvent =
   | { t: 'position'; place: Place }
-  | { t: 'stopped' }
+  | { t: 'released' }
   | { t: 'release' }
   | { t: 'rejoin' }
   | { t: 'goto'; place: Place };
 
 export function followStart(): FollowState {
-  return { live: false, following: true, teacher: null, shown: { chapter: 0, path: [] } };
+  return { live: false, following: true, released: false, teacher: null, shown: { chapter: 0, path: [] } };
 }
 
 /**
- * The reader's present mode: the teacher's positions move the board while following; a reader who goes
- * elsewhere on their own (`goto`) or is let go (`release`) explores alone; `rejoin` goes back to the teacher.
+ * The reader's present mode: the teacher's positions move the board while following; a reader explores alone
+ * (`release`: their own choice) and `rejoin`s where the teacher is. When the teacher stops and lets everyone go
+ * (`released`), each reader is free, and the teacher's next position brings them all back.
  */
 export function follow(s: FollowState, e: FollowEvent): FollowState {
   switch (e.t) {
     case 'position':
-      return { ...s, live: true, teacher: e.place, shown: s.following ? e.place : s.shown };
-    case 'stopped':
-      return { ...s, live: false };
+      return { ...s, live: true, released: false, teacher: e.place, shown: s.following ? e.place : s.shown };
+    case 'released':
+      return { ...s, live: false, following: true, released: true };
     case 'release':
       return { ...s, following: false };
     case 'rejoin':
