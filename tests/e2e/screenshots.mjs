@@ -50,7 +50,8 @@ const DEVICES = [
 ];
 
 // GX_SHOTS=learn renews only the Learn pictures (GX_SHOTS=play the play pages', GX_SHOTS=account the account page's,
-// GX_SHOTS=classroom the class pages': login cards, the dashboard, my homework).
+// GX_SHOTS=classroom the class pages': login cards, the dashboard, my homework; GX_SHOTS=study a study's editor and
+// a student following its presentation).
 const ONLY = process.env.GX_SHOTS ?? '';
 const bin = process.argv[2] ?? process.env.GX_BIN ?? join(ROOT, 'target/release/guoxiang');
 const server = await startServer(bin);
@@ -163,6 +164,70 @@ async function classroomShots(page, lang, d, shot) {
   await page.locator(tid('class-dashboard')).scrollIntoViewIfNeeded();
   await page.waitForTimeout(200);
   await shot('class-dashboard');
+}
+
+/**
+ * 研究 / Studies: a teacher's study written over the API (a chapter with a comment in both languages, arrows and a
+ * circle, a variation, an exercise), shared with their class of one student; the editor at a move with its arrows;
+ * the teacher presents and the student's page follows. Pictures study-editor, study-follow.
+ */
+async function studyShots(page, lang, d, shot) {
+  const sfx = `${lang}${d.name.slice(0, 1)}${String(Date.now()).slice(-5)}`;
+  const req = page.context().request;
+  const ok = async (r, what) => {
+    if (!r.ok()) throw new Error(`${what}: ${r.status()} ${await r.text()}`);
+    return r.json();
+  };
+  await ok(await req.post('/api/register', { data: { username: `st_${sfx}`, password: 'correct horse battery' } }), 'register');
+  const cls = await ok(await req.post('/api/class', { data: { name: lang === 'zh' ? '三年级二班' : 'Year 3, class 2' } }), 'class');
+  const [card] = (await ok(await req.post(`/api/class/${cls.id}/students`, { data: { count: 1 } }), 'students')).students;
+  const created = await ok(await req.post('/api/study', { data: { title: lang === 'zh' ? '开局三原则' : 'Three opening principles' } }), 'study');
+  const note = (zh, en) => ({ zh, en });
+  const study = {
+    title: note('开局三原则', 'Three opening principles'),
+    chapters: [
+      {
+        name: note('抢占中心', 'Take the centre'),
+        fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+        comment: note('开局时先想：怎样占领中心？', 'At the start, think: how do I take the centre?'),
+        moves: [
+          { san: 'e4', nags: [1], comment: note('兵占中心，同时给后和象让开了路。', 'A pawn in the centre, and the queen and bishop can come out.'), shapes: [{ brush: 'green', orig: 'e4', dest: 'd5' }, { brush: 'green', orig: 'e4', dest: 'f5' }] },
+          { san: 'e5', variations: [[{ san: 'c5', comment: note('西西里防御', 'The Sicilian Defence') }]] },
+          { san: 'Nf3', comment: note('马出动，攻击 e5 兵。', 'The knight comes out and attacks the pawn on e5.'), shapes: [{ brush: 'red', orig: 'f3', dest: 'e5' }, { brush: 'yellow', orig: 'e5' }] },
+          { san: 'Nc6' },
+          { san: 'Bc4', shapes: [{ brush: 'blue', orig: 'c4', dest: 'f7' }, { brush: 'red', orig: 'f7' }] },
+        ],
+      },
+      { name: note('快出子', 'Develop quickly'), fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', moves: [] },
+      { name: note('王车易位', 'Castle early'), fen: 'r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4', moves: [] },
+    ],
+  };
+  await ok(await req.put(`/api/study/${created.id}`, { data: { ...study, visibility: 'class', class: cls.id } }), 'save');
+  await page.goto(`/study/${created.id}`);
+  await page.waitForSelector(tid('study-tree'));
+  await page.click(`${tid('study-move')}[data-path="2"]`);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.path === '2', tid('board'));
+  await page.waitForTimeout(300);
+  await shot('study-editor');
+  // The student follows the teacher's presentation.
+  const S = await newPage(page.context().browser(), server.base, { lang, ...d });
+  const sp = S.page;
+  await sp.goto('/login');
+  await sp.fill(tid('username'), card.username);
+  await sp.fill(tid('password'), card.password);
+  await sp.click(tid('login'));
+  await sp.waitForFunction(([sel, u]) => document.querySelector(sel)?.textContent === u, [tid('me'), card.username]);
+  await sp.goto(`/study/${created.id}`);
+  await sp.waitForSelector(tid('study-tree'));
+  await page.click(tid('study-present'));
+  await page.click(`${tid('study-move')}[data-path="4"]`);
+  await sp.waitForFunction((sel) => document.querySelector(sel)?.dataset.path === '4', tid('board'), { timeout: 20_000 });
+  await sp.waitForTimeout(300);
+  const path = join(OUT, `study-follow-${lang}-${d.name}.png`);
+  await sp.screenshot({ path, fullPage: d.mobile });
+  console.log(path);
+  await page.click(tid('study-present'));
+  await S.context.close();
 }
 
 try {
@@ -336,6 +401,7 @@ try {
         await shot('account');
       }
       if (!ONLY || ONLY.includes('classroom')) await classroomShots(page, lang, d, shot);
+      if (!ONLY || ONLY.includes('study')) await studyShots(page, lang, d, shot);
       await context.close();
     }
   }
