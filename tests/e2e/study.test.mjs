@@ -158,3 +158,62 @@ test('present mode: the student follows the teacher, is let go and explores alon
   await S.context.close();
   await T.context.close();
 });
+
+test('the editor: a chapter from PGN with shapes, an exercise written in the form and tried by a reader', { timeout: 300_000 }, async () => {
+  const sfx = String(Date.now()).slice(-6);
+  const T = await newPage(browser, server.base, { lang: 'en' });
+  const o = T.page;
+  o.on('dialog', (d) => void d.accept());
+  const reg = await T.context.request.post('/api/register', { data: { username: `author${sfx}`, password: 'correct horse battery' } });
+  assert.equal(reg.status(), 200, await reg.text());
+  await o.goto('/study');
+  await o.fill(tid('study-title-new'), 'Forks');
+  await o.click(tid('study-create'));
+  await o.waitForURL(/\/study\/[A-Za-z0-9_-]+$/);
+  const id = new URL(o.url()).pathname.split('/').pop();
+  await o.waitForSelector(tid('board'));
+
+  // A chapter pasted as PGN keeps its comment and shapes, and is exported with them.
+  await o.click(`${tid('study-chapters')} summary`);
+  await o.fill(tid('chapter-pgn'), '[Event "Fork"]\n\n1. e4 { The centre [%cal Ge2e4] } e5 { [%csl Re5] } *\n');
+  await o.click(tid('chapter-import'));
+  await o.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, tid('study-chapter'));
+  await waitPath(o, '');
+  assert.equal(await o.$eval(tid('board'), (el) => el.dataset.chapter), '1');
+  await o.click(`${tid('study-move')}[data-path="0"]`);
+  await o.waitForFunction((sel) => document.querySelector(sel)?.dataset.shapes === 'Ge2e4', tid('board'));
+  const pgn = await (await T.context.request.get(`/api/study/${id}/chapters/1.pgn`)).text();
+  assert.match(pgn, /\[%cal Ge2e4\]/);
+  assert.match(pgn, /\[%csl Re5\]/);
+
+  // An exercise at the start of the first chapter: pick the answer.
+  await o.click(`${tid('study-chapter')}[data-index="0"]`);
+  await waitPath(o, '');
+  await o.click(tid('step-summary'));
+  await o.selectOption(tid('step-kind'), 'choice');
+  await o.fill(tid('step-prompt-zh'), '白方先走，哪个兵最好？');
+  await o.fill(tid('step-prompt-en'), 'White to move: which pawn move is best?');
+  await o.fill(tid('step-choices'), 'a4 | a4\ne4 | e4');
+  await o.fill(tid('step-answer'), '2');
+  await o.click(tid('step-save'));
+  await o.selectOption(tid('study-visibility'), 'public');
+  await o.click(tid('study-save'));
+  await o.waitForFunction((sel) => document.querySelector(sel)?.disabled, tid('study-save'));
+  const saved = await (await T.context.request.get(`/api/study/${id}`)).json();
+  assert.equal(saved.study.chapters[0].step.kind, 'choice');
+  assert.deepEqual(saved.study.chapters[0].step.answer, [1]);
+
+  // A reader with the link (a guest) tries it: the wrong answer is refused with the hint, the right one accepted.
+  const R = await newPage(browser, server.base, { lang: 'en' });
+  const r = R.page;
+  await r.goto(`/study/${id}`);
+  await r.waitForSelector(tid('study-step'));
+  assert.match(await r.textContent(tid('study-step')), /which pawn move is best/);
+  assert.equal(await r.locator(tid('comment-zh')).count(), 0, 'read-only for a reader');
+  await r.locator(tid('step-choice')).nth(0).click();
+  await r.waitForSelector(tid('step-wrong'));
+  await r.locator(tid('step-choice')).nth(1).click();
+  await r.waitForSelector(tid('step-done'));
+  await R.context.close();
+  await T.context.close();
+});
