@@ -525,6 +525,7 @@ impl Conn {
         if rated && guest {
             return Err(rated_needs_account());
         }
+        crate::http::class::check_pool(&self.state, &p.id).await?;
         self.state.lobby.join_pool(p, guest, self.id, time_control, rated).await?;
         self.ack(id);
         Ok(())

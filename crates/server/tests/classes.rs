@@ -334,8 +334,12 @@ async fn strangers_cannot_challenge_a_teachers_students() {
     let sid = sk["seek_id"].as_str().unwrap().to_owned();
     let r = ws_kid.request(json!({"t": "accept_seek", "seek_id": sid})).await;
     assert_eq!(r["code"], "student_protected", "{r}");
+    // Nor does the quick pairing (it pairs strangers).
+    let r = ws_kid.request(json!({"t": "join_pool", "time_control": "300+3", "rated": false})).await;
+    assert_eq!(r["code"], "student_protected", "{r}");
     // The teacher lets the class be challenged.
     let patch = Some(json!({"allow_challenges": true}));
     assert_eq!(call(&server, Method::PATCH, &format!("/api/class/{id}"), patch, Some(&teacher)).await.0, 200);
     assert_eq!(challenge(stranger).await.0, 200);
+    ws_kid.ok(json!({"t": "join_pool", "time_control": "300+3", "rated": false})).await;
 }

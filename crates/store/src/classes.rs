@@ -362,6 +362,23 @@ impl Store {
         Ok(row.is_some())
     }
 
+    /// Whether strangers may play this account: it is not one a teacher created, or one of its classes allows
+    /// challenges. (The quick-pairing pools pair strangers.)
+    pub async fn open_to_strangers(&self, user_id: &str) -> Result<bool, StoreError> {
+        if self.student_teacher(user_id).await?.is_none() {
+            return Ok(true);
+        }
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM class_students m JOIN classes c ON c.id = m.class_id \
+             WHERE m.user_id = $1 AND c.allow_challenges <> 0",
+        )
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db_err(format_args!("open_to_strangers {user_id}")))?;
+        Ok(row.is_some())
+    }
+
     /// Records that a teacher reset this account's password: it must choose a new one before anything else.
     pub async fn set_password_reset(&self, user_id: &str, reset_by: &str, now_ms: i64) -> Result<(), StoreError> {
         sqlx::query(

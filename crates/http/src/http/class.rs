@@ -466,6 +466,20 @@ pub async fn check_password_reset(state: &AppState, a: &Auth, method: &Method, p
     Ok(())
 }
 
+/// Refuses the quick-pairing pools (which pair strangers) to a protected student whose classes do not allow
+/// challenges: 403 `student_protected`.
+pub async fn check_pool(state: &AppState, user_id: &str) -> Result<(), ApiError> {
+    if state.store.open_to_strangers(user_id).await? {
+        return Ok(());
+    }
+    Err(ApiError::forbidden(
+        "student_protected",
+        "这是老师为学生创建的账号，不能和陌生人快速配对；可以向老师或同班同学发起挑战",
+        "this is a student's account created by a teacher: it is not paired with strangers; challenge your teacher or \
+         a classmate instead",
+    ))
+}
+
 /// Refuses a game between `a` and `b` when one is a protected student ([`Store::may_challenge`]) the other may not
 /// play: 403 `student_protected`.
 pub async fn check_pairing(state: &AppState, a: &str, b: &str) -> Result<(), ApiError> {

@@ -184,7 +184,12 @@ async fn take_waiting_seek(
     color: ColorChoice,
 ) -> Option<String> {
     for s in state.lobby.seeks().await {
-        if s.player.id != me.id && s.time_control == tc && s.rated == rated && colors_match(s.color, color) {
+        if s.player.id != me.id
+            && s.time_control == tc
+            && s.rated == rated
+            && colors_match(s.color, color)
+            && crate::http::class::check_pairing(state, &s.player.id, &me.id).await.is_ok()
+        {
             // Someone else may take it first: then try the next.
             if state.lobby.accept_seek(&s.id, me.clone(), guest).await.is_ok() {
                 return Some(s.id);
