@@ -196,6 +196,15 @@ test('the editor: a chapter from PGN with shapes, an exercise written in the for
   await o.fill(tid('step-choices'), 'a4 | a4\ne4 | e4');
   await o.fill(tid('step-answer'), '2');
   await o.click(tid('step-save'));
+  // And one at 1…e5 of the pasted chapter: find the move (Nf3).
+  await o.click(`${tid('study-chapter')}[data-index="1"]`);
+  await o.click(`${tid('study-move')}[data-path="1"]`);
+  await waitPath(o, '1');
+  await o.click(tid('step-summary'));
+  await o.selectOption(tid('step-kind'), 'moves');
+  await o.fill(tid('step-prompt-en'), 'Attack the pawn on e5.');
+  await o.fill(tid('step-line'), 'g1f3');
+  await o.click(tid('step-save'));
   await o.selectOption(tid('study-visibility'), 'public');
   await o.click(tid('study-save'));
   await o.waitForFunction((sel) => document.querySelector(sel)?.disabled, tid('study-save'));
@@ -214,6 +223,14 @@ test('the editor: a chapter from PGN with shapes, an exercise written in the for
   await r.waitForSelector(tid('step-wrong'));
   await r.locator(tid('step-choice')).nth(1).click();
   await r.waitForSelector(tid('step-done'));
+  await r.click(`${tid('study-chapter')}[data-index="1"]`);
+  await r.click(`${tid('study-move')}[data-path="1"]`);
+  await r.waitForFunction((sel) => document.querySelector(sel)?.dataset.kind === 'moves', tid('study-step'));
+  await clickMove(r, 'd2d4');
+  await r.waitForSelector(tid('step-wrong'));
+  await clickMove(r, 'g1f3');
+  await r.waitForSelector(tid('step-done'));
+  assert.match((await board(r)).fen, /5N2/);
   await R.context.close();
   await T.context.close();
 });

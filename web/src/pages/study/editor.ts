@@ -234,8 +234,8 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
         // A wrong answer is taken back; the step goes on from where it was.
         a.moves = a.moves.slice(0, -1);
         a.squares = a.squares.slice(0, -1);
-      } else {
-        if (v.reply) a.moves = [...a.moves, v.reply];
+      } else if (v.fen) {
+        // The history sent is the learner's own moves; the scripted reply is in the position the judge answers.
         a.fen = v.fen;
       }
       if (v.restart) Object.assign(a, newTry(stepFen()), { verdict: v });

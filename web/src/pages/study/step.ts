@@ -68,7 +68,11 @@ export function stepForm(step: Step | undefined, fen: string, onSave: (s: Step |
   kind.addEventListener('change', showKind);
   showKind();
   const save = () => {
+    // The fields the form does not show (a course step's goal other than a line, its wrong answers' reasons…) are
+    // kept while the kind stays the same.
+    const kept: Partial<Step> = step && step.kind === kind.value ? { ...step } : {};
     const s: Step = {
+      ...kept,
       kind: kind.value,
       fen,
       prompt: both(promptZh.value, promptEn.value, { zh: '', en: '' }),
@@ -76,8 +80,13 @@ export function stepForm(step: Step | undefined, fen: string, onSave: (s: Step |
       success: both(sucZh.value, sucEn.value, { zh: '对了！', en: 'Right!' }),
     };
     if (kind.value === 'moves') {
-      s.goal = 'line';
-      s.lines = [words(movesIn.value)];
+      const line = words(movesIn.value);
+      if (line.length || !kept.goal || kept.goal === 'line') {
+        s.goal = 'line';
+        s.lines = [line];
+        // The learner's own moves of the line (every other one, the replies left out).
+        s.solutions = [line.filter((_, i) => i % 2 === 0)];
+      }
     } else if (kind.value === 'squares') s.targets = words(squaresIn.value);
     else {
       s.choices = choicesIn.value
