@@ -65,6 +65,7 @@ export function profilePage(name: string): Page {
           : null,
         mine && !p.guest && classRoles().student ? link('/homework', t('nav.homework'), { class: 'btn', testid: 'profile-homework' }) : null,
         mine && !p.guest ? link('/class', t('nav.classes'), { class: 'btn', testid: 'profile-classes' }) : null,
+        mine && !p.guest ? link('/study', t('nav.studies'), { class: 'btn', testid: 'profile-studies' }) : null,
         mine && !p.guest ? link('/account', t('nav.account'), { class: 'btn', testid: 'profile-account' }) : null,
         mine && !p.guest
           ? h(

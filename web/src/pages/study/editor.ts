@@ -17,6 +17,7 @@ import { getLang, t } from '../../i18n';
 import { makeBoard, mirror } from '../../ui/board';
 import type { BoardApi } from '../../ui/board';
 import { displayName } from '../../ui/names';
+import { choosePromotion } from '../../ui/promotion';
 import { classApi } from '../class/xhr';
 import type { ClassSummary } from '../class/xhr';
 import {
@@ -92,6 +93,7 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
   if (!e.study.chapters.length) e.study.chapters.push(newChapter(t('study.chapterDefault')));
 
   const boardEl = h('div', { class: 'cg-wrap main-board study-board', testid: 'board' });
+  const promoEl = h('div', { class: 'promotion', hidden: true });
   const bannerEl = h('div', { class: 'study-banner', testid: 'study-banner', hidden: true });
   const headEl = h('div', { class: 'study-head' });
   const chaptersEl = h('div', { class: 'study-chapters', testid: 'study-chapters' });
@@ -106,7 +108,7 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
     h(
       'div',
       { class: 'game-page study-main' },
-      h('div', { class: 'board-col' }, bannerEl, h('div', { class: 'board-box' }, boardEl), navEl),
+      h('div', { class: 'board-col' }, bannerEl, h('div', { class: 'board-box' }, boardEl, promoEl), navEl),
       h('div', { class: 'side' }, chaptersEl, treeBox, annEl, shareEl),
     ),
   );
@@ -171,9 +173,21 @@ export function studyEditor(view: StudyView): { el: HTMLElement; mounted(): void
     if (!e.owner && step && step.kind === 'moves' && e.attempt) return tryMove(orig, dest);
     const at = positionAt(ch, e.path);
     if (!at) return redraw();
-    const m = legalMove(at.pos, orig, dest, isPromotion(at.pos, orig, dest) ? 'queen' : undefined);
+    if (isPromotion(at.pos, orig, dest) && legalMove(at.pos, orig, dest, 'queen')) {
+      const pos = at.pos;
+      return choosePromotion(promoEl, pos.turn, (role) => {
+        const m = role ? legalMove(pos, orig, dest, role) : null;
+        if (m) played(ch, sanOf(pos, m));
+        else redraw();
+      });
+    }
+    const m = legalMove(at.pos, orig, dest);
     if (!m) return redraw();
-    const p = play(ch, e.path, sanOf(at.pos, m));
+    played(ch, sanOf(at.pos, m));
+  }
+
+  function played(ch: Chapter, san: string): void {
+    const p = play(ch, e.path, san);
     if (e.owner) changed();
     goto(p);
   }
