@@ -467,3 +467,62 @@ async fn games_against_the_computer_count_when_played_to_the_end_at_the_level() 
     assert_eq!((g4["opponent"].as_str(), g4["result"].as_str()), (Some("Computer level 3"), Some("loss")), "{g4}");
     assert!(student(&p, "Ann")["last_seen"].as_i64().is_some_and(|at| at >= t), "{p}");
 }
+
+/// The first `play` step of the course that is won, drawn or finished (not a promotion race): lesson, index, step.
+fn play_step() -> Option<(String, usize, guoxiang_learn::Step)> {
+    let course = Course::embedded().course;
+    for (_, l) in course.lessons() {
+        for (i, s) in l.steps.iter().enumerate() {
+            if let StepKind::Play { goal, .. } = &s.kind
+                && *goal != guoxiang_learn::PlayGoal::Promote
+            {
+                return Some((l.id.clone(), i, s.clone()));
+            }
+        }
+    }
+    None
+}
+
+#[tokio::test]
+async fn a_play_step_is_earned_from_the_game_played() {
+    let server = server("hw_play").await;
+    let (_, ann) = server.register("Ann").await;
+    let (_, ben) = server.register("Ben").await;
+    let Some((lesson, index, step)) = play_step() else {
+        println!("SKIP: the course has no play step");
+        return;
+    };
+    let StepKind::Play { level, goal, .. } = &step.kind else { unreachable!() };
+    // Ann plays the side to move of the step's position against the computer at its level, and meets the goal.
+    let white = step.fen.split_whitespace().nth(1) != Some("b");
+    let winner = match goal {
+        guoxiang_learn::PlayGoal::Draw => None,
+        _ => Some(if white { "white" } else { "black" }),
+    };
+    let mut g = computer_game("p1", "ann", i64::from(*level), now_ms(), "finished", winner);
+    if !white {
+        (g.white_id, g.black_id) = (g.black_id.clone(), g.white_id.clone());
+        (g.white_engine_level, g.black_engine_level) = (g.black_engine_level, None);
+    }
+    g.variant_json = json!({"kind": "from_position", "fen": step.fen}).to_string();
+    let other = GameRow { id: "p2".into(), variant_json: r#"{"kind":"standard"}"#.into(), ..g.clone() };
+    let store = &server.state.store;
+    store.write_batch(&[WriteOp::InsertGame(g), WriteOp::InsertGame(other)]).await.unwrap();
+
+    let body = |game: &str| json!({"lesson": lesson, "step": index, "game": game});
+    // Ben cannot earn it with Ann's game; a game from another position does not count.
+    let (s, v) = post(&server, "/api/learn/try", &ben, body("p1")).await;
+    assert_eq!((s, v["ok"].as_bool(), v["reason"]["code"].as_str()), (200, Some(false), Some("not_your_game")), "{v}");
+    let (s, v) = post(&server, "/api/learn/try", &ann, body("p2")).await;
+    assert_eq!((s, v["reason"]["code"].as_str()), (200, Some("other_position")), "{v}");
+    let (s, v) = post(&server, "/api/learn/try", &ann, body("nope")).await;
+    assert_eq!(s, 404, "{v}");
+    assert!(store.learn_earned("ann").await.unwrap().is_empty());
+    let (s, v) = post(&server, "/api/learn/try", &ann, body("p1")).await;
+    assert_eq!((s, v["ok"].as_bool(), v["done"].as_bool()), (200, Some(true), Some(true)), "{v}");
+    assert!(store.learn_earned("ann").await.unwrap()[&lesson].contains_key(&(index as u32)));
+    // A game for a step that is not a game: the field is named.
+    let (s, e) =
+        post(&server, "/api/learn/try", &ann, json!({"lesson": lesson, "step": index, "game": "p1", "x": 1})).await;
+    names_field(s, &e, "x");
+}

@@ -188,12 +188,16 @@ fn parse_try(body: &[u8]) -> Result<(String, usize, Try), ApiError> {
 
 /// `POST /api/learn/try`: the verdict on one try. For a registered account (a session, or a token with
 /// `learn:write`) the verdict is also recorded: a wrong try counts as a miss at the step, an accepted step is
-/// earned ([`record_try`]); guests and visitors are judged alone, as before.
+/// earned ([`record_try`]); guests and visitors are judged alone, as before. A `play` step is judged from the
+/// game played: `{"lesson", "step", "game": ID}` ([`judge_played`]).
 pub async fn judge_try(
     State(state): State<AppState>,
     MaybeAuth(auth): MaybeAuth,
     body: Bytes,
 ) -> ApiResult<Json<LearnVerdict>> {
+    if let Some(played) = parse_played(&body)? {
+        return judge_played(&state, auth.as_ref(), played).await;
+    }
     let (lesson, step, t) = parse_try(&body)?;
     match guoxiang_learn::judge(&loaded().course, &lesson, step, &t) {
         Ok(v) => {
@@ -211,6 +215,66 @@ pub async fn judge_try(
             }
         }
     }
+}
+
+/// Reads `{"lesson", "step", "game"}` (a `play` step's game); `None` when the body names no game.
+fn parse_played(body: &[u8]) -> Result<Option<(String, usize, String)>, ApiError> {
+    let o = body_object(body)?;
+    if !o.contains_key("game") {
+        return Ok(None);
+    }
+    if let Some(k) = o.keys().find(|k| !["lesson", "step", "game"].contains(&k.as_str())) {
+        return Err(bad(k, "未知字段", "unknown field (with game: lesson, step, game)"));
+    }
+    let text = |k: &str, what: &str| match o.get(k) {
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= 64 => Ok(s.clone()),
+        _ => Err(bad(k, "须为字符串", format!("must be a string ({what})"))),
+    };
+    let step = o
+        .get("step")
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| bad("step", "须为非负整数（从 0 数起）", "must be a non-negative integer (from 0)"))?;
+    Ok(Some((text("lesson", "the lesson id")?, step, text("game", "the game's id")?)))
+}
+
+/// A `play` step judged from the game played ([`super::learn_play`]); earned for a registered account when met.
+async fn judge_played(
+    state: &AppState,
+    auth: Option<&Auth>,
+    (lesson, index, game): (String, usize, String),
+) -> ApiResult<Json<LearnVerdict>> {
+    let not_found = |zh: &str, en: &str| ApiError::new(axum::http::StatusCode::NOT_FOUND, "not_found", zh, en);
+    let l = loaded().course.lesson(&lesson).ok_or_else(|| not_found("没有这一课", "no such lesson"))?;
+    let step = l.steps.get(index).ok_or_else(|| not_found("这一课没有这一步", "the lesson has no such step"))?;
+    let (row, moves) = state.store.game(&game).await?.ok_or_else(|| not_found("没有这盘棋", "no such game"))?;
+    let user = auth.map_or("", |a| a.user.id.as_str());
+    let missed = super::learn_play::judge_played(step, user, &row, &moves).err();
+    if missed == Some(super::learn_play::Missed::NotPlay) {
+        return Err(bad("game", "这一步不是对局，请用 moves、squares、choices 或 selected", "this step is not a game"));
+    }
+    if missed.is_none()
+        && let Some(a) = auth.filter(|a| !a.user.is_guest && a.require("learn:write").is_ok())
+    {
+        let at = guoxiang_domain::time::now_ms() as i64;
+        state.store.earn_learn_step(&a.user.id, &lesson, index as u32, at).await?;
+    }
+    let text = |t: &guoxiang_learn::Text| Bilingual { zh: t.zh.clone(), en: t.en.clone() };
+    Ok(Json(LearnVerdict {
+        ok: missed.is_none(),
+        done: missed.is_none(),
+        reply: None,
+        fen: step.fen.clone(),
+        reason: missed.map(|m| {
+            let (code, zh, en) = m.text();
+            LearnReason { code: code.into(), zh: zh.into(), en: en.into() }
+        }),
+        hint: missed.map(|_| text(&step.hint)),
+        success: missed.is_none().then(|| text(&step.success)),
+        remaining: None,
+        found: None,
+        restart: false,
+    }))
 }
 
 /// What a teacher sees of a judged try (issue 42): a wrong one adds a miss at the step, an accepted step is earned

@@ -12,6 +12,7 @@ pub mod class_progress;
 pub mod explorer;
 pub mod homework;
 pub mod learn;
+pub mod learn_play;
 pub mod metrics;
 pub mod puzzle;
 pub mod review;
