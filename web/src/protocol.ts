@@ -40,7 +40,11 @@ rules?: string, }
   | { "t": "challenge_friend", id: number, time_control: string, rated: boolean, color: ColorChoice, variant?: StartChoice, rules?: string, }
   | { "t": "accept_challenge", id: number, challenge_id: string, }
   | { "t": "decline_challenge", id: number, challenge_id: string, }
-  | { "t": "cancel_challenge", id: number, challenge_id: string, };
+  | { "t": "cancel_challenge", id: number, challenge_id: string, }
+  | { "t": "study_follow", id: number, study: string, }
+  | { "t": "study_unfollow", id: number, study: string, }
+  | { "t": "study_present", id: number, study: string, chapter: number, path: Array<number>, }
+  | { "t": "study_release", id: number, study: string, };
 
 /**
  * What a player asks of a game. Serialized with a `t` tag (`move`, `resign`, `claim_draw`, …), as the protocol's
@@ -101,7 +105,9 @@ export type ServerMessage = { "t": "hello", id: number, protocol: number, server
   | { "t": "pools", pools: Array<PoolSize>, }
   | { "t": "live_games", games: Array<LiveGame>, }
   | { "t": "challenge_created", id: number, challenge_id: string, url: string, }
-  | { "t": "challenge", challenge: Challenge, };
+  | { "t": "challenge", challenge: Challenge, }
+  | { "t": "study_position", study: string, chapter: number, path: Array<number>, fen: string, shapes: Array<StudyShape>, }
+  | { "t": "study_released", study: string, };
 
 /**
  * A side: `"white"` or `"black"`.
@@ -383,6 +389,12 @@ game_id: string | null,
  * The game's rule set when it is not `online` (as in `game_snapshot`), shown before accepting.
  */
 rules?: string, };
+
+/**
+ * An arrow (`orig` to `dest`) or a circled square (no `dest`) of a study; `brush` is `green`, `red`, `yellow` or
+ * `blue` (lichess's G, R, Y, B).
+ */
+export type StudyShape = { brush: string, orig: string, dest?: string, };
 
 /**
  * A game's result: `1-0`, `0-1` or `1/2-1/2`.

@@ -39,6 +39,15 @@ pub enum UserEvent {
     SessionEnded {
         session: String,
     },
+    /// A study's present mode (issue 42): `study_position` or `study_released`, sent to the hub key of the study's
+    /// followers ([`study_followers`]), which its followers' connections register under, on every node.
+    Study(Box<guoxiang_protocol::ServerMessage>),
+}
+
+/// The hub key the connections following a study's present mode register under (`study:` and the study's id; user
+/// ids have no `:`).
+pub fn study_followers(study: &str) -> String {
+    format!("study:{study}")
 }
 
 /// A challenge.
@@ -97,6 +106,7 @@ pub enum WireUserEvent {
     RematchDeclined { game_id: String, by_white: bool },
     SessionEnded { session: String },
     Challenge { challenge: Box<ChallengeInfo> },
+    Study { message: Box<guoxiang_protocol::ServerMessage> },
 }
 
 impl WireUserEvent {
@@ -117,6 +127,7 @@ impl WireUserEvent {
             }
             U::SessionEnded { session } => WireUserEvent::SessionEnded { session: session.clone() },
             U::Challenge(c) => WireUserEvent::Challenge { challenge: c.clone() },
+            U::Study(m) => WireUserEvent::Study { message: m.clone() },
         }
     }
 
@@ -132,6 +143,7 @@ impl WireUserEvent {
             WireUserEvent::RematchDeclined { game_id, by_white } => U::RematchDeclined { game_id, by: color(by_white) },
             WireUserEvent::SessionEnded { session } => U::SessionEnded { session },
             WireUserEvent::Challenge { challenge } => U::Challenge(challenge),
+            WireUserEvent::Study { message } => U::Study(message),
         }
     }
 }

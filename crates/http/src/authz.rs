@@ -235,6 +235,10 @@ pub const MESSAGES: &[(&str, Need)] = &[
     ("accept_challenge", Scope(CHALLENGE_WRITE)),
     ("decline_challenge", Scope(CHALLENGE_WRITE)),
     ("cancel_challenge", Scope(CHALLENGE_WRITE)),
+    ("study_follow", Scope(STUDY_READ)),
+    ("study_unfollow", Scope(STUDY_READ)),
+    ("study_present", Scope(STUDY_WRITE)),
+    ("study_release", Scope(STUDY_READ)),
 ];
 
 /// A token's scopes for the events a signed-in WebSocket is sent (challenges, games starting): as the event stream.

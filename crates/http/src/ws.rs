@@ -33,6 +33,8 @@ use guoxiang_domain::hub::UserEvent;
 use guoxiang_domain::live::{GameError, GameHandle};
 use guoxiang_domain::policy::Entrant;
 
+mod study;
+
 /// Routes: the WebSocket.
 pub fn routes() -> Router<AppState> {
     Router::new().route("/ws", get(upgrade))
@@ -88,6 +90,8 @@ struct Conn {
     /// Followed games: the forwarding task, and whether we count as the player's presence.
     subs: HashMap<String, (JoinHandle<()>, Option<GameHandle>)>,
     lobby: Option<JoinHandle<()>>,
+    /// The study whose present mode the connection follows, and its forwarding task (`ws::study`).
+    study: Option<(String, JoinHandle<()>)>,
     dead: bool,
 }
 
@@ -118,6 +122,7 @@ async fn connection(state: AppState, auth: Option<Auth>, socket: WebSocket) {
         hello: false,
         subs: HashMap::new(),
         lobby: None,
+        study: None,
         dead: false,
     };
     // Per-user notifications. If the hub drops this connection for not reading them, the connection closes (the
@@ -173,6 +178,7 @@ fn spawn_user_events(
                 UserEvent::GameFinished { .. } => continue,
                 UserEvent::SessionEnded { session } if Some(&session) == my_session.as_ref() => break,
                 UserEvent::SessionEnded { .. } => continue,
+                UserEvent::Study(m) => *m,
             };
             if out.send(msg.to_json().into()).await.is_err() {
                 break;
@@ -238,6 +244,7 @@ impl Conn {
         if let Some(t) = self.lobby.take() {
             t.abort();
         }
+        self.study_stop();
         if let Some(t) = hub_task {
             t.abort();
         }
@@ -369,6 +376,13 @@ impl Conn {
             C::DeclineChallenge { id, challenge_id } | C::CancelChallenge { id, challenge_id } => {
                 self.close_challenge(id, &challenge_id).await
             }
+            C::StudyFollow { id, study } => self.study_follow(id, study).await,
+            C::StudyUnfollow { id, study } => {
+                self.study_unfollow(id, &study);
+                Ok(())
+            }
+            C::StudyPresent { id, study, chapter, path } => self.study_present(id, study, chapter, path).await,
+            C::StudyRelease { id, study } => self.study_release(id, study).await,
         }
     }
 

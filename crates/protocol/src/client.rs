@@ -144,6 +144,21 @@ pub enum ClientMessage {
     DeclineChallenge { id: u32, challenge_id: String },
     /// Withdraw one's own challenge.
     CancelChallenge { id: u32, challenge_id: String },
+    /// Follow a study's present mode (研究, issue 42): from now on the connection gets `study_position` each time
+    /// its owner presents a position, and `study_released` when the owner lets the followers go. Only for someone
+    /// who may read the study (its owner, a student of its class when shared with the class, anyone when public);
+    /// `not_found` otherwise. A connection follows one study at a time: following another replaces it. The owner's
+    /// last presented position, if this server knows it, comes at once.
+    StudyFollow { id: u32, study: String },
+    /// Stop following a study.
+    StudyUnfollow { id: u32, study: String },
+    /// The study's owner presents a position: chapter `chapter` (from 0), at `path` (`[]` the chapter's start,
+    /// `[i]` after mainline move `i`, `[i, v, j]` after move `j` of variation `v` of mainline move `i`, …). Every
+    /// follower gets `study_position`.
+    StudyPresent { id: u32, study: String, chapter: u32, path: Vec<u32> },
+    /// The study's owner lets the followers go to explore alone: they get `study_released`. From a follower who is
+    /// not the owner: stop following (as `study_unfollow`).
+    StudyRelease { id: u32, study: String },
 }
 
 impl ClientMessage {
@@ -169,7 +184,11 @@ impl ClientMessage {
             | ChallengeFriend { id, .. }
             | AcceptChallenge { id, .. }
             | DeclineChallenge { id, .. }
-            | CancelChallenge { id, .. } => *id,
+            | CancelChallenge { id, .. }
+            | StudyFollow { id, .. }
+            | StudyUnfollow { id, .. }
+            | StudyPresent { id, .. }
+            | StudyRelease { id, .. } => *id,
         }
     }
 
@@ -194,6 +213,10 @@ impl ClientMessage {
         "accept_challenge",
         "decline_challenge",
         "cancel_challenge",
+        "study_follow",
+        "study_unfollow",
+        "study_present",
+        "study_release",
     ];
 
     /// The message's `type` (its `t` field on the wire), one of [`ClientMessage::KINDS`].
@@ -219,6 +242,10 @@ impl ClientMessage {
             AcceptChallenge { .. } => 16,
             DeclineChallenge { .. } => 17,
             CancelChallenge { .. } => 18,
+            StudyFollow { .. } => 19,
+            StudyUnfollow { .. } => 20,
+            StudyPresent { .. } => 21,
+            StudyRelease { .. } => 22,
         };
         Self::KINDS[i]
     }

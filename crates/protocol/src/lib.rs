@@ -39,7 +39,7 @@ pub use codes::{AbortReasonCode, ErrorCode, GameResult, ReasonCode, TerminationC
 pub use error::{PROTOCOL_ERROR_CODES, ProtocolError};
 pub use http::{TS_HTTP_OUTPUT_PATH, http_typescript};
 pub use review::{TS_REVIEW_OUTPUT_PATH, review_typescript};
-pub use server::{Challenge, ChallengeStatus, LiveGame, PoolSize, Seek, ServerMessage};
+pub use server::{Challenge, ChallengeStatus, LiveGame, PoolSize, Seek, ServerMessage, StudyShape};
 pub use ts::{TS_OUTPUT_PATH, typescript};
 pub use wire::{
     AdjournmentInfo, ArbiterNote, ClaimKind, Clocks, Color, ColorChoice, DisputeInfo, GameEvent, GameSnapshot,

@@ -63,6 +63,22 @@ pub enum ServerMessage {
     ChallengeCreated { id: u32, challenge_id: String, url: String },
     /// A challenge concerning the client changed (received, accepted, declined, cancelled, expired).
     Challenge { challenge: Challenge },
+    /// A followed study's owner presents a position (`study_follow`): the chapter (from 0), the path in its move
+    /// tree (as in `study_present`), the position's FEN and its arrows and circled squares.
+    StudyPosition { study: String, chapter: u32, path: Vec<u32>, fen: String, shapes: Vec<StudyShape> },
+    /// A followed study's owner let the followers go: they may explore alone (and `study_unfollow`).
+    StudyReleased { study: String },
+}
+
+/// An arrow (`orig` to `dest`) or a circled square (no `dest`) of a study; `brush` is `green`, `red`, `yellow` or
+/// `blue` (lichess's G, R, Y, B).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub struct StudyShape {
+    pub brush: String,
+    pub orig: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub dest: Option<String>,
 }
 
 /// A seek in the lobby.

@@ -46,6 +46,7 @@ pub fn typescript() -> String {
         LiveGame,
         ChallengeStatus,
         Challenge,
+        StudyShape,
         GameResult,
         TerminationCode,
         AbortReasonCode,

@@ -49,7 +49,7 @@ fn samples_cover_every_variant() {
     let cfg = Config::new();
     let client = sample_tags(common::client_samples().iter().map(|m| serde_json::to_string(m).unwrap()), "t");
     assert_eq!(client, declared_tags(&ClientMessage::decl(&cfg), "t"));
-    assert_eq!(client.len(), 19);
+    assert_eq!(client.len(), 23);
     // Every player action, inside `game` messages.
     let actions: BTreeSet<String> = common::client_samples()
         .iter()
@@ -62,7 +62,7 @@ fn samples_cover_every_variant() {
     assert_eq!(actions.len(), 20);
     let server = sample_tags(common::server_samples().iter().map(ServerMessage::to_json), "t");
     assert_eq!(server, declared_tags(&ServerMessage::decl(&cfg), "t"));
-    assert_eq!(server.len(), 20);
+    assert_eq!(server.len(), 22);
     let events = sample_tags(common::events().iter().map(|e| serde_json::to_string(e).unwrap()), "type");
     assert_eq!(events, declared_tags(&guoxiang_protocol::GameEvent::decl(&cfg), "type"));
     assert_eq!(events.len(), 29);

@@ -238,3 +238,57 @@ async fn a_lesson_becomes_a_study_whose_steps_are_judged_and_exported() {
     assert_eq!(s, 400);
     assert!(r["error"].as_str().unwrap().starts_with("chapter"), "{r}");
 }
+
+#[tokio::test]
+async fn present_mode_moves_a_followers_board() {
+    let server = TestServer::start(&temp_db("studies_present")).await;
+    let (teacher_id, teacher) = server.register("teacher").await;
+    let (student_id, student) = server.register("student").await;
+    let (_, stranger) = server.register("stranger").await;
+    server.state.store.create_class("c1", &teacher_id, "一班", 1).await.unwrap();
+    server.state.store.add_class_student("c1", &student_id, 2).await.unwrap();
+    let id = new_study(&server, &teacher, json!({"title": "Live", "visibility": "class", "class": "c1"})).await;
+    let path = format!("/api/study/{id}/chapters/pgn");
+    assert_eq!(call(&server, Method::POST, &path, Some(Value::String(PGN.into())), Some(&teacher)).await.0, 200);
+
+    let mut t = server.ws(&teacher).await;
+    let mut s = server.ws(&student).await;
+    let mut x = server.ws(&stranger).await;
+    // A stranger may not follow; nobody but the owner presents.
+    let r = x.request(json!({"t": "study_follow", "study": id})).await;
+    assert_eq!((r["t"].as_str(), r["code"].as_str()), (Some("error"), Some("not_found")), "{r}");
+    s.ok(json!({"t": "study_follow", "study": id})).await;
+    let r = s.request(json!({"t": "study_present", "study": id, "chapter": 1, "path": []})).await;
+    assert_eq!(r["code"], "not_study_owner", "{r}");
+    let r = t.request(json!({"t": "study_present", "study": id, "chapter": 1, "path": [9]})).await;
+    assert_eq!(r["t"], "error", "{r}");
+
+    // The teacher goes to 1... c5 in the Sicilian: the student's board follows, with the shapes there.
+    t.ok(json!({"t": "study_present", "study": id, "chapter": 1, "path": [1, 0, 0]})).await;
+    let p = s.wait(|v| v["t"] == "study_position").await;
+    assert_eq!(
+        p,
+        json!({"t": "study_position", "study": id, "chapter": 1, "path": [1, 0, 0],
+               "fen": "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "shapes": []})
+    );
+    t.ok(json!({"t": "study_present", "study": id, "chapter": 1, "path": [0]})).await;
+    let p = s.wait(|v| v["t"] == "study_position").await;
+    assert_eq!(p["shapes"], json!([{"brush": "green", "orig": "g1", "dest": "f3"}]));
+
+    // Someone who starts following later gets the current position at once.
+    let mut late = server.ws(&student).await;
+    late.ok(json!({"t": "study_follow", "study": id})).await;
+    let p = late.wait(|v| v["t"] == "study_position").await;
+    assert_eq!(p["path"], json!([0]));
+
+    // Let go: the followers are told; after unfollowing, no more positions.
+    t.ok(json!({"t": "study_release", "study": id})).await;
+    assert_eq!(s.wait(|v| v["t"] == "study_released").await, json!({"t": "study_released", "study": id}));
+    s.ok(json!({"t": "study_unfollow", "study": id})).await;
+    t.ok(json!({"t": "study_present", "study": id, "chapter": 0, "path": []})).await;
+    late.wait(|v| v["t"] == "study_position" && v["chapter"] == 0).await;
+    let r = s.request(json!({"t": "ping", "client_time_ms": 1})).await;
+    assert_eq!(r["t"], "pong");
+    assert!(!s.inbox.iter().any(|v| v["t"] == "study_position"), "{:?}", s.inbox);
+    assert!(!x.inbox.iter().any(|v| v["t"] == "study_position"), "the stranger saw nothing");
+}

@@ -65,7 +65,10 @@ async fn event_line(state: &AppState, me: &str, ev: UserEvent) -> Option<String>
             let c = super::challenge::challenge_value(state, &c, Some(me)).await;
             Some(format!("{}\n", json!({"type": kind, "challenge": c})))
         }
-        UserEvent::RematchOffered { .. } | UserEvent::RematchDeclined { .. } | UserEvent::SessionEnded { .. } => None,
+        UserEvent::RematchOffered { .. }
+        | UserEvent::RematchDeclined { .. }
+        | UserEvent::SessionEnded { .. }
+        | UserEvent::Study(_) => None,
     }
 }
 

@@ -132,6 +132,10 @@ pub fn client_samples() -> Vec<ClientMessage> {
         AcceptChallenge { id: 32, challenge_id: "c1".into() },
         DeclineChallenge { id: 33, challenge_id: "c1".into() },
         CancelChallenge { id: 34, challenge_id: "c1".into() },
+        StudyFollow { id: 35, study: "s1".into() },
+        StudyUnfollow { id: 36, study: "s1".into() },
+        StudyPresent { id: 37, study: "s1".into(), chapter: 1, path: vec![3, 0, 1] },
+        StudyRelease { id: 38, study: "s1".into() },
     ]
 }
 
@@ -386,5 +390,18 @@ pub fn server_samples() -> Vec<ServerMessage> {
             },
         });
     }
+    let shape = |orig: &str, dest: Option<&str>| guoxiang_protocol::StudyShape {
+        brush: "green".into(),
+        orig: orig.into(),
+        dest: dest.map(Into::into),
+    };
+    out.push(ServerMessage::StudyPosition {
+        study: "s1".into(),
+        chapter: 0,
+        path: vec![4],
+        fen: "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2".into(),
+        shapes: vec![shape("e4", None), shape("g1", Some("f3"))],
+    });
+    out.push(ServerMessage::StudyReleased { study: "s1".into() });
     out
 }
