@@ -38,7 +38,9 @@ test('--analysis-workers 0: the server refuses to analyse, with a reason', async
   await page.goto('/');
   const answer = await page.evaluate(
     () =>
-      new Promise((resolve) => {
+      new Promise(async (resolve) => {
+        // A guest's session (the stream needs one), then the stream.
+        await fetch('/api/guest', { method: 'POST' });
         const ws = new WebSocket(`ws://${location.host}/ws/analysis`);
         ws.onopen = () => ws.send(JSON.stringify({ t: 'analyse', id: 1, moves: ['e2e4'] }));
         ws.onmessage = (ev) => resolve(JSON.parse(ev.data));

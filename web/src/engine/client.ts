@@ -6,6 +6,7 @@
 
 import type { AnalysisClientMessage, AnalysisServerMessage } from '../protocol_analysis';
 import type { AnalyseRequest } from '../pages/analysis/stream';
+import { api } from '../api';
 
 /** Whether this browser can run the engine itself (workers and WebAssembly). */
 export function browserEngineAvailable(): boolean {
@@ -113,4 +114,20 @@ export class WorkerEvaluator {
     for (const resolve of this.waiting.values()) resolve(null);
     this.waiting.clear();
   }
+}
+
+let sharedEvaluator: WorkerEvaluator | null = null;
+
+/**
+ * The engine's best move in the position `fen` at `depth`: in this browser when it can (one worker kept for the
+ * page's hints), else from the server (`POST /api/analyse`, at most `movetime_ms`). `null`: no legal move.
+ */
+export async function bestMove(fen: string, depth: number, movetime_ms: number): Promise<string | null> {
+  if (browserEngineAvailable()) {
+    sharedEvaluator ??= new WorkerEvaluator();
+    const m = await sharedEvaluator.evaluate(fen, [], depth);
+    if (m && m.t === 'done') return m.lines[0]?.pv[0] ?? null;
+  }
+  const a = await api.analyse({ fen, depth, movetime_ms });
+  return a.bestmove ?? null;
 }

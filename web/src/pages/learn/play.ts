@@ -4,7 +4,7 @@
 // page does: the board, the move list, the engine's suggestion on request and the result against the step's goal.
 
 import type { Key } from '@lichess-org/chessground/types';
-import { api } from '../../api';
+import { bestMove } from '../../engine/client';
 import type { LearnStep } from '../../protocol_http';
 import { claimGameStarts, errorText, socket } from '../../app';
 import { checkColor, chineseSan, destsOf, fenOf, isPromotion, lastMoveKeys, legalMove, positionFromFen, replay, standardUci } from '../../chess';
@@ -19,6 +19,8 @@ import { firstPromotion, playGoalMet } from './ctrl';
 export interface PlayResult {
   met: boolean;
   overBudget: boolean;
+  /** The game's id, for the server's judgement (`POST /api/learn/try` with `game`). */
+  game: string;
 }
 
 export interface PlayView {
@@ -194,11 +196,12 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
   async function suggest(): Promise<void> {
     const fen = fenOf(pos());
     try {
-      const a = await api.analyse({ fen, depth: 12, movetime_ms: 800 });
-      if (!a.bestmove || fenOf(pos()) !== fen) return;
-      const l = replay(fen, [a.bestmove]);
-      suggestion = t('learn.play.suggestion', { move: san(l.moves[0]?.san ?? a.bestmove) });
-      board.setAutoShapes([{ orig: a.bestmove.slice(0, 2) as Key, dest: a.bestmove.slice(2, 4) as Key, brush: 'paleGreen' }]);
+      // The engine in this browser when it can (issue 43), else the server's.
+      const best = await bestMove(fen, 12, 800);
+      if (!best || fenOf(pos()) !== fen) return;
+      const l = replay(fen, [best]);
+      suggestion = t('learn.play.suggestion', { move: san(l.moves[0]?.san ?? best) });
+      board.setAutoShapes([{ orig: best.slice(0, 2) as Key, dest: best.slice(2, 4) as Key, brush: 'paleGreen' }]);
       render();
     } catch (e) {
       note = errorText(e);
@@ -245,7 +248,7 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
       const met = promoter === me && (!step.max_moves || myMoves() <= step.max_moves);
       note = met ? t('learn.play.promoted') : t('learn.play.theyPromoted');
       endGame();
-      onEnd({ met, overBudget: false });
+      onEnd({ met, overBudget: false, game: gameId });
       return;
     }
     const budgetGone = !!step.max_moves && myMoves() >= step.max_moves && !over() && pos().turn === me;
@@ -253,12 +256,12 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
       ended = true;
       const met = step.goal !== 'promote' && playGoalMet(step, { winner: status.winner, me, myMoves: myMoves() });
       if (!met) note = t('learn.play.missed');
-      onEnd({ met, overBudget: false });
+      onEnd({ met, overBudget: false, game: gameId });
     } else if (budgetGone) {
       ended = true;
       note = t('learn.play.overBudget');
       endGame();
-      onEnd({ met: false, overBudget: true });
+      onEnd({ met: false, overBudget: true, game: gameId });
     }
   }
 
