@@ -496,3 +496,49 @@ fn metric(text: &str, name: &str) -> f64 {
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0.0)
 }
+
+/// `http_post` with a session secret as a bearer.
+fn http_post_bearer(port: u16, path: &str, session: &str, body: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {session}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut r = String::new();
+    s.read_to_string(&mut r).unwrap();
+    r
+}
+
+fn json_body(answer: &str) -> Value {
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+/// Present mode of a study (issue 42) across nodes: the teacher presents on one node, a follower connected to another
+/// gets the position (followers register under the study's key in the hub, which the broker relays).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_study_presented_on_one_node_reaches_a_follower_on_another() {
+    let Some(cluster) = Cluster::new("study") else { return };
+    let (pa, _a) = cluster.node("a");
+    let (pb, _b) = cluster.node("b");
+    let register = |port, name: &str| {
+        let body = json!({"username": name, "password": "correct horse"}).to_string();
+        json_body(&http_post(port, "/api/register", &body))["session"].as_str().unwrap().to_owned()
+    };
+    let teacher = register(pa, "teacher");
+    let student = register(pb, "student");
+    let study =
+        json_body(&http_post_bearer(pa, "/api/study", &teacher, r#"{"title": "Live", "visibility": "public"}"#));
+    let id = study["id"].as_str().unwrap_or_else(|| panic!("{study}")).to_owned();
+    let mut follower = Ws::connect(pb, &student).await;
+    follower.req(json!({"t": "study_follow", "study": id})).await;
+    let mut presenter = Ws::connect(pa, &teacher).await;
+    presenter.req(json!({"t": "study_present", "study": id, "chapter": 0, "path": []})).await;
+    let p = follower.wait(|v| v["t"] == "study_position").await;
+    assert_eq!((p["study"].as_str(), p["fen"].as_str()), (Some(id.as_str()), Some(guoxiang_core::STARTING_FEN)));
+    presenter.req(json!({"t": "study_release", "study": id})).await;
+    follower.wait(|v| v["t"] == "study_released").await;
+}
