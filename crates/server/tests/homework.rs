@@ -526,3 +526,69 @@ async fn a_play_step_is_earned_from_the_game_played() {
         post(&server, "/api/learn/try", &ann, json!({"lesson": lesson, "step": index, "game": "p1", "x": 1})).await;
     names_field(s, &e, "x");
 }
+
+/// A solve counts for the teacher only when the server's judge saw it: a round claimed without the solving try,
+/// or after a wrong try, is rated as the client says but is not earned.
+#[tokio::test]
+async fn a_claimed_puzzle_solve_is_not_earned() {
+    let server = server("hw_claimed_puzzles").await;
+    let (_, teacher) = server.register("Teacher").await;
+    let (_, ann) = server.register("Ann").await;
+    let (_, ben) = server.register("Ben").await;
+    class(&server, "c1", "teacher", &["ann", "ben"]).await;
+    let (s, v) =
+        post(&server, "/api/class/c1/assignments", &teacher, json!({"kind": "puzzles", "theme": "fork", "count": 1}))
+            .await;
+    assert_eq!(s, 201, "{v}");
+    // Ann claims a win without a try, then a win after a wrong try.
+    let (s, v) = post(&server, "/api/puzzle/fk1/round", &ann, json!({"win": true})).await;
+    assert_eq!(s, 200, "{v}");
+    let (s, v) = post(&server, "/api/puzzle/fk2/try", &ann, json!({"moves": ["h2h3"]})).await;
+    assert_eq!((s, v["verdict"].as_str()), (200, Some("wrong")), "{v}");
+    let (s, v) = post(&server, "/api/puzzle/fk2/try", &ann, json!({"moves": ["d1d8"]})).await;
+    assert_eq!((s, v["verdict"].as_str()), (200, Some("solved")), "{v}");
+    let (s, v) = post(&server, "/api/puzzle/fk2/round", &ann, json!({"win": true})).await;
+    assert_eq!(s, 200, "{v}");
+    // Ben solves one as the trainer does.
+    round(&server, &ben, "fk3", true).await;
+    let (_, p) = get(&server, "/api/class/c1/progress", &teacher).await;
+    let marks = &p["assignments"][0]["students"];
+    assert_eq!((marks["Ann"].as_str(), marks["Ben"].as_str()), (Some("open"), Some("done")), "{p}");
+    let a = &student(&p, "Ann")["puzzles"];
+    assert_eq!((a["solved"].as_i64(), a["failed"].as_i64()), (Some(0), Some(2)), "{a}");
+    assert_eq!(a["by_theme"]["fork"], json!({"solved": 0, "failed": 2}), "{a}");
+    let b = &student(&p, "Ben")["puzzles"];
+    assert_eq!((b["solved"].as_i64(), b["failed"].as_i64()), (Some(1), Some(0)), "{b}");
+    // Ann's own trainer dashboard still shows her rounds as the trainer reported them (the ratings move as on
+    // lichess); only the teacher's count asks the judge.
+    let (s, d) = get(&server, "/api/puzzle/dashboard", &ann).await;
+    assert_eq!(s, 200, "{d}");
+    let fork = d["themes"].as_array().unwrap().iter().find(|t| t["id"] == "fork").cloned().unwrap_or_default();
+    assert_eq!((fork["solved"].as_i64(), fork["failed"].as_i64()), (Some(2), Some(0)), "{d}");
+}
+
+/// A study given as homework is done once the student has opened it; the teacher's own views do not count.
+#[tokio::test]
+async fn a_study_is_done_once_opened() {
+    let server = server("hw_study").await;
+    let (_, teacher) = server.register("Teacher").await;
+    let (_, ann) = server.register("Ann").await;
+    let (_, _ben) = server.register("Ben").await;
+    class(&server, "c1", "teacher", &["ann", "ben"]).await;
+    let (s, st) =
+        post(&server, "/api/study", &teacher, json!({"title": "Pins", "visibility": "class", "class": "c1"})).await;
+    assert_eq!(s, 201, "{st}");
+    let id = st["id"].as_str().unwrap().to_owned();
+    let (s, v) = post(&server, "/api/class/c1/assignments", &teacher, json!({"kind": "study", "study": id})).await;
+    assert_eq!(s, 201, "{v}");
+    let (s, v) = get(&server, &format!("/api/study/{id}"), &teacher).await;
+    assert_eq!(s, 200, "{v}");
+    let (_, p) = get(&server, "/api/class/c1/progress", &teacher).await;
+    assert_eq!(p["assignments"][0]["students"], json!({"Ann": "open", "Ben": "open"}), "{p}");
+    let (s, v) = get(&server, &format!("/api/study/{id}"), &ann).await;
+    assert_eq!(s, 200, "{v}");
+    let (_, p) = get(&server, "/api/class/c1/progress", &teacher).await;
+    assert_eq!(p["assignments"][0]["students"], json!({"Ann": "done", "Ben": "open"}), "{p}");
+    let (_, h) = get(&server, "/api/homework", &ann).await;
+    assert_eq!(h["assignments"][0]["progress"], json!({"done": 1, "of": 1}), "{h}");
+}

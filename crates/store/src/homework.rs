@@ -77,7 +77,8 @@ impl Store {
     }
 
     /// When `user_id` solved puzzles of `motif` (the trainer's themes, `puzzle_motifs`) in rounds recorded at or
-    /// after `since_ms`, earliest first.
+    /// after `since_ms`, earliest first. Only earned solves count (`puzzle_rounds.earned`: the server's judge saw
+    /// the solving move and no wrong try), not what a client claimed.
     pub async fn puzzle_solves_in_motif(
         &self,
         user_id: &str,
@@ -87,7 +88,7 @@ impl Store {
         let ctx = || format!("puzzle_solves_in_motif {user_id} {motif}");
         let rows = sqlx::query(
             "SELECT r.at_ms AS at_ms FROM puzzle_rounds r JOIN puzzle_motifs m ON m.puzzle_id = r.puzzle_id \
-             WHERE r.user_id = $1 AND m.motif = $2 AND r.win <> 0 AND r.at_ms >= $3 ORDER BY r.at_ms",
+             WHERE r.user_id = $1 AND m.motif = $2 AND r.earned <> 0 AND r.at_ms >= $3 ORDER BY r.at_ms",
         )
         .bind(user_id)
         .bind(motif)
@@ -98,7 +99,7 @@ impl Store {
         rows.iter().map(|r| r.try_get("at_ms")).collect::<Result<_, _>>().map_err(db_err(ctx()))
     }
 
-    /// Which of `puzzle_ids` `user_id` solved (a round won; an account has one round per puzzle), with when.
+    /// Which of `puzzle_ids` `user_id` solved (an earned round; an account has one round per puzzle), with when.
     pub async fn puzzle_solves_among(
         &self,
         user_id: &str,
@@ -108,7 +109,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let sql = format!(
-            "SELECT puzzle_id, at_ms FROM puzzle_rounds WHERE user_id = $1 AND win <> 0 AND puzzle_id IN ({})",
+            "SELECT puzzle_id, at_ms FROM puzzle_rounds WHERE user_id = $1 AND earned <> 0 AND puzzle_id IN ({})",
             crate::puzzles::placeholders(2, puzzle_ids.len())
         );
         let mut q = sqlx::query(&sql).bind(user_id.to_owned());
@@ -123,10 +124,37 @@ impl Store {
             .map_err(db_err(ctx()))
     }
 
-    /// An account's rounds: (solved, failed).
+    /// Notes that `user_id` opened study `study_id` (the first time is kept).
+    pub async fn record_study_view(&self, user_id: &str, study_id: &str, at_ms: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO study_views (user_id, study_id, first_at_ms) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id, study_id) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(study_id)
+        .bind(at_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db_err(format_args!("record_study_view {user_id} {study_id}")))?;
+        Ok(())
+    }
+
+    /// When `user_id` first opened study `study_id`, if ever.
+    pub async fn study_viewed_at(&self, user_id: &str, study_id: &str) -> Result<Option<i64>, StoreError> {
+        let ctx = || format!("study_viewed_at {user_id} {study_id}");
+        let row = sqlx::query("SELECT first_at_ms FROM study_views WHERE user_id = $1 AND study_id = $2")
+            .bind(user_id)
+            .bind(study_id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db_err(ctx()))?;
+        row.map(|r| r.try_get("first_at_ms")).transpose().map_err(db_err(ctx()))
+    }
+
+    /// An account's rounds: (solved, failed) — solved are the earned rounds, failed all the others.
     pub async fn puzzle_round_counts(&self, user_id: &str) -> Result<(i64, i64), StoreError> {
         let row = sqlx::query(
-            "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(win), 0) AS BIGINT) AS w FROM puzzle_rounds WHERE user_id = $1",
+            "SELECT COUNT(*) AS n, CAST(COALESCE(SUM(earned), 0) AS BIGINT) AS w FROM puzzle_rounds WHERE user_id = $1",
         )
         .bind(user_id)
         .fetch_one(&self.pool)

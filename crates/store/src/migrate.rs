@@ -533,6 +533,38 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
             Stmt::Both("CREATE INDEX studies_class ON studies (class_id)"),
         ],
     },
+    // Version 12: puzzles and studies as a teacher may count them (issue 42).
+    // - `puzzle_judged`: what the server's own judge saw of an account's tries on a puzzle (`POST
+    //   /api/puzzle/{id}/try`): a wrong or illegal try, the solving move.
+    // - `puzzle_rounds.earned`: the round was a win the judge saw (the solving move, no wrong try before it); the
+    //   round's `win` stays what the client said (it rates the round, as on lichess), `earned` is what a class's
+    //   homework and dashboard count. Rounds from before are not earned: nobody watched them.
+    // - `study_views`: when an account first opened a study (a study given as homework is then done).
+    Migration {
+        version: 12,
+        name: "judged puzzle tries, study views",
+        statements: &[
+            Stmt::Both(
+                "CREATE TABLE puzzle_judged (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                puzzle_id TEXT NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+                wrong BIGINT NOT NULL,
+                solved BIGINT NOT NULL,
+                at_ms BIGINT NOT NULL,
+                PRIMARY KEY (user_id, puzzle_id)
+            )",
+            ),
+            Stmt::Both("ALTER TABLE puzzle_rounds ADD COLUMN earned BIGINT NOT NULL DEFAULT 0"),
+            Stmt::Both(
+                "CREATE TABLE study_views (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                study_id TEXT NOT NULL REFERENCES studies (id) ON DELETE CASCADE,
+                first_at_ms BIGINT NOT NULL,
+                PRIMARY KEY (user_id, study_id)
+            )",
+            ),
+        ],
+    },
 ];
 
 /// A migration recorded in `schema_migrations`.

@@ -642,9 +642,24 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(db_err(ctx()))?;
+        // Earned: a win the server's judge saw (the solving move, no wrong try before it).
+        let judged = sqlx::query("SELECT wrong, solved FROM puzzle_judged WHERE user_id = $1 AND puzzle_id = $2")
+            .bind(user_id)
+            .bind(puzzle_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err(ctx()))?;
+        let earned = match judged {
+            Some(j) => {
+                let wrong: i64 = j.try_get("wrong").map_err(db_err(ctx()))?;
+                let solved: i64 = j.try_get("solved").map_err(db_err(ctx()))?;
+                win && solved != 0 && wrong == 0
+            }
+            None => false,
+        };
         sqlx::query(
-            "INSERT INTO puzzle_rounds (user_id, puzzle_id, at_ms, win, hints, rating_before, rating_after) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO puzzle_rounds (user_id, puzzle_id, at_ms, win, hints, rating_before, rating_after, earned) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(user_id)
         .bind(puzzle_id)
@@ -653,6 +668,7 @@ impl Store {
         .bind(hints)
         .bind(user.rating)
         .bind(user_after.rating)
+        .bind(i64::from(earned))
         .execute(&mut *tx)
         .await
         .map_err(db_err(ctx()))?;
@@ -697,14 +713,48 @@ impl Store {
             .map_err(db_err(&context))
     }
 
-    /// An account's solved and failed rounds per motif of the puzzles it played, by motif id.
-    pub async fn puzzle_motif_results(&self, user_id: &str) -> Result<Vec<MotifResults>, StoreError> {
-        let context = format!("puzzle_motif_results {user_id}");
-        let rows = sqlx::query(
-            "SELECT m.motif AS motif, CAST(SUM(r.win) AS BIGINT) AS solved, COUNT(*) AS n \
-             FROM puzzle_rounds r JOIN puzzle_motifs m ON m.puzzle_id = r.puzzle_id \
-             WHERE r.user_id = $1 GROUP BY m.motif ORDER BY m.motif",
+    /// Records what the server's judge said of one of an account's tries on a puzzle: a wrong (or illegal) try, or
+    /// the solving move. Once wrong stays wrong; a round recorded later is earned only when solved and never wrong.
+    pub async fn record_judged_try(
+        &self,
+        user_id: &str,
+        puzzle_id: &str,
+        wrong: bool,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        let (w, s) = (i64::from(wrong), i64::from(!wrong));
+        sqlx::query(
+            "INSERT INTO puzzle_judged (user_id, puzzle_id, wrong, solved, at_ms) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (user_id, puzzle_id) DO UPDATE SET \
+             wrong = CASE WHEN puzzle_judged.wrong <> 0 THEN 1 ELSE $3 END, \
+             solved = CASE WHEN puzzle_judged.solved <> 0 THEN 1 ELSE $4 END, at_ms = $5",
         )
+        .bind(user_id)
+        .bind(puzzle_id)
+        .bind(w)
+        .bind(s)
+        .bind(at_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db_err(format_args!("record_judged_try {user_id} {puzzle_id}")))?;
+        Ok(())
+    }
+
+    /// An account's solved and failed rounds per motif of the puzzles it played, by motif id: solved are the rounds
+    /// won as the client said (the learner's own dashboard), or with `earned_only` those the server's judge saw
+    /// solved (a teacher's).
+    pub async fn puzzle_motif_results(
+        &self,
+        user_id: &str,
+        earned_only: bool,
+    ) -> Result<Vec<MotifResults>, StoreError> {
+        let context = format!("puzzle_motif_results {user_id}");
+        let column = if earned_only { "earned" } else { "win" };
+        let rows = sqlx::query(&format!(
+            "SELECT m.motif AS motif, CAST(SUM(r.{column}) AS BIGINT) AS solved, COUNT(*) AS n \
+             FROM puzzle_rounds r JOIN puzzle_motifs m ON m.puzzle_id = r.puzzle_id \
+             WHERE r.user_id = $1 GROUP BY m.motif ORDER BY m.motif"
+        ))
         .bind(user_id)
         .fetch_all(&self.pool)
         .await

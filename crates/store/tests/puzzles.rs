@@ -290,7 +290,7 @@ async fn rounds_are_recorded_once(db: &TestDb) {
     let stored = (store.puzzle("b").await.unwrap().unwrap().number, store.puzzle("a").await.unwrap().unwrap().number);
     assert_eq!(numbers, vec![stored.0, stored.1], "each round with its puzzle's short number");
     assert!(numbers.iter().all(|&n| n > 0));
-    let results = store.puzzle_motif_results("alice").await.unwrap();
+    let results = store.puzzle_motif_results("alice", false).await.unwrap();
     let results: Vec<_> = results.iter().map(|m| (m.motif.as_str(), m.solved, m.failed)).collect();
     assert_eq!(results, vec![("fork", 1, 1), ("pin", 0, 1)]);
     assert!(matches!(store.record_round(&nr("nobody", "a", true, 0, 1), rate).await, Err(StoreError::NotFound(_))));

@@ -259,9 +259,13 @@ impl Puzzles {
     /// The verdict on the solver's last move of `moves` in puzzle `id`, the moves of its sentences with Chinese
     /// piece letters when `chinese`. Rate-limited per `key` (a session or an address); at most
     /// [`JUDGES_AT_ONCE`] judged at once, off the async runtime.
+    ///
+    /// For a registered `account`, a wrong try and the solving move are recorded (`Store::record_judged_try`): a
+    /// round is then earned — counted for a class's homework and dashboard — only when the judge saw it solved.
     pub async fn judge(
         &self,
         key: String,
+        account: Option<&str>,
         id: &str,
         moves: Vec<String>,
         chinese: bool,
@@ -273,10 +277,19 @@ impl Puzzles {
         let verdict = tokio::task::spawn_blocking(move || judge_in(&p, &moves, JUDGE_NODES, chinese))
             .await
             .map_err(|e| PuzzleError::internal("puzzle judge", e))?;
-        match verdict {
-            Ok(v) => Ok(puzzle_verdict(v)),
-            Err(e) => Err(PuzzleError::invalid(&e.field(), &e.text.zh, &e.text.en)),
+        let v = match verdict {
+            Ok(v) => puzzle_verdict(v),
+            Err(e) => return Err(PuzzleError::invalid(&e.field(), &e.text.zh, &e.text.en)),
+        };
+        let wrong = match &v {
+            PuzzleVerdict::Wrong { .. } => Some(true),
+            PuzzleVerdict::Solved { .. } => Some(false),
+            _ => None,
+        };
+        if let (Some(user_id), Some(wrong)) = (account, wrong) {
+            self.store().record_judged_try(user_id, id, wrong, crate::time::now_ms() as i64).await?;
         }
+        Ok(v)
     }
 
     /// Rates a finished puzzle: an account's round (`account`) is stored once and moves the puzzle's rating, a
@@ -344,7 +357,7 @@ impl Puzzles {
             .collect();
         let themes = self
             .store()
-            .puzzle_motif_results(user_id)
+            .puzzle_motif_results(user_id, false)
             .await?
             .into_iter()
             .map(|m| DashboardTheme { id: m.motif, solved: m.solved, failed: m.failed })

@@ -64,8 +64,13 @@ async fn student_report(
 ) -> ApiResult<StudentReport> {
     let id = member.user_id.clone();
     let (solved, failed) = state.store.puzzle_round_counts(&id).await?;
-    let by_theme =
-        state.store.puzzle_motif_results(&id).await?.into_iter().map(|m| (m.motif, (m.solved, m.failed))).collect();
+    let by_theme = state
+        .store
+        .puzzle_motif_results(&id, true)
+        .await?
+        .into_iter()
+        .map(|m| (m.motif, (m.solved, m.failed)))
+        .collect();
     let mut standings = Vec::with_capacity(assignments.len());
     for a in assignments {
         standings.push(standing(state, a, &id, &earned).await?);

@@ -449,8 +449,11 @@ pub(crate) async fn standing(
             let times = state.store.computer_games_finished(user_id, *level as i64, since).await?;
             Standing { done_at: nth(&times, *count), done: (times.len() as i64).min(*count as i64), of: *count as i64 }
         }
-        // TODO(issue 42, studies): done once the student opened the study, when studies record who saw them.
-        Task::Study(_) => Standing { done_at: None, done: 0, of: 1 },
+        // A study is done once the student has opened it (`GET /api/study/{id}` records the first view).
+        Task::Study(id) => {
+            let seen = state.store.study_viewed_at(user_id, id).await?;
+            Standing { done_at: seen, done: i64::from(seen.is_some()), of: 1 }
+        }
         Task::Tournament(id) => tournament_standing(state, id, user_id).await?,
     })
 }

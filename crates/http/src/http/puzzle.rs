@@ -255,7 +255,8 @@ pub async fn try_move(
     };
     let moves = parse_try(&body)?;
     let key = auth.as_ref().map_or_else(|| format!("ip:{client}"), |a| format!("user:{}", a.user.id));
-    Ok(Json(state.puzzles.judge(key, &id, moves, chinese).await?))
+    let account = auth.as_ref().filter(|a| !a.user.is_guest).map(|a| a.user.id.as_str());
+    Ok(Json(state.puzzles.judge(key, account, &id, moves, chinese).await?))
 }
 
 // ----- round -----

@@ -215,6 +215,10 @@ pub async fn show(
     }
     let row = readable(&state, &id, me).await?;
     let study = body_of(&row)?;
+    // A registered reader's first view (a study given as homework is then done).
+    if let Some(a) = a.as_ref().filter(|a| !a.user.is_guest && a.user.id != row.owner_id) {
+        state.store.record_study_view(&a.user.id, &row.id, guoxiang_domain::time::now_ms() as i64).await?;
+    }
     Ok(Json(answer(&row, me, Some(&study))).into_response())
 }
 
