@@ -51,7 +51,7 @@ pub use guoxiang_game::{Action, ArbiterAct, MoveInput};
 
 /// The version of this protocol. Bumped on any change a deployed client could not handle; the server refuses a
 /// `hello` with another version (`unsupported_protocol`), and the UI reloads.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest client frame the server reads, in bytes (64 KiB). Larger frames are refused before parsing.
 pub const MAX_CLIENT_FRAME_BYTES: usize = 64 * 1024;

@@ -69,7 +69,7 @@ fn typescript_has_no_any_and_declares_every_type() {
     ] {
         assert!(ts.contains(typed), "{typed}");
     }
-    assert!(ts.contains("export const PROTOCOL_VERSION = 2;"));
+    assert!(ts.contains("export const PROTOCOL_VERSION = 3;"));
     assert!(ts.contains(r#"{ "t": "game", id: number, game_id: string, action: Action, lag_ms?: number, }"#));
     assert!(ts.contains(r#"export type Action = { "t": "move", uci: string, offer_draw?: boolean, }"#));
     assert!(ts.contains(r#"{ "t": "subscribe", id: number, game_id: string, since_version?: number, }"#));
