@@ -10,10 +10,22 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { doLessonSteps, launch, learnLessons, newPage, solveTrainerPuzzle as solvePuzzle, startServer, tid } from './lib.mjs';
+import { attributesText, chromeText, doLessonSteps, launch, learnLessons, newPage, solveTrainerPuzzle as solvePuzzle, startServer, tid } from './lib.mjs';
 
 const THEME = 'back_rank_mate';
 const PUZZLES = 2;
+
+// Chinese characters and full-width punctuation (none of them in the English UI).
+const CJK = /[\u3400-\u9fff\uff00-\uffef]/;
+
+/** Every visible string of the page is in `lang` (user and class names, marked translate="no", aside). */
+async function checkLang(page, lang, where) {
+  await page.waitForTimeout(300);
+  for (const [kind, s] of [['text', await chromeText(page)], ['attributes', await attributesText(page)]]) {
+    if (lang === 'en') assert.deepEqual(s.split('\n').filter((l) => CJK.test(l)), [], `${where}: Chinese ${kind} in English`);
+    else assert.deepEqual([...s.matchAll(/\b[A-Za-z]{4,}\b/g)].map((m) => m[0]), [], `${where}: English ${kind} in Chinese`);
+  }
+}
 
 let server;
 let browser;
@@ -149,6 +161,16 @@ test('a class: cards, logins, homework done by one student, the dashboard, a res
   assert.deepEqual(grid[logins[0].username], [['done', '✓ 完成'], ['done', '✓ 完成']]);
   for (const c of logins.slice(1)) assert.deepEqual(grid[c.username], [['open', '○ 未完成'], ['open', '○ 未完成']], c.username);
   assert.equal(await o.locator(tid('class-csv')).count(), 1);
+  // The class page and my homework, all in one language, then the other.
+  await checkLang(o, 'zh', 'the class page');
+  await checkLang(s0, 'zh', 'my homework');
+  for (const p of [o, s0]) await p.click(tid('lang-switch'));
+  await o.waitForSelector(`${tid('dash-grid')} :text("Done")`);
+  await s0.waitForSelector(`${tid('homework-mark')}:has-text("Done")`);
+  await checkLang(o, 'en', 'the class page');
+  await checkLang(s0, 'en', 'my homework');
+  for (const p of [o, s0]) await p.click(tid('lang-switch'));
+  await o.waitForSelector(`${tid('dash-grid')} :text("完成")`);
 
   // The teacher resets student 1's password: one card, with the new one.
   const s1 = S[1].page;

@@ -429,7 +429,7 @@ const zh = {
   'class.weakTitle': '全班最弱的战术主题',
   'class.weakNone': '还没有做题记录。',
   'class.weakRow': '做对 {solved}，做错 {failed}（正确率 {rate}%）',
-  'class.csv': '下载 CSV（可用 Excel 打开）',
+  'class.csv': '下载 CSV 表格（可用电子表格软件打开）',
   'hw.title': '我的作业',
   'hw.loginFirst': '登录以后才能看作业。',
   'hw.none': '现在没有作业。',
