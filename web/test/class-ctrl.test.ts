@@ -8,7 +8,7 @@ import type { ClassProgress, Homework } from '../src/pages/class/xhr';
 
 const student = (username: string) => ({ username, lessons: {}, puzzles: { solved: 0, failed: 0 } });
 
-test('the grid: students by name, one mark per assignment, unknown marks open, counts per row and column', () => {
+test('the grid: students by name, one mark per assignment, unknown marks open, done on time counted per row and column', () => {
   const p: ClassProgress = {
     students: [student('c3'), student('a1'), student('b2')],
     assignments: [
@@ -20,11 +20,11 @@ test('the grid: students by name, one mark per assignment, unknown marks open, c
   const g = grid(p);
   assert.deepEqual(g.rows.map((r) => r.username), ['a1', 'b2', 'c3']);
   assert.deepEqual(g.rows.map((r) => r.marks), [['done', 'done'], ['late', 'open'], ['open', 'open']]);
-  assert.deepEqual(g.rows.map((r) => r.done), [2, 1, 0]);
+  assert.deepEqual(g.rows.map((r) => r.done), [2, 0, 0], 'done on time only: late may be not done at all');
   assert.deepEqual(g.rows[0].puzzles, { solved: 0, failed: 0 });
   assert.equal(g.rows[0].games, 0, 'no games: none played');
   assert.equal(g.rows[0].lastSeen, null);
-  assert.deepEqual(g.doneBy, [2, 1]);
+  assert.deepEqual(g.doneBy, [1, 1]);
   assert.deepEqual(g.assignments.map((a) => a.id), ['x', 'y']);
   assert.equal('students' in g.assignments[0], false, 'the per-student marks stay in the rows');
   assert.equal(markOf('whatever'), 'open');

@@ -10,6 +10,7 @@ export interface GridRow {
   name: string | null;
   /** One mark per assignment, in the order of `GridModel.assignments` (`open` when the server names none). */
   marks: Mark[];
+  /** Assignments done on time. */
   done: number;
   puzzles: { solved: number; failed: number };
   /** Games played to the end. */
@@ -20,7 +21,10 @@ export interface GridRow {
 export interface GridModel {
   assignments: Assignment[];
   rows: GridRow[];
-  /** Per assignment: how many students did it (on time or late). */
+  /**
+   * Per assignment: how many students did it on time (a `late` mark is also work not done by the due date: the
+   * server does not tell the two apart).
+   */
   doneBy: number[];
 }
 
@@ -35,13 +39,13 @@ export function grid(p: ClassProgress): GridModel {
         username: s.username,
         name: s.name ?? null,
         marks,
-        done: marks.filter((m) => m !== 'open').length,
+        done: marks.filter((m) => m === 'done').length,
         puzzles: { solved: s.puzzles?.solved ?? 0, failed: s.puzzles?.failed ?? 0 },
         games: s.games?.played ?? 0,
         lastSeen: s.last_seen ?? null,
       };
     });
-  const doneBy = assignments.map((_, i) => rows.filter((r) => r.marks[i] !== 'open').length);
+  const doneBy = assignments.map((_, i) => rows.filter((r) => r.marks[i] === 'done').length);
   return { assignments: assignments.map(({ students: _s, ...a }) => a), rows, doneBy };
 }
 
