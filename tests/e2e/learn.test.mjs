@@ -225,21 +225,43 @@ test('a desktop pass in English: the first lesson, every text in English', { tim
 });
 
 test('a play step: a real game against the computer inside the lesson', { timeout: 300_000 }, async () => {
-  const lesson = lessons.find((l) => l.steps.some((s) => s.kind === 'play'));
+  // A `finish` goal when the course has one (resigning meets it, so the server's verdict is `ok`), else the first.
+  const isPlay = (goal) => (s) => s.kind === 'play' && (!goal || s.goal === goal);
+  const lesson = lessons.find((l) => l.steps.some(isPlay('finish'))) ?? lessons.find((l) => l.steps.some(isPlay()));
   if (!lesson) {
     assert.ok(!lessons.some((l) => l.steps.some((s) => s.kind === 'play')));
     console.log('# no play step in the course yet');
     return;
   }
-  const index = lesson.steps.findIndex((s) => s.kind === 'play');
+  const finish = lesson.steps.findIndex(isPlay('finish'));
+  const index = finish >= 0 ? finish : lesson.steps.findIndex(isPlay());
   const step = lesson.steps[index];
   const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 360, height: 740, mobile: true });
   await openStep(page, lesson.id, index);
+  // A registered account, so that the server judges the game and keeps the step (the steps before it come along).
+  await page.click(tid('nav-register'));
+  const name = `player${Date.now() % 1_000_000}`;
+  await page.fill(tid('username'), name);
+  await page.fill(tid('password'), 'learning-chess-2');
+  await page.click(tid('register'));
+  await page.waitForFunction((n) => document.querySelector('[data-testid="me"]')?.textContent === n, name);
+  await page.goto(`/learn/${lesson.id}`);
+  await waitStep(page, index);
   const url = page.url();
   console.log(`# ${lesson.id} step ${index}: play, goal ${step.goal}, level ${step.level}`);
   await page.click(tid('play-start'));
   await page.waitForFunction((sel) => !!document.querySelector(sel)?.dataset.game, tid('board'));
   const me = await page.getAttribute(tid('board'), 'data-my-color');
+  // The game's end is sent to the server (`POST /api/learn/try` with the game's id), which judges the stored game.
+  const game = await page.getAttribute(tid('board'), 'data-game');
+  const gameTries = [];
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname === '/api/learn/try' && r.request().method() === 'POST' && r.request().postDataJSON()?.game === game) gameTries.push(r);
+  });
+  const tried = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/learn/try' && r.request().method() === 'POST' && r.request().postDataJSON()?.game === game,
+    { timeout: 240_000 },
+  );
   assert.equal(me, step.fen.split(' ')[1] === 'w' ? 'white' : 'black');
   assert.equal(page.url(), url, 'the game stays inside the lesson');
   let st = await boardState(page);
@@ -257,8 +279,27 @@ test('a play step: a real game against the computer inside the lesson', { timeou
   await page.waitForSelector(tid('play-result'));
   st = await boardState(page);
   assert.equal(st.status, 'finished');
-  if (step.goal === 'finish') await page.waitForSelector(tid('lesson-step-done'));
-  else if (resigned) {
+  let resp = await tried;
+  let verdict = await resp.json();
+  // The page may ask before the server has stored the resignation: then it asks again (its last answer counts).
+  for (let waited = 0; verdict.reason?.code === 'game_not_over'; waited += 100) {
+    assert.ok(waited < 10_000, 'asked again until the server has the game over');
+    await page.waitForTimeout(100);
+    if (gameTries.at(-1) !== resp) {
+      resp = gameTries.at(-1);
+      verdict = await resp.json();
+    }
+  }
+  assert.equal(resp.status(), 200);
+  assert.deepEqual(resp.request().postDataJSON(), { lesson: lesson.id, step: index, game });
+  if (step.goal === 'finish') {
+    await page.waitForSelector(tid('lesson-step-done'));
+    assert.equal(verdict.ok, true, `the server's verdict: ${JSON.stringify(verdict.reason)}`);
+    assert.equal(verdict.done, true);
+    assert.equal(await page.locator(tid('lesson-server-note')).count(), 0);
+  } else if (resigned) {
+    assert.equal(verdict.ok, false);
+    assert.equal(verdict.reason.code, 'goal_missed');
     await page.waitForSelector(tid('play-start'));
     assert.equal(await page.locator(tid('lesson-step-done')).count(), 0);
   }

@@ -44,6 +44,8 @@ export interface StepState {
   feedback: Feedback;
   /** A try is on its way to the server. */
   busy: boolean;
+  /** A `play` step met here that the server refused to record (its reason), shown under the step. */
+  serverNote: LearnText | null;
 }
 
 export interface LessonState {
@@ -71,6 +73,7 @@ export function newStep(step: LearnStep, index: number): StepState {
     hintShown: false,
     feedback: null,
     busy: false,
+    serverNote: null,
   };
 }
 
@@ -191,6 +194,20 @@ export function applyVerdict(ls: LessonState, item: string | null, v: LearnVerdi
   }
   st.feedback = { kind: 'good', text: null };
   return false;
+}
+
+/** The body of `POST /api/learn/try` for a `play` step: the game played, which the server reads and judges. */
+export function playTryBody(ls: LessonState, index: number, game: string): { lesson: string; step: number; game: string } {
+  return { lesson: ls.lesson.id, step: index, game };
+}
+
+/**
+ * The server's verdict on a `play` step's game into the step (`metHere`: what this page judged). The browser's
+ * progress stays as judged here; a game met here but refused by the server (its progress, which a teacher sees,
+ * does not have the step) shows the server's reason. A game missed here needs no second word.
+ */
+export function applyPlayVerdict(st: StepState, metHere: boolean, v: LearnVerdict): void {
+  st.serverNote = metHere && !v.ok ? { zh: v.reason?.zh ?? '', en: v.reason?.en ?? '' } : null;
 }
 
 /** Who promoted first in a played line (`promote` goal): the side to move before the first five-letter UCI move. */

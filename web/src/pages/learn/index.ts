@@ -12,23 +12,25 @@ import { stepBoard } from './board';
 import {
   advance,
   allLessons,
+  applyPlayVerdict,
   applyVerdict,
   currentStep,
   lessonAfter,
   newLesson,
   newStep,
+  playTryBody,
   recordStep,
   restartStep,
   singleChoice,
   starsFor,
   tryBody,
 } from './ctrl';
-import type { LessonState } from './ctrl';
+import type { LessonState, StepState } from './ctrl';
 import { playView } from './play';
 import type { PlayView } from './play';
 import { doneView, indexView, introView, lessonHeader, stepPanel } from './view';
 import type { StepHandlers } from './view';
-import { judge, loadCourse, saveProgress, syncProgress } from './xhr';
+import { judge, judgeGame, loadCourse, saveProgress, serverKeeps, syncProgress } from './xhr';
 
 function loading(): HTMLElement {
   return h('div', { class: 'page' }, h('p', { class: 'waiting' }, t('common.loading')));
@@ -123,6 +125,21 @@ function mountLesson(root: HTMLElement, chapters: LearnChapter[], lesson: LearnL
     void saveProgress(currentUser(), prog, lesson.id);
   }
 
+  /**
+   * A registered account's game is also judged by the server, which earns the step for its progress (what a
+   * teacher sees); a guest's progress is the browser's only, so nothing is sent for a guest.
+   */
+  async function judgePlayed(st: StepState, met: boolean, game: string): Promise<void> {
+    if (!serverKeeps(currentUser())) return;
+    try {
+      const v = await judgeGame(playTryBody(ls, st.index, game));
+      applyPlayVerdict(st, met, v);
+    } catch (e) {
+      if (met) st.serverNote = { zh: errorText(e), en: errorText(e) };
+    }
+    if (ls.step === st) render();
+  }
+
   const handlers: StepHandlers = {
     hint() {
       ls.step.hintShown = true;
@@ -182,6 +199,7 @@ function mountLesson(root: HTMLElement, chapters: LearnChapter[], lesson: LearnL
             ls.wrong++;
             st.hintShown = true;
           }
+          void judgePlayed(st, r.met, r.game);
           render();
         });
       }

@@ -243,6 +243,9 @@ export function stepPanel(step: LearnStep, ls: LessonState, on: StepHandlers, ga
     answers(step, ls, on),
     game,
     feedback(ls),
+    st.serverNote
+      ? h('div', { class: 'learn-feedback wrong', testid: 'lesson-server-note', role: 'alert' }, h('b', {}, t('learn.play.notRecorded')), ' ' + tx(st.serverNote))
+      : null,
     st.done
       ? null
       : h(

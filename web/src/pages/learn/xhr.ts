@@ -35,6 +35,19 @@ export function judge(body: LearnTry): Promise<LearnVerdict> {
   return api.learnTry(body);
 }
 
+/**
+ * A `play` step's game judged by the server (`POST /api/learn/try` with `game`), which earns the step for a
+ * registered account. The page may see the game's end a moment before the server has stored it (or a resignation
+ * sent just before): `game_not_over` is asked again a few times.
+ */
+export async function judgeGame(body: { lesson: string; step: number; game: string }, tries = 6, waitMs = 500): Promise<LearnVerdict> {
+  for (let i = 1; ; i++) {
+    const v = await api.learnTry(body);
+    if (v.ok || v.reason?.code !== 'game_not_over' || i >= tries) return v;
+    await new Promise((r) => setTimeout(r, waitMs));
+  }
+}
+
 export function localProgress(user: Who): LearnProgress {
   try {
     const raw = localStorage.getItem(keyOf(user));
