@@ -13,6 +13,7 @@ Usage: python3 tests/security_review.py [path/to/guoxiang]   (default: $GUOXIANG
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -23,7 +24,14 @@ import time
 import requests
 from websockets.sync.client import connect
 
-PROTOCOL = 2
+# The wire protocol's version, as the protocol crate declares it (the server refuses any other in `hello`).
+PROTOCOL = int(
+    re.search(
+        r"pub const PROTOCOL_VERSION: u32 = (\d+);",
+        open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates", "protocol", "src", "lib.rs"),
+             encoding="utf-8").read(),
+    ).group(1)
+)
 METRICS_TOKEN = "metrics-" + os.urandom(8).hex()
 rows = []
 counts = {"http": 0, "ws": 0}
