@@ -1094,7 +1094,12 @@ first_move_grace_s?: number,
  * (the absent sit the round out: no game, no point, no forfeit); a round-robin's next round waits until all
  * are present (the organiser may pair it anyway).
  */
-presence_check?: boolean, };
+presence_check?: boolean, 
+/**
+ * A class tournament (issue 42): the id of a class the organiser teaches; only its students and its teacher
+ * may join.
+ */
+class?: string, };
 
 /**
  * `POST /api/tournaments/import`: an over-the-board tournament from a TRF-16 file (players, rounds, results).
@@ -1276,7 +1281,11 @@ first_move_grace_s: number,
 /**
  * Online: players are paired only when present ([`TournamentPlayer::present`]).
  */
-presence_check: boolean, };
+presence_check: boolean, 
+/**
+ * A class tournament: the class's id (absent for the others).
+ */
+class?: string, };
 
 /**
  * A tournament in a list.

@@ -31,6 +31,7 @@ fn doc(system: TournamentSystem, n: usize) -> Doc {
         first_move_grace_s: None,
         presence_check: false,
         absent: Vec::new(),
+        class: None,
     };
     for i in 0..n {
         d.join(Some(format!("u{i}")), format!("P{i}"), Some(2000 - 10 * i as u32), 0).unwrap();

@@ -301,7 +301,37 @@ impl Tournaments {
             return Err(Error::unauthorized());
         }
         let doc = new::new_doc(by, req, crate::time::now_ms() as i64)?;
+        if let Some(class) = &doc.class {
+            self.check_class_teacher(class, by).await?;
+        }
         self.insert(by, doc).await
+    }
+
+    /// A class tournament is created only by the class's teacher (an unknown class is refused alike).
+    async fn check_class_teacher(&self, class: &str, by: &User) -> Result<(), Error> {
+        let owner = self.0.store.class(class).await?.map(|c| c.owner_id);
+        if owner.as_deref() != Some(by.id.as_str()) {
+            return Err(Error::forbidden(
+                "not_your_class",
+                format!("class：你不是班级 {class} 的老师"),
+                format!("class: you are not the teacher of class {class}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A class tournament is joined only by the class's students and its teacher.
+    async fn check_class_member(&self, doc: &Doc, user: &User) -> Result<(), Error> {
+        let Some(class) = &doc.class else { return Ok(()) };
+        let teacher = self.0.store.class(class).await?.is_some_and(|c| c.owner_id == user.id);
+        if teacher || self.0.store.is_class_student(class, &user.id).await? {
+            return Ok(());
+        }
+        Err(Error::forbidden(
+            "class_only",
+            "这个比赛只限本班学生参加",
+            "this tournament is for the students of its class",
+        ))
     }
 
     /// A new tournament organised by `by`: a rated one only by whom the host allows ([`RatedTournaments`]).
@@ -428,6 +458,7 @@ impl Tournaments {
             },
             first_move_grace_s: if doc.mode == TournamentMode::Online { doc.first_move_grace_s() } else { 0 },
             presence_check: doc.checks_presence(),
+            class: doc.class.clone(),
         }
     }
 
@@ -457,6 +488,7 @@ impl Tournaments {
                 "bot accounts cannot join tournaments",
             ));
         }
+        self.check_class_member(&doc, user).await?;
         let rating = self.rating_of(user, &doc).await?;
         let now = crate::time::now_ms() as i64;
         let (doc, ()) = self

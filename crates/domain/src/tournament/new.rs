@@ -53,6 +53,7 @@ pub(super) fn new_doc(by: &User, req: &NewTournament, now_ms: i64) -> Result<Doc
         first_move_grace_s: online.then_some(grace),
         presence_check: online && req.presence_check.unwrap_or(true),
         absent: Vec::new(),
+        class: req.class.as_deref().map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned),
     })
 }
 

@@ -63,6 +63,11 @@ pub struct NewTournament {
     /// are present (the organiser may pair it anyway).
     #[ts(optional)]
     pub presence_check: Option<bool>,
+    /// A class tournament (issue 42): the id of a class the organiser teaches; only its students and its teacher
+    /// may join.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// `POST /api/tournament/{id}/forbid`: two players who must not be paired (a Swiss: players of one family or club;
@@ -165,6 +170,10 @@ pub struct TournamentView {
     /// Online: players are paired only when present ([`TournamentPlayer::present`]).
     #[serde(default)]
     pub presence_check: bool,
+    /// A class tournament: the class's id (absent for the others).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// A tournament in a list.

@@ -185,6 +185,9 @@ pub struct Doc {
     /// A Swiss's players who sat a round out for not being present: (round, starting rank).
     #[serde(default)]
     pub absent: Vec<(u32, u32)>,
+    /// A class tournament (issue 42): the class's id; only its students and its teacher may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// The first-move grace of an online tournament's games when the organiser does not set one: five minutes, long

@@ -167,6 +167,7 @@ impl Doc {
             first_move_grace_s: None,
             presence_check: false,
             absent: Vec::new(),
+            class: None,
         };
         doc.after_round();
         Ok(doc)

@@ -9,6 +9,7 @@ import { getLang, t } from '../../i18n';
 import type { NewTournament, TournamentMode, TournamentSummary, TournamentSystem } from '../../protocol_http';
 import { tcFromBox, tcLabel } from '../../ui/names';
 import { rulesField, tcField } from '../home-parts';
+import { classApi } from '../class/xhr';
 import { tourApi } from './xhr';
 import { modeText, statusText, systemText } from './text';
 
@@ -74,6 +75,18 @@ function formInputs() {
   );
   const presence = h('input', { testid: 'tour-presence', id: 'tour-presence', type: 'checkbox', checked: true });
   const startsAt = h('input', { testid: 'tour-starts-at', id: 'tour-starts-at', type: 'datetime-local', step: '1' });
+  // A class tournament (issue 42): the classes the user teaches, filled in when the server answers.
+  const klass = h('select', { testid: 'tour-class', id: 'tour-class' }, h('option', { value: '' }, t('tour.classNone')));
+  const classField = field('tour-class', t('tour.classField'), klass, h('span', { class: 'hint' }, t('tour.classHelp')));
+  classField.hidden = true;
+  classApi
+    .list()
+    .then((l) => {
+      const taught = l.classes.filter((c) => c.role === 'teacher');
+      for (const c of taught) klass.append(h('option', { value: c.id }, c.name));
+      classField.hidden = taught.length === 0;
+    })
+    .catch(() => undefined);
   return {
     name,
     system,
@@ -85,6 +98,8 @@ function formInputs() {
     grace,
     presence,
     startsAt,
+    klass,
+    classField,
     tc: tcField('10+5'),
     rules: rulesField('online'),
     roundsField: field('tour-rounds', t('tour.rounds'), rounds),
@@ -133,6 +148,7 @@ function newTournament(f: FormInputs): NewTournament {
     starts_at_ms: online && f.startsAt.value ? new Date(f.startsAt.value).getTime() : undefined,
     first_move_grace_s: online && system !== 'arena' ? Number(f.grace.value) : undefined,
     presence_check: online && system !== 'arena' ? f.presence.checked : undefined,
+    class: f.klass.value || undefined,
   };
 }
 
@@ -172,6 +188,7 @@ function createForm(): HTMLElement {
     f.graceField,
     f.presenceField,
     f.startsField,
+    f.classField,
     h('label', { class: 'check', for: 'tour-rated' }, f.rated, ' ', t('tour.rated')),
     h('div', { class: 'form-buttons' }, submit),
     err,

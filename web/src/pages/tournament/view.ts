@@ -111,6 +111,7 @@ function headPart(v: TournamentView): Child[] {
       t('tour.organiser', { name: v.organiser }),
       v.arbiters.length ? [' · ', t('tour.arbiters', { names: v.arbiters.join(listSep()) })] : null,
       v.rounds ? [' · ', t('tour.roundOf', { n: String(v.round_list.length), total: String(v.rounds) })] : null,
+      v.class ? [' · ', h('span', { testid: 'tour-class-only' }, t('tour.classOnly'))] : null,
     ),
     v.starts_at_ms && v.status === 'open'
       ? h('p', { class: 'hint', testid: 'tour-starts' }, t('tour.startsAtShown', { time: new Date(v.starts_at_ms).toLocaleString(locale()) }))
