@@ -245,6 +245,9 @@ test('a play step: a real game against the computer inside the lesson', { timeou
   await page.fill(tid('password'), 'learning-chess-2');
   await page.click(tid('register'));
   await page.waitForFunction((n) => document.querySelector('[data-testid="me"]')?.textContent === n, name);
+  // The guest's steps go to the new account (PUT /api/learn/progress); the page drops the guest's copy once the
+  // server has them. Leaving before that would start the lesson from the beginning.
+  await page.waitForFunction(() => localStorage.getItem('gx.learn.progress') === null, null, { timeout: 30_000 });
   await page.goto(`/learn/${lesson.id}`);
   await waitStep(page, index);
   const url = page.url();
