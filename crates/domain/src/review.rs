@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use guoxiang_core::Lang;
 use guoxiang_pgn::write_game;
-use guoxiang_review::{GameReview, Options};
+use guoxiang_review::{GameReview, Hooks, Options};
 use guoxiang_store::{ReviewStatus, Store, StoreError};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
@@ -206,7 +206,10 @@ impl Worker {
         // `guoxiang review` reads a file), taken from the stored game.
         let parsed =
             crate::archive::replayed(&self.public_url, &game, &moves).map_err(|e| format!("game {id}: {e}"))?;
-        let options = Options { nodes: row.nodes.max(1) as u64, syzygy: self.syzygy.clone(), ..Options::default() };
+        // The two judges on two threads when the pool has two workers (each search holds one).
+        let threads = self.analysis.workers().min(2);
+        let options =
+            Options { nodes: row.nodes.max(1) as u64, syzygy: self.syzygy.clone(), threads, ..Options::default() };
         let total = options.searches(parsed.moves.len());
         if !self.store.start_review(id, total as i64).await.map_err(|e| e.to_string())? {
             return Ok(()); // Not queued any more.
@@ -214,23 +217,20 @@ impl Worker {
         let handle = tokio::runtime::Handle::current();
         let (store, analysis, game_id) = (self.store.clone(), self.analysis.clone(), id.to_owned());
         let review = tokio::task::spawn_blocking(move || -> Result<(GameReview, Value), String> {
-            // A worker of the analysis pool for each position, given back after it (see the module's doc).
-            let mut ticket = Some(handle.block_on(admit(&analysis)));
+            // A worker of the analysis pool for each search, given back after it (see the module's doc).
+            let admit = || -> Box<dyn std::any::Any> { Box::new(handle.block_on(admit(&analysis))) };
             let mut last = Instant::now();
-            let r = guoxiang_review::review(&parsed.start, &parsed.moves, &options, &mut |done, total| {
-                ticket = None;
-                if done < total {
-                    ticket = Some(handle.block_on(admit(&analysis)));
-                }
+            let mut progress = |done: usize, total: usize| {
                 if last.elapsed() >= PROGRESS_EVERY {
                     last = Instant::now();
                     // Progress is for display only; the review goes on without it.
-                    if let Err(e) = handle.block_on(store.review_progress(&game_id, done as i64)) {
+                    if let Err(e) = handle.block_on(store.review_progress(&game_id, done as i64, total as i64)) {
                         tracing::warn!("review of game {game_id}: progress not written: {e}");
                     }
                 }
-            })?;
-            drop(ticket);
+            };
+            let mut hooks = Hooks { admit: &admit, progress: &mut progress };
+            let (r, _) = guoxiang_review::review_judged(&parsed.start, &parsed.moves, &options, &mut hooks)?;
             let annotated = |lang| {
                 let g =
                     guoxiang_review::pgn::annotate(&parsed.tags, &parsed.start, &parsed.moves, parsed.result, &r, lang);

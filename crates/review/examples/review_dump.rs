@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use guoxiang_core::UciMove;
 use guoxiang_pgn::{Reader, Replayer};
-use guoxiang_review::{DEFAULT_NODES, Judges, Options, review_judged};
+use guoxiang_review::{DEFAULT_NODES, Focus, Hooks, Judges, Options, review_judged};
 use serde_json::json;
 
 fn main() -> Result<(), String> {
@@ -31,7 +31,20 @@ fn main() -> Result<(), String> {
         None => Judges::Both,
         Some(s) => Judges::parse(s).ok_or_else(|| format!("'{s}': say both, hand or network"))?,
     };
-    let options = Options { nodes, judges, ..Options::default() };
+    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS; GX_THREADS=2.
+    let focus = match std::env::var("GX_FOCUS").ok().as_deref() {
+        None => Options::default().focus,
+        Some("off") => None,
+        Some(s) => {
+            let (d, l) = s.split_once(',').ok_or("GX_FOCUS: off or DIVISOR,MIN_LOSS")?;
+            Some(Focus {
+                scan_divisor: d.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
+                min_loss: l.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
+            })
+        }
+    };
+    let threads = std::env::var("GX_THREADS").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let options = Options { nodes, judges, focus, threads, ..Options::default() };
     let mut out = std::io::stdout().lock();
     let t0 = Instant::now();
     let mut n_games = 0;
@@ -51,7 +64,13 @@ fn main() -> Result<(), String> {
             continue;
         }
         let t = Instant::now();
-        let (r, judgements) = review_judged(&g.start, &g.moves, &options, &mut |_, _| {})?;
+        let mut searches = 0;
+        let (r, judgements) = review_judged(
+            &g.start,
+            &g.moves,
+            &options,
+            &mut Hooks { admit: &|| Box::new(()), progress: &mut |_, t| searches = t },
+        )?;
         let mut pos = g.start.clone();
         let c960 = pos.is_chess960();
         let mut positions = Vec::with_capacity(judgements.len());
@@ -90,7 +109,7 @@ fn main() -> Result<(), String> {
         let v = json!({ "game": n, "nodes": r.nodes, "moves": r.moves, "positions": positions, "verdicts": verdicts });
         writeln!(out, "{v}").map_err(|e| format!("standard output: {e}"))?;
         n_games += 1;
-        eprintln!("game {n}: {} plies, {:.1} s", g.moves.len(), t.elapsed().as_secs_f64());
+        eprintln!("game {n}: {} plies, {searches} searches, {:.1} s", g.moves.len(), t.elapsed().as_secs_f64());
     }
     eprintln!("{n_games} games, {:.0} s, {nodes} nodes per position", t0.elapsed().as_secs_f64());
     Ok(())

@@ -16,6 +16,7 @@ pub mod chances;
 pub mod exercise;
 pub mod explain;
 pub mod pgn;
+pub mod search;
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -27,12 +28,18 @@ use guoxiang_tactics::Motif;
 use serde::Serialize;
 
 pub use chances::{Class, Eval};
+pub use search::{Focus, Hooks};
 
 /// The default node budget per position.
 pub const DEFAULT_NODES: u64 = 150_000;
 
 /// The engine's hash table for one review (MiB).
 const HASH_MB: usize = 32;
+
+/// The review's scan and focus (docs/review.md, "Speed"): the scan at a sixth of the budget, then the full budget
+/// around every move a judge's scan finds losing at least 20 points — the blunders and missed wins the scan would
+/// claim, which need the full budget to be right as often as before.
+pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0 };
 
 /// How a review is run.
 #[derive(Clone, Debug)]
@@ -44,20 +51,28 @@ pub struct Options {
     pub syzygy: Option<Syzygy>,
     /// Which evaluations judge the game.
     pub judges: Judges,
+    /// A scan of every position at a fraction of the budget, then the full budget only around the moves it
+    /// suspects (`None`: every position at the full budget).
+    pub focus: Option<Focus>,
+    /// 2: each judge searches on its own thread (the review is the same; only its time changes).
+    pub threads: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { nodes: DEFAULT_NODES, syzygy: None, judges: Judges::Both }
+        Options { nodes: DEFAULT_NODES, syzygy: None, judges: Judges::Both, focus: Some(FOCUS), threads: 1 }
     }
 }
 
 impl Options {
-    /// The searches a review of a game of `moves` moves makes (what its progress counts to): every position, the
-    /// start and after each move, once per judge.
+    /// The most searches a review of a game of `moves` moves makes (what its progress counts to at first): every
+    /// position, the start and after each move, once per judge, and with a [`Focus`] as many again at most. Once
+    /// the scan has chosen the positions to search again, the progress's total falls to the searches really made,
+    /// so the share done never goes back.
     pub fn searches(&self, moves: usize) -> usize {
         let judges = if self.judges == Judges::Both { 2 } else { 1 };
-        (moves + 1) * judges
+        let passes = if self.focus.is_some() { 2 } else { 1 };
+        (moves + 1) * judges * passes
     }
 }
 
@@ -198,49 +213,23 @@ pub fn review(
     options: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<GameReview, String> {
-    review_judged(start, moves, options, progress).map(|(r, _)| r)
+    review_judged(start, moves, options, &mut Hooks { admit: &search::no_admit, progress }).map(|(r, _)| r)
 }
 
-/// As [`review`], and also what the (first) judge said about every position (the start and after each move): for
-/// calibration (crates/review/examples/review_dump.rs).
+/// As [`review`], with the caller's [`Hooks`], and also what the (first) judge said about every position (the start
+/// and after each move): for calibration (crates/review/examples/review_dump.rs).
 pub fn review_judged(
     start: &Position,
     moves: &[Move],
     options: &Options,
-    progress: &mut dyn FnMut(usize, usize),
+    hooks: &mut Hooks<'_>,
 ) -> Result<(GameReview, Vec<Judgement>), String> {
-    let mut positions = Vec::with_capacity(moves.len() + 1);
-    positions.push(start.clone());
-    for (i, &m) in moves.iter().enumerate() {
-        let p = positions.last().expect("a position");
-        if !p.is_legal(m) {
-            return Err(format!("move {}: {} is not legal", i + 1, p.uci(m)));
-        }
-        positions.push(p.after(m));
-    }
-    let mut histories = Vec::with_capacity(positions.len());
-    let mut history: Vec<u64> = Vec::new();
-    for p in &positions {
-        histories.push(history.clone());
-        history.push(p.hash());
-        if p.halfmoves() == 0 {
-            history.clear();
-            history.push(p.hash());
-        }
-    }
-    let n = positions.len();
-    let (first_network, second) = match options.judges {
-        Judges::HandWritten => (false, false),
-        Judges::Network => (true, false),
-        Judges::Both => (false, true),
-    };
-    let total = options.searches(moves.len());
-    let first = judge_game(&positions, &histories, options, first_network, &mut |done| progress(done, total));
-    let other = if second {
-        Some(judge_game(&positions, &histories, options, true, &mut |done| progress(n + done, total)))
-    } else {
-        None
-    };
+    let positions = replay(start, moves)?;
+    let histories = histories(&positions);
+    let game = search::Game { positions: &positions, histories: &histories };
+    let mut judged = judge_positions(&game, moves, options, hooks);
+    let first = std::mem::take(&mut judged[0]);
+    let other = judged.pop().filter(|_| options.judges == Judges::Both);
     let mut out = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         let (before, after) = (&positions[i], &positions[i + 1]);
@@ -282,36 +271,86 @@ pub fn review_judged(
     Ok((GameReview { moves: out, white, black, nodes: options.nodes }, first))
 }
 
-/// Every position of the game judged by one evaluation (the network or the hand-written one), from the last to the
-/// first with one hash table: the search of a position then finds what the searches of the positions after it
-/// learnt about the game's own continuation — the refutation of a mistake is usually played in the game — so it
-/// judges the move played and its alternatives closer to what a deeper search says (docs/review.md, "Agreement":
-/// from the last position backwards, more of the moves Stockfish calls mistakes are marked and more of our
-/// blunders are confirmed by it, on both sets). `progress(done)` after each position.
-fn judge_game(
-    positions: &[Position],
-    histories: &[Vec<u64>],
-    options: &Options,
-    network: bool,
-    progress: &mut dyn FnMut(usize),
-) -> Vec<Judgement> {
-    let mut engine = Engine::new(HASH_MB);
-    engine.options.multipv = 2;
-    if !network {
-        engine.options.nnue = None;
+/// The start and the position after each move; an illegal move is refused with its number.
+fn replay(start: &Position, moves: &[Move]) -> Result<Vec<Position>, String> {
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(start.clone());
+    for (i, &m) in moves.iter().enumerate() {
+        let p = positions.last().expect("a position");
+        if !p.is_legal(m) {
+            return Err(format!("move {}: {} is not legal", i + 1, p.uci(m)));
+        }
+        positions.push(p.after(m));
     }
-    engine.options.syzygy = options.syzygy.clone();
-    let n = positions.len();
-    let mut judgements: Vec<Judgement> = (0..n)
-        .rev()
-        .map(|i| {
-            let j = judge_with(&engine, &positions[i], &histories[i], options.nodes, false);
-            progress(n - i);
-            j
+    Ok(positions)
+}
+
+/// For each position, the hashes of the game's positions before it since the last capture or pawn move.
+fn histories(positions: &[Position]) -> Vec<Vec<u64>> {
+    let mut histories = Vec::with_capacity(positions.len());
+    let mut history: Vec<u64> = Vec::new();
+    for p in positions {
+        histories.push(history.clone());
+        history.push(p.hash());
+        if p.halfmoves() == 0 {
+            history.clear();
+            history.push(p.hash());
+        }
+    }
+    histories
+}
+
+/// Every position judged by each judge (the first judge's judgements first): the scan of every position from the
+/// last to the first, then, with a [`Focus`], the positions around the moves the scan suspects searched again at
+/// the full budget (the module `search`).
+fn judge_positions(
+    game: &search::Game<'_>,
+    moves: &[Move],
+    options: &Options,
+    hooks: &mut Hooks<'_>,
+) -> Vec<Vec<Judgement>> {
+    let networks: &[bool] = match options.judges {
+        Judges::HandWritten => &[false],
+        Judges::Network => &[true],
+        Judges::Both => &[false, true],
+    };
+    let n = game.positions.len();
+    let mut judges: Vec<search::JudgeRun> = networks
+        .iter()
+        .map(|&network| {
+            let mut engine = Engine::new(HASH_MB);
+            engine.options.multipv = 2;
+            if !network {
+                engine.options.nnue = None;
+            }
+            engine.options.syzygy = options.syzygy.clone();
+            search::JudgeRun { engine, judgements: vec![None; n] }
         })
         .collect();
-    judgements.reverse();
-    judgements
+    let scan_nodes = options.focus.map_or(options.nodes, |f| (options.nodes / f.scan_divisor.max(1)).max(1));
+    let all: Vec<usize> = (0..n).rev().collect();
+    let total = options.searches(n - 1);
+    let done = search::run(game, &mut judges, &all, scan_nodes, options.threads, hooks, (0, total));
+    if let Some(focus) = options.focus {
+        let losses: Vec<f64> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                judges
+                    .iter()
+                    .map(|j| match (&j.judgements[i], &j.judgements[i + 1]) {
+                        (Some(jb), Some(ja)) => move_loss(m, jb, ja),
+                        _ => 0.0,
+                    })
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let again = search::focus_positions(&losses, focus.min_loss);
+        let total = done + again.len() * judges.len();
+        (hooks.progress)(done, total);
+        search::run(game, &mut judges, &again, options.nodes, options.threads, hooks, (done, total));
+    }
+    judges.into_iter().map(|j| j.judgements.into_iter().map(|x| x.expect("every position judged")).collect()).collect()
 }
 
 /// The points the move `m` from `pos` loses by the stricter of the two judges (the hand-written evaluation and the
@@ -343,7 +382,7 @@ pub fn judge(engine: &Engine, pos: &Position, history: &[u64], nodes: u64) -> Ju
 }
 
 /// As [`judge`]; `clear`: empty the hash table first (else the search starts from what earlier searches stored).
-fn judge_with(engine: &Engine, pos: &Position, history: &[u64], nodes: u64, clear: bool) -> Judgement {
+pub(crate) fn judge_with(engine: &Engine, pos: &Position, history: &[u64], nodes: u64, clear: bool) -> Judgement {
     let legal = pos.count_legal();
     if legal == 0 {
         return if pos.is_check() {
@@ -617,7 +656,8 @@ mod tests {
             ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5", "Qg5", "Nxf7", "Qxg2", "Rf1", "Qxe4+", "Be2", "Nf3#"];
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &sans);
         let run = |judges| {
-            let options = Options { nodes: 10_000, judges, ..Options::default() };
+            // Every position at the full budget: with a focus, which positions get it depends on the judges.
+            let options = Options { nodes: 10_000, judges, focus: None, ..Options::default() };
             review(&start, &moves, &options, &mut |_, _| {}).expect("review")
         };
         let (hand, net, both) = (run(Judges::HandWritten), run(Judges::Network), run(Judges::Both));
@@ -673,10 +713,41 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_give_the_same_review_and_the_focus_searches_again_around_the_swings() {
+        // 3. Bc4 is a developing move; after 3… a6 4. O-O b5, 5. Bxb5?? gives the bishop for a pawn.
+        let (start, moves) =
+            play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bc4", "a6", "O-O", "b5", "Bxb5", "axb5"]);
+        let options = Options { nodes: 12_000, ..Options::default() };
+        let mut calls = Vec::new();
+        let one = review(&start, &moves, &options, &mut |d, t| calls.push((d, t))).expect("one thread");
+        let two = review(&start, &moves, &Options { threads: 2, ..options.clone() }, &mut |_, _| {}).expect("two");
+        assert_eq!(serde_json::to_string(&one).expect("one"), serde_json::to_string(&two).expect("two"));
+        // The scan counts every position once per judge; the focus adds the positions around the swings (5. Bxb5
+        // at least). The total starts at its most and falls once, so the share done never goes back.
+        let scan = (moves.len() + 1) * 2;
+        assert_eq!(calls[0], (1, scan * 2));
+        let (done, total) = *calls.last().expect("progress");
+        assert_eq!(done, total);
+        assert!(total >= scan + 4 && total < scan * 2, "{total}");
+        assert!(calls.windows(2).all(|w| w[1].0 >= w[0].0 && w[1].1 <= w[0].1));
+        assert!(calls.windows(2).all(|w| w[1].0 as f64 / w[1].1 as f64 >= w[0].0 as f64 / w[0].1 as f64));
+        assert!(one.moves[8].class.is_mistake_or_worse(), "{:?}", one.moves[8]);
+        assert!(!one.moves[4].class.is_mistake_or_worse(), "{:?}", one.moves[4]);
+    }
+
+    #[test]
+    fn the_focus_takes_both_positions_of_every_suspect_move_from_the_last() {
+        assert_eq!(search::focus_positions(&[0.0, 3.0, 0.5, 2.0], 2.0), vec![4, 3, 2, 1]);
+        assert_eq!(search::focus_positions(&[1.9, 0.0], 2.0), Vec::<usize>::new());
+        assert_eq!(search::focus_positions(&[5.0], 2.0), vec![1, 0]);
+    }
+
+    #[test]
     fn the_judgements_come_with_the_review_and_name_the_second_move() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3"]);
-        let (r, js) = review_judged(&start, &moves, &Options { nodes: 3_000, ..Options::default() }, &mut |_, _| {})
-            .expect("review");
+        let options = Options { nodes: 3_000, ..Options::default() };
+        let mut hooks = Hooks { admit: &search::no_admit, progress: &mut |_, _| {} };
+        let (r, js) = review_judged(&start, &moves, &options, &mut hooks).expect("review");
         assert_eq!(js.len(), moves.len() + 1);
         assert_eq!(r.moves.len(), moves.len());
         assert!(js.iter().any(|j| j.second_line.is_some()));
@@ -707,12 +778,12 @@ mod tests {
     fn progress_counts_every_position_and_illegal_moves_are_refused() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["d4", "d5"]);
         let mut calls = Vec::new();
-        review(&start, &moves, &Options { nodes: 1_000, ..Options::default() }, &mut |d, t| calls.push((d, t)))
-            .expect("review");
+        let every = Options { nodes: 1_000, focus: None, ..Options::default() };
+        review(&start, &moves, &every, &mut |d, t| calls.push((d, t))).expect("review");
         // Two judges: each position twice.
         assert_eq!(calls, (1..=6).map(|d| (d, 6)).collect::<Vec<_>>());
         calls.clear();
-        let hand = Options { nodes: 1_000, judges: Judges::HandWritten, ..Options::default() };
+        let hand = Options { nodes: 1_000, judges: Judges::HandWritten, focus: None, ..Options::default() };
         review(&start, &moves, &hand, &mut |d, t| calls.push((d, t))).expect("review");
         assert_eq!(calls, vec![(1, 3), (2, 3), (3, 3)]);
         let bad = [moves[0], moves[0]];

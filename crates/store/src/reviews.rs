@@ -189,11 +189,15 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Records a running review's progress.
-    pub async fn review_progress(&self, game_id: &str, done: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE game_reviews SET done_positions = $2 WHERE game_id = $1 AND status = 'running'")
-            .bind(game_id)
-            .bind(done)
+    /// Records a running review's progress: `done` searches of `total` (which grows when the review's scan hands
+    /// positions on to be searched again).
+    pub async fn review_progress(&self, game_id: &str, done: i64, total: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE game_reviews SET done_positions = $2, total_positions = $3 WHERE game_id = $1 AND status = 'running'",
+        )
+        .bind(game_id)
+        .bind(done)
+        .bind(total)
             .execute(&self.pool)
             .await
             .map_err(db_err("review_progress"))?;

@@ -856,9 +856,13 @@ async fn review_queue_in_request_order(db: &TestDb) {
 
     assert!(store.start_review("g2", 41).await.unwrap());
     assert!(!store.start_review("g2", 41).await.unwrap(), "only a queued review starts");
-    store.review_progress("g2", 17).await.unwrap();
+    store.review_progress("g2", 17, 41).await.unwrap();
     let r = store.review("g2").await.unwrap().unwrap();
     assert_eq!((r.status, r.done_positions, r.total_positions), (ReviewStatus::Running, 17, 41));
+    // The scan hands positions on to be searched again: the total grows.
+    store.review_progress("g2", 42, 55).await.unwrap();
+    let r = store.review("g2").await.unwrap().unwrap();
+    assert_eq!((r.done_positions, r.total_positions), (42, 55));
     assert_eq!(store.next_queued_review().await.unwrap().as_deref(), Some("g1"));
 
     // A restart puts the running one back in the queue, first again.

@@ -1,4 +1,5 @@
-//! `guoxiang review FILE.pgn [--json] [--nodes N] [--judges both|hand|network] [--lang zh|en] [--syzygy-path DIR]`:
+//! `guoxiang review FILE.pgn [--json] [--nodes N] [--judges both|hand|network] [--lang zh|en] [--syzygy-path DIR]
+//! [--threads N] [--every-position]`:
 //! every game of a PGN file reviewed move by move by our engine (docs/review.md), by default with both its
 //! evaluations as judges; endgame tables judge the positions they cover. `--json`: one JSON object per game
 //! (`moves` with `ply`, `san`, `uci`, `eval`,
@@ -37,6 +38,14 @@ pub struct Args {
     /// by them.
     #[arg(long, env = "GUOXIANG_SYZYGY_PATH")]
     syzygy_path: Option<String>,
+    /// Threads: 2 runs the two judges side by side (the review is the same; default 2 on a machine with two
+    /// cores or more, else 1).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Search every position at the full budget instead of a scan at a sixth of it and the full budget around the
+    /// moves it suspects (docs/review.md, "Speed"): about three times the time.
+    #[arg(long)]
+    every_position: bool,
 }
 
 fn parse_judges(s: &str) -> Result<Judges, String> {
@@ -65,7 +74,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     );
     let mut out = BufWriter::new(io::stdout().lock());
     let syzygy = super::syzygy_tables(a.syzygy_path.as_deref())?.map(|(tb, _)| tb);
-    let options = Options { nodes: a.nodes, syzygy, judges: a.judges };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = a.threads.unwrap_or(cores).clamp(1, 2);
+    let focus = if a.every_position { None } else { Options::default().focus };
+    let options = Options { nodes: a.nodes, syzygy, judges: a.judges, focus, threads };
     let (mut reviewed, mut bad) = (0u64, 0u64);
     loop {
         let g = match reader.read_game(&mut replayer) {
@@ -87,7 +99,10 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         bar.set_message(format!("game {n}"));
         bar.set_length(options.searches(g.moves.len()) as u64);
         bar.set_position(0);
-        let r = review(&g.start, &g.moves, &options, &mut |done, _| bar.set_position(done as u64))?;
+        let r = review(&g.start, &g.moves, &options, &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        })?;
         reviewed += 1;
         let written = if a.json {
             let v = json!({

@@ -26,6 +26,7 @@ const WAITING_PER_USER: usize = 8;
 #[derive(Clone, Debug)]
 pub struct AnalysisPool {
     permits: Arc<Semaphore>,
+    workers: usize,
     queue: usize,
     per_user: usize,
     queued: Arc<std::sync::atomic::AtomicUsize>,
@@ -83,12 +84,18 @@ impl AnalysisPool {
     pub fn new(workers: usize, queue: usize, per_user: usize) -> AnalysisPool {
         AnalysisPool {
             permits: Arc::new(Semaphore::new(workers.max(1))),
+            workers: workers.max(1),
             queue,
             per_user: per_user.max(1),
             queued: Default::default(),
             users: Default::default(),
             next: Default::default(),
         }
+    }
+
+    /// Its search threads.
+    pub fn workers(&self) -> usize {
+        self.workers
     }
 
     /// Analyses waiting for a worker now (a long search may give its worker up when some are).
