@@ -59,7 +59,7 @@ enum Command {
     /// 课堂 / classes for hosts: `class create OWNER NAME`, `class add-students ID N`, `class list` (`--json`).
     #[command(subcommand)]
     Class(cmd::class::ClassCommand),
-    /// Play many concurrent games against a running server and measure move latency.
+    /// Load a running server: many concurrent games (move latency), or a class of students (`--scenario class`).
     Loadtest(cmd::loadtest::Args),
     /// Several `serve --cluster` nodes on one database: `cluster status` lists the nodes and the games each owns.
     #[command(subcommand)]

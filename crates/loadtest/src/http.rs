@@ -1,4 +1,5 @@
-//! The server's address and guest identities: a minimal HTTP/1.1 client for `POST /api/guest`.
+//! The server's address and a minimal HTTP/1.1 client: guest identities (`POST /api/guest`) and the few API
+//! requests of the class scenario (JSON bodies, the session cookie).
 //!
 //! One request per connection (`Connection: close`), read to the end, so no keep-alive or pipelining is needed;
 //! the answer may carry a `Content-Length` or be chunked.
@@ -152,29 +153,55 @@ pub(crate) async fn post_guest(addr: SocketAddr, base: &BaseUrl, timeout: Durati
     parse_guest_response(&exchange(addr, &request, "POST /api/guest", timeout).await?)
 }
 
-/// Reads the raw HTTP answer to `POST /api/guest`: status 2xx, a JSON body `{"user":{"id":…},"session":…}`. The
-/// session may also come only as the `gx_session` cookie.
-pub(crate) fn parse_guest_response(raw: &[u8]) -> Result<Guest, String> {
+/// A raw HTTP answer, read: its status, body (de-chunked) and the session cookie it set, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Response {
+    pub status: u16,
+    pub status_line: String,
+    pub body: Vec<u8>,
+    pub session_cookie: Option<String>,
+}
+
+impl Response {
+    /// The body as JSON (`what` names the request in the error).
+    pub fn json(&self, what: &str) -> Result<serde_json::Value, String> {
+        serde_json::from_slice(&self.body).map_err(|e| format!("{what}: the answer is not JSON: {e}"))
+    }
+
+    /// An error for an answer that is not 2xx: the status line and the start of the body.
+    pub fn refused(&self, what: &str) -> String {
+        let text = String::from_utf8_lossy(&self.body);
+        let shown: String = text.trim().chars().take(200).collect();
+        if shown.is_empty() {
+            format!("{what} answered {}", self.status_line)
+        } else {
+            format!("{what} answered {}: {shown}", self.status_line)
+        }
+    }
+}
+
+/// Reads a raw HTTP answer; `what` names the request in errors (`POST /api/guest`).
+pub(crate) fn read_response(raw: &[u8], what: &str) -> Result<Response, String> {
     let Some(head_end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
         return Err(if raw.is_empty() {
-            "POST /api/guest: the server closed the connection without answering".to_owned()
+            format!("{what}: the server closed the connection without answering")
         } else {
-            "POST /api/guest: incomplete HTTP answer".to_owned()
+            format!("{what}: incomplete HTTP answer")
         });
     };
-    let head = std::str::from_utf8(&raw[..head_end]).map_err(|_| "POST /api/guest: unreadable HTTP header")?;
+    let head = std::str::from_utf8(&raw[..head_end]).map_err(|_| format!("{what}: unreadable HTTP header"))?;
     let body = &raw[head_end + 4..];
     let mut lines = head.split("\r\n");
     let status_line = lines.next().unwrap_or_default();
     let mut parts = status_line.splitn(3, ' ');
     let (version, code) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
     if !version.starts_with("HTTP/1.") {
-        return Err(format!("POST /api/guest: not an HTTP answer: {status_line:?}"));
+        return Err(format!("{what}: not an HTTP answer: {status_line:?}"));
     }
-    let code: u16 = code.parse().map_err(|_| format!("POST /api/guest: bad status line {status_line:?}"))?;
+    let status: u16 = code.parse().map_err(|_| format!("{what}: bad status line {status_line:?}"))?;
     let mut content_length = None;
     let mut chunked = false;
-    let mut cookie_session = None;
+    let mut session_cookie = None;
     for line in lines {
         let Some((name, value)) = line.split_once(':') else { continue };
         let value = value.trim();
@@ -187,53 +214,82 @@ pub(crate) fn parse_guest_response(raw: &[u8]) -> Result<Guest, String> {
                     && k.trim() == SESSION_COOKIE
                     && !v.trim().is_empty()
                 {
-                    cookie_session = Some(v.trim().to_owned());
+                    session_cookie = Some(v.trim().to_owned());
                 }
             }
             _ => {}
         }
     }
     let body = if chunked {
-        dechunk(body)?
+        dechunk(body).map_err(|e| format!("{what}: {e}"))?
     } else if let Some(n) = content_length {
-        body.get(..n).ok_or("POST /api/guest: the answer is shorter than its Content-Length")?.to_vec()
+        body.get(..n).ok_or(format!("{what}: the answer is shorter than its Content-Length"))?.to_vec()
     } else {
         body.to_vec()
     };
-    if !(200..300).contains(&code) {
-        let text = String::from_utf8_lossy(&body);
-        let text = text.trim();
-        let shown: String = text.chars().take(200).collect();
-        return Err(if shown.is_empty() {
-            format!("POST /api/guest answered {status_line}")
-        } else {
-            format!("POST /api/guest answered {status_line}: {shown}")
-        });
+    Ok(Response { status, status_line: status_line.to_owned(), body, session_cookie })
+}
+
+/// Reads the raw HTTP answer to `POST /api/guest`: status 2xx, a JSON body `{"user":{"id":…},"session":…}`. The
+/// session may also come only as the `gx_session` cookie.
+pub(crate) fn parse_guest_response(raw: &[u8]) -> Result<Guest, String> {
+    parse_auth_answer(&read_response(raw, "POST /api/guest")?, "POST /api/guest")
+}
+
+/// Reads an answer that opens a session (`POST /api/guest`, `/api/register`, `/api/login`): 2xx and
+/// `{"user":{"id":…},"session":…}`, the session possibly only as the cookie.
+pub(crate) fn parse_auth_answer(r: &Response, what: &str) -> Result<Guest, String> {
+    if !(200..300).contains(&r.status) {
+        return Err(r.refused(what));
     }
-    let json: serde_json::Value =
-        serde_json::from_slice(&body).map_err(|e| format!("POST /api/guest: the answer is not JSON: {e}"))?;
+    let json = r.json(what)?;
     let user_id = json
         .get("user")
         .and_then(|u| u.get("id"))
         .and_then(serde_json::Value::as_str)
-        .ok_or("POST /api/guest: the answer has no user.id")?
+        .ok_or(format!("{what}: the answer has no user.id"))?
         .to_owned();
     let session = json
         .get("session")
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
-        .or(cookie_session)
+        .or_else(|| r.session_cookie.clone())
         .filter(|s| !s.is_empty())
-        .ok_or("POST /api/guest: the answer has neither a session nor a gx_session cookie")?;
+        .ok_or(format!("{what}: the answer has neither a session nor a gx_session cookie"))?;
     if !session.bytes().all(|b| b.is_ascii_graphic() && b != b';' && b != b',') {
-        return Err("POST /api/guest: the session is not a valid cookie value".to_owned());
+        return Err(format!("{what}: the session is not a valid cookie value"));
     }
     Ok(Guest { user_id, session })
 }
 
+/// One API request on a connection of its own: `METHOD {base}{path}`, with the session cookie and a JSON body
+/// when given. Any status is an answer; only a failure to get one is an error.
+pub(crate) async fn call(
+    addr: SocketAddr,
+    base: &BaseUrl,
+    method: &str,
+    path: &str,
+    session: Option<&str>,
+    body: Option<&serde_json::Value>,
+    timeout: Duration,
+) -> Result<Response, String> {
+    let what = format!("{method} {path}");
+    let cookie = session.map(|s| format!("Cookie: {SESSION_COOKIE}={s}\r\n")).unwrap_or_default();
+    let body = body.map(serde_json::Value::to_string).unwrap_or_default();
+    let content_type = if body.is_empty() { "" } else { "Content-Type: application/json\r\n" };
+    let request = format!(
+        "{method} {}{path} HTTP/1.1\r\nHost: {}\r\n{cookie}{content_type}Content-Length: {}\r\n\
+         Accept: application/json\r\nUser-Agent: guoxiang-loadtest\r\nConnection: close\r\n\r\n{body}",
+        base.prefix,
+        base.authority,
+        body.len()
+    );
+    read_response(&exchange(addr, &request, &what, timeout).await?, &what)
+}
+
 /// Decodes a chunked body (RFC 9112 §7.1), ignoring chunk extensions and trailers.
 fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
-    let bad = || "POST /api/guest: bad chunked body".to_owned();
+    let bad = || "bad chunked body".to_owned();
     let mut out = Vec::new();
     loop {
         let line_end = data.windows(2).position(|w| w == b"\r\n").ok_or_else(bad)?;
@@ -287,7 +343,11 @@ pub(crate) async fn get_body(
         return Err(format!("GET {path} answered {}", head.lines().next().unwrap_or_default()));
     }
     let body = &raw[head_end + 4..];
-    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(body) } else { Ok(body.to_vec()) }
+    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        dechunk(body).map_err(|e| format!("GET {path}: {e}"))
+    } else {
+        Ok(body.to_vec())
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! guoxiang-loadtest: plays many concurrent games against a running guoxiang server over its WebSocket protocol
-//! and reports the move throughput and the move round-trip latency.
+//! and reports the move throughput and the move round-trip latency ([`run`], described here); or simulates a class
+//! of students — lessons, puzzles, games against the computer and their reviews ([`run_class`], see [`class`]).
 //!
 //! Each game is two guest players (`POST /api/guest`, then `ws://…/ws` with the `gx_session` cookie, `hello`): the
 //! first sends `challenge_friend` asking for white, the second `accept_challenge`, both `subscribe` to the game and
@@ -39,6 +40,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod class;
 mod conn;
 mod game;
 mod http;
@@ -57,6 +59,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::{Instant, MissedTickBehavior};
 
+pub use class::{ClassOptions, ClassReport, run_class};
 pub use game::{ANSWER_TIMEOUT, PLY_CAP, SETUP_ATTEMPTS};
 pub use stats::{ClusterFigures, MAX_ERROR_SAMPLES, Report, ServerFigures};
 
@@ -342,7 +345,7 @@ fn raise_open_files_limit() -> Option<u64> {
 
 /// Resolves the server's host and returns the first address that accepts a TCP connection; the error is the
 /// reason none did (`connection refused`).
-async fn reachable_address(base: &BaseUrl) -> Result<SocketAddr, String> {
+pub(crate) async fn reachable_address(base: &BaseUrl) -> Result<SocketAddr, String> {
     let addrs: Vec<SocketAddr> = tokio::net::lookup_host(&base.authority)
         .await
         .map_err(|e| format!("cannot resolve {}: {e}", base.authority))?
@@ -359,7 +362,7 @@ async fn reachable_address(base: &BaseUrl) -> Result<SocketAddr, String> {
 }
 
 /// A progress bar on stderr, or a hidden one.
-fn progress_bar(show: bool, len: u64, template: &str) -> ProgressBar {
+pub(crate) fn progress_bar(show: bool, len: u64, template: &str) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }
