@@ -425,6 +425,23 @@ mod tests {
     }
 
     #[test]
+    fn api_answers_are_read_whatever_their_status() {
+        let raw = b"HTTP/1.1 201 Created\r\nSet-Cookie: gx_session=k1; Path=/\r\nContent-Length: 8\r\n\r\n{\"id\":7}xx";
+        let r = read_response(raw, "POST /api/class").unwrap();
+        assert_eq!((r.status, r.session_cookie.as_deref()), (201, Some("k1")));
+        assert_eq!(r.json("POST /api/class").unwrap()["id"], 7);
+        let raw = b"HTTP/1.1 429 Too Many Requests\r\n\r\n{\"code\":\"rate_limited\"}";
+        let r = read_response(raw, "POST /api/puzzle/x/try").unwrap();
+        assert_eq!(
+            r.refused("POST /api/puzzle/x/try"),
+            "POST /api/puzzle/x/try answered HTTP/1.1 429 Too Many Requests: {\"code\":\"rate_limited\"}"
+        );
+        let e = parse_auth_answer(&r, "POST /api/login").unwrap_err();
+        assert!(e.starts_with("POST /api/login answered HTTP/1.1 429"), "{e}");
+        assert!(read_response(b"", "GET /x").unwrap_err().contains("GET /x: the server closed"));
+    }
+
+    #[test]
     fn io_errors_are_described_briefly() {
         let e = io::Error::from(io::ErrorKind::ConnectionRefused);
         assert_eq!(describe_io(&e), "connection refused");
