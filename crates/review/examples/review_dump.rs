@@ -31,15 +31,17 @@ fn main() -> Result<(), String> {
         None => Judges::Both,
         Some(s) => Judges::parse(s).ok_or_else(|| format!("'{s}': say both, hand or network"))?,
     };
-    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS; GX_THREADS=2.
+    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS,CONTINUATION; GX_THREADS=2.
     let focus = match std::env::var("GX_FOCUS").ok().as_deref() {
-        None => Options::default().focus,
+        None => None,
         Some("off") => None,
         Some(s) => {
-            let (d, l) = s.split_once(',').ok_or("GX_FOCUS: off or DIVISOR,MIN_LOSS")?;
+            let p: Vec<&str> = s.split(',').collect();
+            let [d, l, c] = p[..] else { return Err("GX_FOCUS: off or DIVISOR,MIN_LOSS,CONTINUATION".into()) };
             Some(Focus {
                 scan_divisor: d.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
                 min_loss: l.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
+                continuation: c.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
             })
         }
     };

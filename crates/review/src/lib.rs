@@ -36,10 +36,11 @@ pub const DEFAULT_NODES: u64 = 150_000;
 /// The engine's hash table for one review (MiB).
 const HASH_MB: usize = 32;
 
-/// The review's scan and focus (docs/review.md, "Speed"): the scan at a sixth of the budget, then the full budget
-/// around every move a judge's scan finds losing at least 20 points — the blunders and missed wins the scan would
-/// claim, which need the full budget to be right as often as before.
-pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0 };
+/// The scan and focus a review may use (`guoxiang review --scan`; docs/review.md, "Speed"): the scan at a sixth
+/// of the budget, then the full budget around every move a judge's scan finds losing at least 20 points. About a
+/// third of the searching, but not the same quality as every position at the full budget — more small swings
+/// marked, blunders confirmed by Stockfish a little less often — so it is not the default.
+pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0 };
 
 /// How a review is run.
 #[derive(Clone, Debug)]
@@ -52,7 +53,7 @@ pub struct Options {
     /// Which evaluations judge the game.
     pub judges: Judges,
     /// A scan of every position at a fraction of the budget, then the full budget only around the moves it
-    /// suspects (`None`: every position at the full budget).
+    /// suspects (`None`, the default: every position at the full budget).
     pub focus: Option<Focus>,
     /// 2: each judge searches on its own thread (the review is the same; only its time changes).
     pub threads: usize,
@@ -60,7 +61,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { nodes: DEFAULT_NODES, syzygy: None, judges: Judges::Both, focus: Some(FOCUS), threads: 1 }
+        Options { nodes: DEFAULT_NODES, syzygy: None, judges: Judges::Both, focus: None, threads: 1 }
     }
 }
 
@@ -345,7 +346,7 @@ fn judge_positions(
                     .fold(0.0, f64::max)
             })
             .collect();
-        let again = search::focus_positions(&losses, focus.min_loss);
+        let again = search::focus_positions(&losses, focus.min_loss, focus.continuation);
         let total = done + again.len() * judges.len();
         (hooks.progress)(done, total);
         search::run(game, &mut judges, &again, options.nodes, options.threads, hooks, (done, total));
@@ -656,8 +657,7 @@ mod tests {
             ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5", "Qg5", "Nxf7", "Qxg2", "Rf1", "Qxe4+", "Be2", "Nf3#"];
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &sans);
         let run = |judges| {
-            // Every position at the full budget: with a focus, which positions get it depends on the judges.
-            let options = Options { nodes: 10_000, judges, focus: None, ..Options::default() };
+            let options = Options { nodes: 10_000, judges, ..Options::default() };
             review(&start, &moves, &options, &mut |_, _| {}).expect("review")
         };
         let (hand, net, both) = (run(Judges::HandWritten), run(Judges::Network), run(Judges::Both));
@@ -717,7 +717,7 @@ mod tests {
         // 3. Bc4 is a developing move; after 3… a6 4. O-O b5, 5. Bxb5?? gives the bishop for a pawn.
         let (start, moves) =
             play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bc4", "a6", "O-O", "b5", "Bxb5", "axb5"]);
-        let options = Options { nodes: 12_000, ..Options::default() };
+        let options = Options { nodes: 12_000, focus: Some(FOCUS), ..Options::default() };
         let mut calls = Vec::new();
         let one = review(&start, &moves, &options, &mut |d, t| calls.push((d, t))).expect("one thread");
         let two = review(&start, &moves, &Options { threads: 2, ..options.clone() }, &mut |_, _| {}).expect("two");
@@ -737,9 +737,11 @@ mod tests {
 
     #[test]
     fn the_focus_takes_both_positions_of_every_suspect_move_from_the_last() {
-        assert_eq!(search::focus_positions(&[0.0, 3.0, 0.5, 2.0], 2.0), vec![4, 3, 2, 1]);
-        assert_eq!(search::focus_positions(&[1.9, 0.0], 2.0), Vec::<usize>::new());
-        assert_eq!(search::focus_positions(&[5.0], 2.0), vec![1, 0]);
+        assert_eq!(search::focus_positions(&[0.0, 3.0, 0.5, 2.0], 2.0, 0), vec![4, 3, 2, 1]);
+        assert_eq!(search::focus_positions(&[1.9, 0.0], 2.0, 0), Vec::<usize>::new());
+        assert_eq!(search::focus_positions(&[5.0], 2.0, 0), vec![1, 0]);
+        assert_eq!(search::focus_positions(&[5.0, 0.0, 0.0, 0.0], 2.0, 2), vec![3, 2, 1, 0]);
+        assert_eq!(search::focus_positions(&[0.0, 0.0, 5.0], 2.0, 2), vec![3, 2]);
     }
 
     #[test]
@@ -778,12 +780,12 @@ mod tests {
     fn progress_counts_every_position_and_illegal_moves_are_refused() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["d4", "d5"]);
         let mut calls = Vec::new();
-        let every = Options { nodes: 1_000, focus: None, ..Options::default() };
+        let every = Options { nodes: 1_000, ..Options::default() };
         review(&start, &moves, &every, &mut |d, t| calls.push((d, t))).expect("review");
         // Two judges: each position twice.
         assert_eq!(calls, (1..=6).map(|d| (d, 6)).collect::<Vec<_>>());
         calls.clear();
-        let hand = Options { nodes: 1_000, judges: Judges::HandWritten, focus: None, ..Options::default() };
+        let hand = Options { nodes: 1_000, judges: Judges::HandWritten, ..Options::default() };
         review(&start, &moves, &hand, &mut |d, t| calls.push((d, t))).expect("review");
         assert_eq!(calls, vec![(1, 3), (2, 3), (3, 3)]);
         let bad = [moves[0], moves[0]];

@@ -24,6 +24,9 @@ pub struct Focus {
     /// A move is searched again (the positions before and after it, by both judges) when either judge's scan finds
     /// it loses at least this many points of the mover's expected score.
     pub min_loss: f64,
+    /// Positions after the move's own two searched again with them (the game's continuation, searched first: its
+    /// findings are in the table when the move's positions are searched).
+    pub continuation: usize,
 }
 
 /// What the caller may hook into the searches.
@@ -100,14 +103,15 @@ pub(crate) fn run(
 }
 
 /// The positions to search again after the scan: before and after each move either judge's scan finds losing at
-/// least `min_loss`, from the last to the first.
-pub(crate) fn focus_positions(losses: &[f64], min_loss: f64) -> Vec<usize> {
+/// least `min_loss` (and `continuation` positions after), from the last to the first.
+pub(crate) fn focus_positions(losses: &[f64], min_loss: f64, continuation: usize) -> Vec<usize> {
     let n = losses.len() + 1;
     let mut wanted = vec![false; n];
     for (i, &l) in losses.iter().enumerate() {
         if l >= min_loss {
-            wanted[i] = true;
-            wanted[i + 1] = true;
+            for w in &mut wanted[i..(i + 2 + continuation).min(n)] {
+                *w = true;
+            }
         }
     }
     (0..n).rev().filter(|&i| wanted[i]).collect()
