@@ -71,7 +71,7 @@ fn main() -> Result<(), String> {
             &g.start,
             &g.moves,
             &options,
-            &mut Hooks { admit: &|| Box::new(()), progress: &mut |_, t| searches = t },
+            &mut Hooks { admit: &guoxiang_review::search::no_admit, progress: &mut |_, t| searches = t },
         )?;
         let mut pos = g.start.clone();
         let c960 = pos.is_chess960();

@@ -7,16 +7,9 @@ use common::{TestServer, temp_db};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-/// A request with a session secret as a bearer; the status and the JSON body (`null` if none).
+/// `TestServer::call` with a session.
 async fn call(server: &TestServer, method: Method, path: &str, body: Option<Value>, session: &str) -> (u16, Value) {
-    let mut req = reqwest::Client::new().request(method, server.url(path)).bearer_auth(session);
-    if let Some(b) = body {
-        req = req.json(&b);
-    }
-    let r = req.send().await.unwrap();
-    let status = r.status().as_u16();
-    let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    server.call(method, path, body, Some(session)).await
 }
 
 fn swiss(class: Option<&str>) -> Value {

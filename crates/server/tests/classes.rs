@@ -11,7 +11,7 @@ use guoxiang_server::http::class::Teachers;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-/// A request with a session secret as a bearer (or none); the status and the JSON body (`null` if none).
+/// `TestServer::call`.
 async fn call(
     server: &TestServer,
     method: Method,
@@ -19,17 +19,7 @@ async fn call(
     body: Option<Value>,
     session: Option<&str>,
 ) -> (u16, Value) {
-    let mut req = reqwest::Client::new().request(method, server.url(path));
-    if let Some(s) = session {
-        req = req.bearer_auth(s);
-    }
-    if let Some(b) = body {
-        req = req.json(&b);
-    }
-    let r = req.send().await.unwrap();
-    let status = r.status().as_u16();
-    let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    server.call(method, path, body, session).await
 }
 
 async fn login(server: &TestServer, user: &str, password: &str) -> (u16, Value) {

@@ -9,8 +9,7 @@ use common::{TestServer, temp_db};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-/// A request with a session secret as a bearer (or none) and a JSON or text body; the status and the answer (JSON,
-/// or a JSON string of the text).
+/// `TestServer::call`.
 async fn call(
     server: &TestServer,
     method: Method,
@@ -18,19 +17,7 @@ async fn call(
     body: Option<Value>,
     session: Option<&str>,
 ) -> (u16, Value) {
-    let mut req = reqwest::Client::new().request(method, server.url(path));
-    if let Some(s) = session {
-        req = req.bearer_auth(s);
-    }
-    match body {
-        Some(Value::String(text)) => req = req.header("content-type", "text/plain").body(text),
-        Some(b) => req = req.json(&b),
-        None => {}
-    }
-    let r = req.send().await.unwrap();
-    let status = r.status().as_u16();
-    let text = r.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    server.call(method, path, body, session).await
 }
 
 async fn new_study(server: &TestServer, session: &str, body: Value) -> String {

@@ -2,83 +2,12 @@
 //! against PostgreSQL (`eval "$(bash .ci/postgres.sh)"`): every case runs as `<case>::sqlite` and `<case>::postgres`,
 //! each PostgreSQL case in a schema of its own.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use guoxiang_store::{MotifTag, NewRound, NextQuery, PuzzleGlicko, PuzzleRow, Store, StoreError, UpsertCounts};
-use sqlx::{Connection, Row};
+use sqlx::Row;
 
-static SEQ: AtomicU32 = AtomicU32::new(0);
-
-fn unique(prefix: &str) -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos();
-    format!("{prefix}_{}_{nanos}_{}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed))
-}
-
-struct TestDb {
-    url: String,
-    sqlite_dir: Option<PathBuf>,
-    postgres: Option<(String, String)>,
-}
-
-impl TestDb {
-    fn sqlite() -> TestDb {
-        let dir = std::env::temp_dir().join(unique("guoxiang_puzzle_store_test"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}", dir.join("guoxiang.db").display());
-        TestDb { url, sqlite_dir: Some(dir), postgres: None }
-    }
-
-    async fn postgres() -> Option<TestDb> {
-        let base = std::env::var("GUOXIANG_TEST_POSTGRES").ok().filter(|u| !u.is_empty())?;
-        let schema = unique("pz");
-        let mut conn = sqlx::postgres::PgConnection::connect(&base).await.expect("connect to GUOXIANG_TEST_POSTGRES");
-        sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&mut conn).await.unwrap();
-        conn.close().await.unwrap();
-        let sep = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
-        Some(TestDb { url, sqlite_dir: None, postgres: Some((base, schema)) })
-    }
-
-    async fn open(&self) -> Store {
-        Store::connect(&self.url).await.unwrap_or_else(|e| panic!("connect {}: {e}", self.url))
-    }
-
-    async fn cleanup(self) {
-        if let Some(dir) = &self.sqlite_dir {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-        if let Some((base, schema)) = &self.postgres {
-            let mut conn = sqlx::postgres::PgConnection::connect(base).await.unwrap();
-            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&mut conn).await.unwrap();
-            conn.close().await.unwrap();
-        }
-    }
-}
-
-macro_rules! both {
-    ($($case:ident),* $(,)?) => {$(
-        mod $case {
-            #[tokio::test]
-            async fn sqlite() {
-                let db = super::TestDb::sqlite();
-                super::$case(&db).await;
-                db.cleanup().await;
-            }
-
-            #[tokio::test]
-            async fn postgres() {
-                let Some(db) = super::TestDb::postgres().await else {
-                    println!("skipped: GUOXIANG_TEST_POSTGRES not set");
-                    return;
-                };
-                super::$case(&db).await;
-                db.cleanup().await;
-            }
-        }
-    )*};
-}
+#[macro_use]
+mod common;
+use common::TestDb;
 
 both!(
     upsert_is_idempotent_and_keeps_our_ratings,

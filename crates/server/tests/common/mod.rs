@@ -82,6 +82,34 @@ impl TestServer {
         format!("http://{}{path}", self.addr)
     }
 
+    /// An HTTP request with a session secret as a bearer (or none) and a JSON body (a JSON string is sent as a
+    /// text body); the status and the answer: its JSON, a JSON string of its text when it is not JSON, `null` when
+    /// it is empty.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+        session: Option<&str>,
+    ) -> (u16, Value) {
+        let mut req = reqwest::Client::new().request(method, self.url(path));
+        if let Some(s) = session {
+            req = req.bearer_auth(s);
+        }
+        match body {
+            Some(Value::String(text)) => req = req.header("content-type", "text/plain").body(text),
+            Some(b) => req = req.json(&b),
+            None => {}
+        }
+        let r = req.send().await.unwrap();
+        let status = r.status().as_u16();
+        let text = r.text().await.unwrap();
+        if text.is_empty() {
+            return (status, Value::Null);
+        }
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
     /// Stops serving (as a crash would: no clean shutdown of the games).
     pub async fn crash(self) {
         // The process would be gone: the tournament service's listener (a task of its own) goes with it.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-//! The store's test harness shared by the classroom's test files: a database of one's own (a SQLite file in a fresh
+//! The store's test harness shared by its test files: a database of one's own (a SQLite file in a fresh
 //! folder, or a fresh schema on the PostgreSQL of `GUOXIANG_TEST_POSTGRES`) and `both!`, which runs each case on
 //! both.
 #![allow(dead_code)]
@@ -21,7 +21,7 @@ fn unique(prefix: &str) -> String {
 
 /// A database of one's own: a SQLite file in a fresh folder, or a fresh schema on the test PostgreSQL.
 pub struct TestDb {
-    url: String,
+    pub url: String,
     sqlite_dir: Option<PathBuf>,
     postgres: Option<(String, String)>,
 }
