@@ -63,9 +63,11 @@ test('a blunder against the computer is marked, explained in zh and en, and repl
   assert.equal(review.status, 'done');
   // The piece we hung is a mistake or a blunder — unless the computer had already won the game by then (the loss is
   // in winning chances: none left to lose); then it is our first move that was.
-  const ours = review.review.moves.filter((m) => m.ply % 2 === 1 && ['mistake', 'blunder'].includes(m.class));
+  // A piece hung from a won position is a missed win (marked "?" in the move list).
+  const marked = ['mistake', 'blunder', 'missed_win'];
+  const ours = review.review.moves.filter((m) => m.ply % 2 === 1 && marked.includes(m.class));
   let judged = review.review.moves[hangPly - 1];
-  if (!['mistake', 'blunder'].includes(judged.class)) {
+  if (!marked.includes(judged.class)) {
     assert.ok(judged.loss < 8 && ours.length > 0, `ply ${hangPly}: ${JSON.stringify(judged)}; ours: ${ours.length}`);
     judged = ours[0];
   }
