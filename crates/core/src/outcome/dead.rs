@@ -277,9 +277,7 @@ impl Position {
         {
             return Some(MateVerdict::Cannot(DeadReason::LockedPawns));
         }
-        if let Some(r) = statics.regions()
-            && r.no_mate(color)
-        {
+        if statics.regions_no_mate(color) {
             return Some(MateVerdict::Cannot(DeadReason::NoMatingSquare));
         }
         let mode = match statics.lock() {
@@ -301,16 +299,28 @@ struct Statics<'a> {
     pos: &'a Position,
     lock: Option<Result<Lock, Open>>,
     regions: Option<Option<Regions>>,
+    /// [`Regions::no_mate_both`], `[white, black]`.
+    regions_no_mate: Option<[bool; 2]>,
 }
 
 impl<'a> Statics<'a> {
     fn new(pos: &'a Position) -> Statics<'a> {
-        Statics { pos, lock: None, regions: None }
+        Statics { pos, lock: None, regions: None, regions_no_mate: None }
     }
 
     fn lock(&mut self) -> &Result<Lock, Open> {
         let pos = self.pos;
         self.lock.get_or_insert_with(|| Lock::of(pos))
+    }
+
+    /// Whether the regions' fixpoint proves that `color` can never checkmate. Without the fixpoint at hand, the
+    /// cheaper [`Regions::no_mate_both`] gives the same answer.
+    fn regions_no_mate(&mut self, color: Color) -> bool {
+        if let Some(r) = &self.regions {
+            return r.as_ref().is_some_and(|r| r.no_mate(color));
+        }
+        let pos = self.pos;
+        self.regions_no_mate.get_or_insert_with(|| Regions::no_mate_both(pos))[color.index()]
     }
 
     fn regions(&mut self) -> Option<&Regions> {

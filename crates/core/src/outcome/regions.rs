@@ -67,8 +67,24 @@ fn rank_of(sq: Square) -> usize {
 impl Regions {
     /// The fixpoint, or `None` when castling rights remain or an en-passant square is set (the model has neither).
     pub(crate) fn of(pos: &Position) -> Option<Regions> {
+        Regions::fixpoint(pos, false).unwrap_or(None)
+    }
+
+    /// Whether the fixpoint proves that `color` can never checkmate ([`Regions::no_mate`] of [`Regions::of`]), for
+    /// both colours at once: `[white, black]`. The same answers as the fixpoint's, sooner when neither side can be
+    /// proved: see [`Hopeless`].
+    pub(crate) fn no_mate_both(pos: &Position) -> [bool; 2] {
+        match Regions::fixpoint(pos, true) {
+            Ok(Some(r)) => [r.no_mate(Color::White), r.no_mate(Color::Black)],
+            Ok(None) | Err(Hopeless) => [false, false],
+        }
+    }
+
+    /// The fixpoint of the module text; with `stop_when_hopeless`, [`Hopeless`] as soon as a round shows that neither
+    /// side's proof can succeed.
+    fn fixpoint(pos: &Position, stop_when_hopeless: bool) -> Result<Option<Regions>, Hopeless> {
         if pos.castling_rooks().any() || pos.ep_square().is_some() {
-            return None;
+            return Ok(None);
         }
         let mut units: Vec<Unit> = pos
             .occupied()
@@ -91,7 +107,7 @@ impl Regions {
         // Each round recomputes every unit's sets from scratch under the facts the previous round's sets give, until
         // a round changes nothing (an exact fixpoint, which is what the soundness argument needs); a position that
         // does not settle within the rounds gets no proof.
-        for _ in 0..MAX_ROUNDS {
+        for _round in 0..MAX_ROUNDS {
             let fa = fixed_attacks(&units, fixed);
             let terminal = [terminal_squares(&units, Color::White), terminal_squares(&units, Color::Black)];
             // Squares each colour's non-king units may ever stand on (targets of pawn captures).
@@ -123,6 +139,9 @@ impl Regions {
                 };
                 grow(u, &limits);
             }
+            if stop_when_hopeless && hopeless(&next) {
+                return Err(Hopeless);
+            }
             let fa_next = fixed_attacks(&next, fixed);
             let terminal_next = [terminal_squares(&next, Color::White), terminal_squares(&next, Color::Black)];
             let capture = capture_sets(&next, &fa_next, &terminal_next);
@@ -142,10 +161,10 @@ impl Regions {
             units = next;
             fixed = new_fixed;
             if same {
-                return Some(Regions { units, fixed });
+                return Ok(Some(Regions { units, fixed }));
             }
         }
-        None
+        Ok(None)
     }
 
     fn fixed_attacks(&self, c: Color) -> Bitboard {
@@ -193,6 +212,29 @@ impl Regions {
         }
         true
     }
+}
+
+/// A round of the fixpoint after which neither side's "no mate" can be proved: each side's units other than the king
+/// may between them attack every square.
+///
+/// Why that settles it: the units' sets only grow from round to round (the module text), so at the fixpoint too each
+/// side C may check on every square. Then [`Regions::no_mate`] finds a candidate square for a mate of the other
+/// side's king L: its own square, unless a fixed C unit attacks it — which is a check no move can block (a fixed
+/// unit's lasting attacks are those next to it, or a knight's or a pawn's) by a unit that is never captured, so L's
+/// king must step away, and every square of a legal king move is in its reach and attacked by no C unit. (L's king
+/// with no legal move there is checkmated, which the callers decide before asking.) At a candidate, with every
+/// neighbour attackable, no neighbour needs covering, so the mate is possible as far as the squares go.
+#[derive(Debug)]
+struct Hopeless;
+
+fn hopeless(units: &[Unit]) -> bool {
+    let mut checks = [Bitboard::EMPTY; 2];
+    for u in units {
+        if u.role != Role::King {
+            checks[u.color.index()] |= u.attacks;
+        }
+    }
+    checks == [Bitboard::FULL; 2]
 }
 
 /// Whether a mate on `k` is possible as far as the squares go: the neighbours in `needed` (which no C unit but the king
@@ -386,4 +428,84 @@ fn pawn_moves(color: Color, s: Square, fixed: Bitboard, enemy_stand: Bitboard) -
         }
     }
     (moves, att)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CastlingMode, Validation};
+
+    /// The answers of [`Regions::no_mate_both`] (which may stop early) and of the whole fixpoint.
+    fn both_ways(p: &Position) -> ([bool; 2], [bool; 2]) {
+        let full = Regions::of(p).map_or([false, false], |r| [r.no_mate(Color::White), r.no_mate(Color::Black)]);
+        (Regions::no_mate_both(p), full)
+    }
+
+    /// Stopping as soon as neither side can be proved changes no answer: on fortresses that are proved, on every
+    /// position of seeded random games (where pawns lock now and then and pieces come off), and on the final
+    /// positions of the shared data's real games when they are present.
+    #[test]
+    fn stopping_early_gives_the_fixpoints_answers() {
+        let mut positions = Vec::new();
+        for fen in [
+            "8/8/4k3/1p1p1p1p/1P1P1P1P/8/4K3/8 w - - 0 1",
+            "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1",
+            "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+            "k7/1b6/8/8/8/1pB5/pP6/K7 w - - 0 1",
+            "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/R3K3 b - - 0 1",
+            "8/2k5/8/1p1p1p1p/1P1P1P1P/8/3QK3/8 w - - 0 1",
+        ] {
+            positions.push(Position::from_fen_with(fen, CastlingMode::Auto, Validation::Relaxed).expect(fen));
+        }
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: usize| {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            (seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        };
+        for game in 0..120 {
+            let mut p = Position::default();
+            for _ in 0..240 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Half the games push pawns when they can, so that pawn chains lock.
+                let pushes: Vec<_> =
+                    moves.iter().copied().filter(|m| p.role_at(m.from()) == Some(Role::Pawn)).collect();
+                let m = if game % 2 == 0 && !pushes.is_empty() && next(3) > 0 {
+                    pushes[next(pushes.len())]
+                } else {
+                    moves.as_slice()[next(moves.len())]
+                };
+                p = p.play(m).expect("a legal move");
+                positions.push(p.clone());
+            }
+        }
+        let data = std::env::var_os("GUOXIANG_DATA")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")));
+        match std::fs::read_to_string(data.join("positions/lichess_game_endings.tsv")) {
+            Ok(text) => {
+                let mut lines = text.lines();
+                let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+                let col = header.iter().position(|h| *h == "final_fen").expect("final_fen column");
+                for line in lines.filter(|l| !l.is_empty()) {
+                    let fen = line.split('\t').nth(col).expect("final_fen");
+                    positions.push(Position::from_fen_with(fen, CastlingMode::Auto, Validation::Relaxed).expect(fen));
+                }
+            }
+            Err(e) => eprintln!("SKIP the real games' final positions: {}: {e}", data.display()),
+        }
+        let mut proved = 0;
+        for p in &positions {
+            let (early, full) = both_ways(p);
+            assert_eq!(early, full, "{}", p.fen());
+            proved += full.iter().filter(|&&b| b).count();
+        }
+        eprintln!("{} positions, {proved} proofs", positions.len());
+        assert!(proved >= 14, "too few proofs to mean anything: {proved}");
+    }
 }
