@@ -426,6 +426,10 @@ impl WriteOp {
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// The connection [`Store::write_batch`] commits on: for an SQLite file, a pool of its own with one connection,
+    /// so that connection's page cache stays valid from one commit to the next (SQLite drops a connection's cache
+    /// whenever another connection has written, and a pool hands out its connections in turn); otherwise `pool`.
+    writer: AnyPool,
     dialect: Dialect,
     faults: std::sync::Arc<fault::Faults>,
 }
@@ -518,6 +522,18 @@ pub(crate) async fn begin_write(
     }
 }
 
+/// Runs [`SQLITE_PRAGMAS`] on every new connection of a pool.
+fn with_sqlite_pragmas(options: AnyPoolOptions) -> AnyPoolOptions {
+    options.after_connect(|conn, _meta| {
+        Box::pin(async move {
+            for pragma in SQLITE_PRAGMAS {
+                conn.execute(*pragma).await?;
+            }
+            Ok(())
+        })
+    })
+}
+
 /// Hides the password of a URL (`scheme://user:password@host…`) for error messages.
 fn redact_url(url: &str) -> String {
     let Some(scheme_end) = url.find("://") else { return url.to_owned() };
@@ -578,21 +594,22 @@ impl Store {
             (Dialect::Sqlite, false) => options.max_connections(SQLITE_POOL_SIZE),
             (Dialect::Postgres, _) => options.max_connections(POSTGRES_POOL_SIZE),
         };
-        let options = if dialect == Dialect::Sqlite {
-            options.after_connect(|conn, _meta| {
-                Box::pin(async move {
-                    for pragma in SQLITE_PRAGMAS {
-                        conn.execute(*pragma).await?;
-                    }
-                    Ok(())
-                })
-            })
-        } else {
-            options
-        };
+        let options = if dialect == Dialect::Sqlite { with_sqlite_pragmas(options) } else { options };
         let pool = options.connect(&url).await.map_err(db_err(format!("connecting to {}", redact_url(&url))))?;
         migrate::run(&pool, dialect).await?;
-        Ok(Store { pool, dialect, faults: Default::default() })
+        let writer = if dialect == Dialect::Sqlite && !memory {
+            with_sqlite_pragmas(AnyPoolOptions::new())
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .connect(&url)
+                .await
+                .map_err(db_err(format!("connecting the writer to {}", redact_url(&url))))?
+        } else {
+            pool.clone()
+        };
+        Ok(Store { pool, writer, dialect, faults: Default::default() })
     }
 
     /// The database's dialect.
@@ -607,6 +624,7 @@ impl Store {
 
     /// Closes the pool, waiting for the connections in use to come back.
     pub async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 
@@ -1129,7 +1147,7 @@ impl Store {
         if let Some(released) = effect.as_mut().and_then(|e| e.hold.take()) {
             self.faults.hold(released).await;
         }
-        let mut tx = begin_write(&self.pool, self.dialect).await.map_err(db_err("write_batch: begin"))?;
+        let mut tx = begin_write(&self.writer, self.dialect).await.map_err(db_err("write_batch: begin"))?;
         if let Err(e) = batch::run(&mut tx, ops).await {
             // Dropping the transaction would roll it back too, but later; roll back now so the connection goes back
             // to the pool clean. The op's error is the one worth reporting.
