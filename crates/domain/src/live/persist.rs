@@ -61,6 +61,26 @@ const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
 /// See [`LINGER`].
 const LINGER_JOBS: usize = 32;
 
+/// Adds to `jobs` what has queued, up to [`MAX_JOBS_PER_COMMIT`]; when `busy`, waits up to [`LINGER`] for
+/// [`LINGER_JOBS`].
+async fn gather(rx: &mut mpsc::Receiver<Job>, jobs: &mut Vec<Job>, busy: bool) {
+    while jobs.len() < MAX_JOBS_PER_COMMIT {
+        match rx.try_recv() {
+            Ok(j) => jobs.push(j),
+            Err(_) => break,
+        }
+    }
+    if busy && jobs.len() < LINGER_JOBS {
+        let deadline = tokio::time::Instant::now() + LINGER;
+        while jobs.len() < LINGER_JOBS {
+            match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Ok(Some(j)) => jobs.push(j),
+                _ => break,
+            }
+        }
+    }
+}
+
 impl Persist {
     /// Starts the writer task; it counts into `metrics`.
     pub fn start(store: Store, metrics: SharedMetrics) -> Persist {
@@ -99,21 +119,7 @@ impl Persist {
             let mut busy = false;
             while let Some(first) = rx.recv().await {
                 jobs.push(first);
-                while jobs.len() < MAX_JOBS_PER_COMMIT {
-                    match rx.try_recv() {
-                        Ok(j) => jobs.push(j),
-                        Err(_) => break,
-                    }
-                }
-                if busy && jobs.len() < LINGER_JOBS {
-                    let deadline = tokio::time::Instant::now() + LINGER;
-                    while jobs.len() < LINGER_JOBS {
-                        match tokio::time::timeout_at(deadline, rx.recv()).await {
-                            Ok(Some(j)) => jobs.push(j),
-                            _ => break,
-                        }
-                    }
-                }
+                gather(&mut rx, &mut jobs, busy).await;
                 busy = jobs.len() > 1;
                 // A `reply.send` fails only when the writer's caller stopped waiting; the result is logged here.
                 if jobs.len() == 1 {
