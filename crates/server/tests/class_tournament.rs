@@ -79,3 +79,35 @@ async fn a_class_tournament_is_its_teachers_and_only_its_class_joins() {
             .await;
     assert_eq!(s, 200, "{r}");
 }
+
+/// The teacher's pasted list of an online class tournament takes the class's own accounts only: a stranger's name is
+/// an error on its line (and nobody is added), the class's students enter.
+#[tokio::test]
+async fn a_class_tournaments_list_takes_only_the_class() {
+    let server = TestServer::start(&temp_db("class_tournament_list")).await;
+    let (_, teacher) = server.register("listteacher").await;
+    server.register("outsider").await;
+    let (s, c) = call(&server, Method::POST, "/api/class", Some(json!({"name": "四年级一班"})), &teacher).await;
+    assert_eq!(s, 201, "{c}");
+    let class = c["id"].as_str().unwrap().to_owned();
+    let (s, r) =
+        call(&server, Method::POST, &format!("/api/class/{class}/students"), Some(json!({"count": 2})), &teacher).await;
+    assert_eq!(s, 201, "{r}");
+    let names: Vec<String> =
+        r["students"].as_array().unwrap().iter().map(|c| c["username"].as_str().unwrap().to_owned()).collect();
+    let (s, v) = call(&server, Method::POST, "/api/tournaments", Some(swiss(Some(&class))), &teacher).await;
+    assert_eq!(s, 201, "{v}");
+    let players = format!("/api/tournament/{}/players", v["id"].as_str().unwrap());
+
+    let text = format!("{}\noutsider\n{}", names[0], names[1]);
+    let (s, r) = call(&server, Method::POST, &players, Some(json!({"text": text})), &teacher).await;
+    assert_eq!((s, r["code"].as_str()), (400, Some("bad_list")), "{r}");
+    let msg = r["error"].as_str().unwrap_or_default();
+    assert!(msg.contains("line 2") && msg.contains("not a student of class"), "{r}");
+    assert!(r["message_zh"].as_str().unwrap_or_default().contains("不是班级"), "{r}");
+
+    let text = format!("{}\n{}", names[0], names[1]);
+    let (s, r) = call(&server, Method::POST, &players, Some(json!({"text": text})), &teacher).await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(r["players"].as_array().map(Vec::len), Some(2), "{r}");
+}

@@ -323,8 +323,7 @@ impl Tournaments {
     /// A class tournament is joined only by the class's students and its teacher.
     async fn check_class_member(&self, doc: &Doc, user: &User) -> Result<(), Error> {
         let Some(class) = &doc.class else { return Ok(()) };
-        let teacher = self.0.store.class(class).await?.is_some_and(|c| c.owner_id == user.id);
-        if teacher || self.0.store.is_class_student(class, &user.id).await? {
+        if self.is_class_member(class, &user.id).await? {
             return Ok(());
         }
         Err(Error::forbidden(
@@ -332,6 +331,12 @@ impl Tournaments {
             "这个比赛只限本班学生参加",
             "this tournament is for the students of its class",
         ))
+    }
+
+    /// Whether `user_id` is the teacher or a student of `class`.
+    async fn is_class_member(&self, class: &str, user_id: &str) -> Result<bool, Error> {
+        let teacher = self.0.store.class(class).await?.is_some_and(|c| c.owner_id == user_id);
+        Ok(teacher || self.0.store.is_class_student(class, user_id).await?)
     }
 
     /// A new tournament organised by `by`: a rated one only by whom the host allows ([`RatedTournaments`]).
@@ -581,6 +586,14 @@ impl Tournaments {
                             line: p.line,
                             zh: format!("第 {} 行：{} 已经是 {} 号棋手", p.line, u.name, e.no),
                             en: format!("line {}: {} is already player number {}", p.line, u.name, e.no),
+                        });
+                    } else if let Some(class) = &current.class
+                        && !self.is_class_member(class, &u.id).await?
+                    {
+                        errors.push(doc::ListError {
+                            line: p.line,
+                            zh: format!("第 {} 行：{} 不是班级 {class} 的学生", p.line, u.name),
+                            en: format!("line {}: {} is not a student of class {class}", p.line, u.name),
                         });
                     } else if entries.iter().any(|(id, _, _)| id.as_deref() == Some(u.id.as_str())) {
                         errors.push(doc::ListError {
