@@ -141,11 +141,18 @@ test('a class: cards, logins, homework done by one student, the dashboard, a res
     s0.click(`${tid('homework-item')}[data-kind="puzzles"] ${tid('homework-link')}`),
   ]);
   assert.equal(new URL(first.url()).searchParams.get('theme'), THEME);
-  const solved = [await solvePuzzle(s0)];
+  // Each solve, and the round it sends (what the homework counts), before the next page.
+  const solveAndRecord = async () => {
+    const round = s0.waitForResponse((r) => /\/api\/puzzle\/[^/]+\/round$/.test(new URL(r.url()).pathname));
+    const id = await solvePuzzle(s0);
+    assert.equal((await round).status(), 200);
+    return id;
+  };
+  const solved = [await solveAndRecord()];
   while (solved.length < PUZZLES) {
     await s0.click(tid('puzzle-next'));
     await s0.waitForFunction(([sel, prev]) => document.querySelector(sel)?.dataset.puzzle !== prev, [tid('puzzle-board'), solved.at(-1)]);
-    solved.push(await solvePuzzle(s0));
+    solved.push(await solveAndRecord());
   }
   console.log(`# ${lesson.id} done; puzzles solved: ${solved.join(', ')}`);
   await s0.goto('/homework');
