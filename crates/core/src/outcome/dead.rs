@@ -48,7 +48,7 @@
 use super::fortress::{Lock, Open};
 use super::helpmate::short_mating_line;
 use super::key::{KeySet, PosKey};
-use super::regions::Regions;
+use super::regions::{Hopeless, Regions};
 use crate::bitboard::Bitboard;
 use crate::mv::Move;
 use crate::position::Position;
@@ -298,14 +298,13 @@ impl Position {
 struct Statics<'a> {
     pos: &'a Position,
     lock: Option<Result<Lock, Open>>,
-    regions: Option<Option<Regions>>,
-    /// [`Regions::no_mate_both`], `[white, black]`.
-    regions_no_mate: Option<[bool; 2]>,
+    /// The regions' fixpoint; [`Hopeless`] when it stopped early, having seen that it could prove nothing.
+    regions: Option<Result<Option<Regions>, Hopeless>>,
 }
 
 impl<'a> Statics<'a> {
     fn new(pos: &'a Position) -> Statics<'a> {
-        Statics { pos, lock: None, regions: None, regions_no_mate: None }
+        Statics { pos, lock: None, regions: None }
     }
 
     fn lock(&mut self) -> &Result<Lock, Open> {
@@ -313,19 +312,20 @@ impl<'a> Statics<'a> {
         self.lock.get_or_insert_with(|| Lock::of(pos))
     }
 
-    /// Whether the regions' fixpoint proves that `color` can never checkmate. Without the fixpoint at hand, the
-    /// cheaper [`Regions::no_mate_both`] gives the same answer.
+    /// Whether the regions' fixpoint proves that `color` can never checkmate (the fixpoint may stop early here).
     fn regions_no_mate(&mut self, color: Color) -> bool {
-        if let Some(r) = &self.regions {
-            return r.as_ref().is_some_and(|r| r.no_mate(color));
-        }
         let pos = self.pos;
-        self.regions_no_mate.get_or_insert_with(|| Regions::no_mate_both(pos))[color.index()]
+        let r = self.regions.get_or_insert_with(|| Regions::fixpoint(pos, true));
+        matches!(r, Ok(Some(r)) if r.no_mate(color))
     }
 
+    /// The whole fixpoint (computed again if it had stopped early).
     fn regions(&mut self) -> Option<&Regions> {
         let pos = self.pos;
-        self.regions.get_or_insert_with(|| Regions::of(pos)).as_ref()
+        if matches!(self.regions, None | Some(Err(Hopeless))) {
+            self.regions = Some(Regions::fixpoint(pos, false));
+        }
+        self.regions.as_ref().and_then(|r| r.as_ref().ok()).and_then(Option::as_ref)
     }
 }
 

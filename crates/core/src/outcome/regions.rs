@@ -70,19 +70,9 @@ impl Regions {
         Regions::fixpoint(pos, false).unwrap_or(None)
     }
 
-    /// Whether the fixpoint proves that `color` can never checkmate ([`Regions::no_mate`] of [`Regions::of`]), for
-    /// both colours at once: `[white, black]`. The same answers as the fixpoint's, sooner when neither side can be
-    /// proved: see [`Hopeless`].
-    pub(crate) fn no_mate_both(pos: &Position) -> [bool; 2] {
-        match Regions::fixpoint(pos, true) {
-            Ok(Some(r)) => [r.no_mate(Color::White), r.no_mate(Color::Black)],
-            Ok(None) | Err(Hopeless) => [false, false],
-        }
-    }
-
     /// The fixpoint of the module text; with `stop_when_hopeless`, [`Hopeless`] as soon as a round shows that neither
     /// side's proof can succeed.
-    fn fixpoint(pos: &Position, stop_when_hopeless: bool) -> Result<Option<Regions>, Hopeless> {
+    pub(crate) fn fixpoint(pos: &Position, stop_when_hopeless: bool) -> Result<Option<Regions>, Hopeless> {
         if pos.castling_rooks().any() || pos.ep_square().is_some() {
             return Ok(None);
         }
@@ -107,7 +97,7 @@ impl Regions {
         // Each round recomputes every unit's sets from scratch under the facts the previous round's sets give, until
         // a round changes nothing (an exact fixpoint, which is what the soundness argument needs); a position that
         // does not settle within the rounds gets no proof.
-        for _round in 0..MAX_ROUNDS {
+        for _ in 0..MAX_ROUNDS {
             let fa = fixed_attacks(&units, fixed);
             let terminal = [terminal_squares(&units, Color::White), terminal_squares(&units, Color::Black)];
             // Squares each colour's non-king units may ever stand on (targets of pawn captures).
@@ -225,7 +215,7 @@ impl Regions {
 /// with no legal move there is checkmated, which the callers decide before asking.) At a candidate, with every
 /// neighbour attackable, no neighbour needs covering, so the mate is possible as far as the squares go.
 #[derive(Debug)]
-struct Hopeless;
+pub(crate) struct Hopeless;
 
 fn hopeless(units: &[Unit]) -> bool {
     let mut checks = [Bitboard::EMPTY; 2];
@@ -435,10 +425,11 @@ mod tests {
     use super::*;
     use crate::{CastlingMode, Validation};
 
-    /// The answers of [`Regions::no_mate_both`] (which may stop early) and of the whole fixpoint.
+    /// The answers of the fixpoint that may stop early and of the whole one.
     fn both_ways(p: &Position) -> ([bool; 2], [bool; 2]) {
-        let full = Regions::of(p).map_or([false, false], |r| [r.no_mate(Color::White), r.no_mate(Color::Black)]);
-        (Regions::no_mate_both(p), full)
+        let answers =
+            |r: Option<Regions>| r.map_or([false, false], |r| [r.no_mate(Color::White), r.no_mate(Color::Black)]);
+        (answers(Regions::fixpoint(p, true).unwrap_or(None)), answers(Regions::of(p)))
     }
 
     /// Stopping as soon as neither side can be proved changes no answer: on fortresses that are proved, on every
