@@ -12,8 +12,8 @@ position must be in it: run review_agreement.py GAMES.pgn --cache SF.json first)
          the replay is the review's rule).
 --grid   prints recall, precision and the share of moves marked for a grid of the constants: PEOPLE_MIN (0 = no
          floor), the other judge's loss a material blunder needs (UPGRADE; 999 = no material blunders), and
-         FLOOR_BELOW: the floor applies only to moves whose speaking judge's loss is under it (999 = always, the
-         review's rule).
+         FLOOR_BELOW: the floor applies only to moves whose speaking judge's loss is under it (999 = always; the
+         review's rule is FLOOR_BELOW = 10). Blunders and missed wins that give nothing away need PEOPLE_BLUNDER.
 """
 
 import argparse
@@ -28,12 +28,14 @@ MISTAKES = ("mistake", "blunder", "missed_win")
 # The review's constants (crates/review/src/chances.rs).
 CONFIRM_MIN = 25.0
 PEOPLE_MIN = 4.0
+FLOOR_BELOW = 10.0
+PEOPLE_BLUNDER = 10.0
 BLUNDER_MATERIAL = 3
 NOT_LOST = 25.0
 MISTAKE_MIN = 8.0
 
 
-def for_people(cls, f, other_loss, other_people, people_min, upgrade, floor_below):
+def for_people(cls, f, other_loss, other_people, people_min, upgrade, floor_below, people_blunder=PEOPLE_BLUNDER):
     gives = f["material_lost"] >= BLUNDER_MATERIAL or f["allows_mate"]
     if (cls in ("inaccuracy", "mistake") and max(f["people_loss"], other_people) < people_min
             and f["loss"] < floor_below
@@ -41,10 +43,12 @@ def for_people(cls, f, other_loss, other_people, people_min, upgrade, floor_belo
         return "good"
     if cls == "mistake" and gives and f["before"] >= NOT_LOST and other_loss >= upgrade:
         return "blunder"
+    if cls in ("blunder", "missed_win") and not gives and min(f["people_loss"], other_people) < people_blunder:
+        return "mistake"
     return cls
 
 
-def combine(verdicts, people_min=PEOPLE_MIN, upgrade=CONFIRM_MIN, floor_below=999.0):
+def combine(verdicts, people_min=PEOPLE_MIN, upgrade=CONFIRM_MIN, floor_below=FLOOR_BELOW):
     """The class of a move from its judges' verdicts, as crates/review/src/lib.rs `review_judged` combines them."""
     if len(verdicts) == 1:
         v = verdicts[0]
@@ -121,10 +125,10 @@ def main():
     if a.check:
         differ = sum(combine(v) != c for _, v, c in moves)
         print(f"--check: {differ} moves classed otherwise than in the dump")
-    rows = [(PEOPLE_MIN, CONFIRM_MIN, 999.0)]
+    rows = [(PEOPLE_MIN, CONFIRM_MIN, FLOOR_BELOW)]
     if a.grid:
         rows = [(p, u, fb) for p in (0.0, 2.0, 3.0, 4.0, 5.0, 6.0) for u in (MISTAKE_MIN, CONFIRM_MIN, 999.0)
-                for fb in (15.0, 20.0, 999.0)]
+                for fb in (10.0, 15.0, 20.0, 999.0)]
     print("| PEOPLE_MIN | UPGRADE | FLOOR_BELOW | Stockfish >= 30 | recall | our blunders | precision | moves marked |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for p, u, fb in rows:

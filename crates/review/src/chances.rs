@@ -213,8 +213,17 @@ pub fn confirmed(class: Class, other_loss: f64) -> Class {
 pub const PEOPLE_K: f64 = 0.0047;
 /// A mistake or inaccuracy is marked only when some judge finds the move loses at least this many points on the
 /// people's curve (about a third of a pawn near equality): smaller swings are ones a beginner cannot feel
-/// (docs/review.md, "Marks for people": the largest floor that keeps 90% recall on the tuning games).
+/// (docs/review.md, "Marks for people"). The floor holds only for swings the speaking judge puts below
+/// [`FLOOR_BELOW`] on the engine's curve.
 pub const PEOPLE_MIN: f64 = 4.0;
+/// A move the speaking judge finds loses at least this many points on the engine's curve keeps its mark whatever the
+/// people's curve says: where the two curves disagree by that much, the independent engine mostly sides with ours.
+pub const FLOOR_BELOW: f64 = 10.0;
+/// A blunder or missed win that gives away no material and allows no mate is marked "??" only when both judges find
+/// it loses at least this many points on the people's curve (a change in a person's chances they feel): otherwise
+/// it is a mistake ("?"). Large swings the engine's curve sees where people's chances hardly move are the marks an
+/// independent engine confirms least (docs/review.md, "Marks for people").
+pub const PEOPLE_BLUNDER: f64 = 10.0;
 /// Material of at least this many pawns given away (a minor piece), or a mate allowed, makes a mistake a blunder …
 pub const BLUNDER_MATERIAL: i32 = 3;
 /// … from a position the mover was not already losing: expected score before the move at least this much.
@@ -242,26 +251,33 @@ pub struct Facts {
     pub before: f64,
 }
 
-/// The mark a person gets for a move the judges classed `class` (after [`confirmed`]): `speaker` is what the
-/// judge that speaks for the move found, `other_loss` and `other_people` the other judge's loss (engine curve) and
+/// The mark a person gets for a move the judges classed `class` (after [`confirmed`]): `loss` (engine curve) and
+/// `speaker` are what the judge that speaks for the move found, `other_loss` and `other_people` the other judge's loss (engine curve) and
 /// people's loss (with one judge: the speaker's own).
 ///
 /// - An inaccuracy or mistake whose swing no judge finds at least [`PEOPLE_MIN`] on the people's curve is no
-///   error at all (class good): no mark, no comment — unless it gives material away or allows a mate.
+///   error at all (class good): no mark, no comment — unless it gives material away or allows a mate, or the
+///   speaking judge's `loss` is at least [`FLOOR_BELOW`].
 /// - A mistake that gives away a minor piece or more ([`BLUNDER_MATERIAL`]) or allows a mate, from a position that
 ///   was not already lost ([`NOT_LOST`]), is a blunder when the other judge finds it loses at least
 ///   [`CONFIRM_MIN`], as any blunder needs.
-pub fn for_people(class: Class, speaker: Facts, other_loss: f64, other_people: f64) -> Class {
+/// - A blunder or missed win that gives away nothing (no minor piece, no mate) is a mistake unless both judges find
+///   it costs at least [`PEOPLE_BLUNDER`] on the people's curve.
+pub fn for_people(class: Class, loss: f64, speaker: Facts, other_loss: f64, other_people: f64) -> Class {
     let gives_away = speaker.material_lost >= BLUNDER_MATERIAL || speaker.allows_mate;
     match class {
         Class::Inaccuracy | Class::Mistake
             if speaker.people_loss.max(other_people) < PEOPLE_MIN
+                && loss < FLOOR_BELOW
                 && speaker.material_lost < 1
                 && !speaker.allows_mate =>
         {
             Class::Good
         }
         Class::Mistake if gives_away && speaker.before >= NOT_LOST && other_loss >= CONFIRM_MIN => Class::Blunder,
+        Class::Blunder | Class::MissedWin if !gives_away && speaker.people_loss.min(other_people) < PEOPLE_BLUNDER => {
+            Class::Mistake
+        }
         c => c,
     }
 }
@@ -351,21 +367,34 @@ mod tests {
         // 1…a6 from +0.27 to +0.52: 9 points of the engine's curve, 3 of people's: no mark.
         let a6 = f(people_expected(Eval::Cp(-27)) - people_expected(Eval::Cp(-52)), 0, false, expected_cp(-27));
         assert!(a6.people_loss < PEOPLE_MIN && expected_cp(-27) - expected_cp(-52) >= MISTAKE_MIN, "{a6:?}");
-        assert_eq!(for_people(Class::Mistake, a6, 9.0, a6.people_loss), Class::Good);
-        assert_eq!(for_people(Class::Inaccuracy, a6, 5.0, 0.0), Class::Good);
+        assert_eq!(for_people(Class::Mistake, 9.0, a6, 9.0, a6.people_loss), Class::Good);
+        assert_eq!(for_people(Class::Inaccuracy, 5.0, a6, 5.0, 0.0), Class::Good);
         // … unless the other judge finds a swing people feel, or material goes.
-        assert_eq!(for_people(Class::Mistake, a6, 9.0, PEOPLE_MIN), Class::Mistake);
-        assert_eq!(for_people(Class::Mistake, Facts { material_lost: 1, ..a6 }, 9.0, 0.0), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, 9.0, a6, 9.0, PEOPLE_MIN), Class::Mistake);
+        // … or the speaking judge's swing on the engine's curve is too large to drop.
+        assert_eq!(for_people(Class::Mistake, FLOOR_BELOW, a6, 9.0, 0.0), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, FLOOR_BELOW - 0.1, a6, 9.0, 0.0), Class::Good);
+        assert_eq!(for_people(Class::Mistake, 9.0, Facts { material_lost: 1, ..a6 }, 9.0, 0.0), Class::Mistake);
         // A bishop left to be taken from an equal position: a blunder, even where the loss alone says mistake …
         let hung = f(20.0, 3, false, 50.0);
-        assert_eq!(for_people(Class::Mistake, hung, CONFIRM_MIN, 18.0), Class::Blunder);
-        assert_eq!(for_people(Class::Mistake, f(20.0, 0, true, 40.0), 27.0, 18.0), Class::Blunder);
+        assert_eq!(for_people(Class::Mistake, 9.0, hung, CONFIRM_MIN, 18.0), Class::Blunder);
+        assert_eq!(for_people(Class::Mistake, 9.0, f(20.0, 0, true, 40.0), 27.0, 18.0), Class::Blunder);
         // … but not from a lost position, nor when the other judge does not confirm it as a blunder.
-        assert_eq!(for_people(Class::Mistake, Facts { before: 10.0, ..hung }, 27.0, 18.0), Class::Mistake);
-        assert_eq!(for_people(Class::Mistake, hung, CONFIRM_MIN - 0.1, 18.0), Class::Mistake);
-        // Blunders, missed wins and the good moves stay as they are.
-        for c in [Class::Blunder, Class::MissedWin, Class::Good, Class::Best, Class::OnlyMove] {
-            assert_eq!(for_people(c, a6, 0.0, 0.0), c);
+        assert_eq!(for_people(Class::Mistake, 9.0, Facts { before: 10.0, ..hung }, 27.0, 18.0), Class::Mistake);
+        assert_eq!(for_people(Class::Mistake, 9.0, hung, CONFIRM_MIN - 0.1, 18.0), Class::Mistake);
+        // The good moves stay as they are.
+        for c in [Class::Good, Class::Best, Class::OnlyMove] {
+            assert_eq!(for_people(c, 9.0, a6, 0.0, 0.0), c);
+        }
+        // A blunder or missed win stays one when both judges find people's chances fall by PEOPLE_BLUNDER …
+        let swing = f(PEOPLE_BLUNDER, 0, false, 60.0);
+        for c in [Class::Blunder, Class::MissedWin] {
+            assert_eq!(for_people(c, 40.0, swing, 40.0, PEOPLE_BLUNDER), c);
+            // … and is a mistake when either finds less, unless material or a mate goes.
+            assert_eq!(for_people(c, 40.0, swing, 40.0, PEOPLE_BLUNDER - 0.1), Class::Mistake);
+            assert_eq!(for_people(c, 40.0, Facts { people_loss: 9.9, ..swing }, 40.0, 30.0), Class::Mistake);
+            assert_eq!(for_people(c, 40.0, Facts { people_loss: 2.0, ..hung }, 40.0, 2.0), c);
+            assert_eq!(for_people(c, 40.0, f(2.0, 0, true, 60.0), 40.0, 2.0), c);
         }
         // The people's curve: even at 0, far flatter than the engine's, mates at the ends.
         assert!((people_expected(Eval::Cp(0)) - 50.0).abs() < 1e-9);

@@ -240,7 +240,7 @@ pub fn review_judged(
         let Some(other) = &other else {
             let f = explain::facts(before, m, jb, ja);
             let verdict = Verdict { loss, class, facts: f };
-            let class = chances::for_people(class, f, loss, f.people_loss);
+            let class = chances::for_people(class, loss, f, loss, f.people_loss);
             let mut r = review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval);
             r.verdicts = vec![verdict];
             out.push(r);
@@ -263,7 +263,7 @@ pub fn review_judged(
         } else {
             (jb, ja, loss, class, other_loss, first_facts, other_facts.people_loss)
         };
-        let class = chances::for_people(chances::confirmed(class, confirm), facts, confirm, other_people);
+        let class = chances::for_people(chances::confirmed(class, confirm), loss, facts, confirm, other_people);
         let mut r = review_move_as(before, m, jb, ja, i + 1, loss, class, white_eval);
         r.verdicts = verdicts;
         out.push(r);
@@ -480,7 +480,7 @@ pub fn review_move(
 ) -> MoveReview {
     let (loss, class) = assess(m, jb, ja);
     let f = explain::facts(before, m, jb, ja);
-    let class = chances::for_people(class, f, loss, f.people_loss);
+    let class = chances::for_people(class, loss, f, loss, f.people_loss);
     review_move_as(before, m, jb, ja, ply, loss, class, white_eval_after(before, after, ja))
 }
 
