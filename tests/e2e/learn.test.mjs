@@ -26,6 +26,7 @@ import {
   startServer,
   tid,
   waitStep,
+  waitTurnOrEnd,
 } from './lib.mjs';
 
 const CJK = /[\u3400-\u9fff]/;
@@ -306,6 +307,110 @@ test('a play step: a real game against the computer inside the lesson', { timeou
     await page.waitForSelector(tid('play-start'));
     assert.equal(await page.locator(tid('lesson-step-done')).count(), 0);
   }
+  await context.close();
+});
+
+/**
+ * A move for the pawn war (pawns and kings only; the first promotion wins): a four-ply negamax whose leaves count
+ * pawns and how far each has come, passed pawns double.
+ */
+function pawnWarMove(fen) {
+  const root = Chess.fromSetup(parseFen(fen).unwrap()).unwrap();
+  const rank = (sq) => sq >> 3;
+  const file = (sq) => sq & 7;
+  const score = (pos, side) => {
+    let v = 0;
+    for (const c of ['white', 'black']) {
+      const mine = [...pos.board.pieces(c, 'pawn')];
+      const theirs = [...pos.board.pieces(c === 'white' ? 'black' : 'white', 'pawn')];
+      const fwd = c === 'white' ? 1 : -1;
+      for (const sq of mine) {
+        const steps = c === 'white' ? rank(sq) - 1 : 6 - rank(sq);
+        const passed = !theirs.some((t) => Math.abs(file(t) - file(sq)) <= 1 && (rank(t) - rank(sq)) * fwd > 0);
+        const s = 100 + steps * (passed ? 30 : 6);
+        v += c === side ? s : -s;
+      }
+    }
+    return v;
+  };
+  const moves = (pos) => {
+    const out = [];
+    for (const [from, dests] of pos.allDests()) {
+      const pawn = pos.board.get(from).role === 'pawn';
+      for (const to of dests) out.push({ from, to, promotion: pawn && (rank(to) === 7 || rank(to) === 0) ? 'queen' : undefined });
+    }
+    return out;
+  };
+  const search = (pos, depth, alpha, beta) => {
+    const ms = moves(pos);
+    if (ms.some((m) => m.promotion)) return 10_000 + depth;
+    if (ms.length === 0) return 0;
+    if (depth === 0) return score(pos, pos.turn);
+    let best = -Infinity;
+    for (const m of ms) {
+      const next = pos.clone();
+      next.play(m);
+      const v = -search(next, depth - 1, -beta, -alpha);
+      if (v > best) best = v;
+      if (v > alpha) alpha = v;
+      if (alpha >= beta) break;
+    }
+    return best;
+  };
+  const ms = moves(root);
+  const promote = ms.find((m) => m.promotion);
+  if (promote) return makeUci(promote);
+  let best = ms[0];
+  let bestValue = -Infinity;
+  for (const m of ms) {
+    const next = root.clone();
+    next.play(m);
+    const v = -search(next, 3, -Infinity, Infinity);
+    if (v > bestValue) {
+      bestValue = v;
+      best = m;
+    }
+  }
+  return makeUci(best);
+}
+
+test('a pawn war: the first promotion ends the game on the server, and a learner who promotes first has won', { timeout: 300_000 }, async () => {
+  // Before: the page resigned the game once a pawn had promoted, so a learner's won pawn war was kept as a loss
+  // (你认输了) in their games. Now the game is played under the rule set `first_promotion`, which ends it there.
+  const lesson = lessons.find((l) => l.steps.some((s) => s.kind === 'play' && s.goal === 'promote'));
+  assert.ok(lesson, 'the course has a pawn war');
+  const index = lesson.steps.findIndex((s) => s.kind === 'play' && s.goal === 'promote');
+  // A guest: the game is kept for them as for an account (the step's progress is another test's).
+  const { page, context } = await newPage(browser, server.base, { lang: 'zh', width: 1280, height: 900 });
+  await openStep(page, lesson.id, index);
+  await page.click(tid('play-start'));
+  await page.waitForFunction((sel) => !!document.querySelector(sel)?.dataset.game, tid('board'));
+  const game = await page.getAttribute(tid('board'), 'data-game');
+  const me = await page.getAttribute(tid('board'), 'data-my-color');
+  for (let moves = 0; ; moves++) {
+    assert.ok(moves < 80, 'a pawn war ends');
+    const st = await waitTurnOrEnd(page, me, 60_000);
+    if (st.status === 'finished') break;
+    await clickMove(page, pawnWarMove(st.fen));
+    await page.waitForFunction(([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p, [tid('board'), st.ply], { timeout: 30_000 });
+  }
+  const view = await (await context.request.get(`/api/game/${game}`)).json();
+  const promoter = view.moves_uci.findIndex((u) => u.length === 5);
+  assert.ok(promoter >= 0, `the game ended at a promotion: ${view.moves_uci.join(' ')}`);
+  const white = (view.initial_fen ?? '').split(' ')[1] !== 'b';
+  const promoterColor = (promoter % 2 === 0) === white ? 'white' : 'black';
+  assert.equal(promoter, view.moves_uci.length - 1, 'nothing is played after the first promotion');
+  assert.equal(view.status, 'finished');
+  assert.equal(view.termination, 'promotion');
+  assert.equal(view.winner, promoterColor);
+  const won = promoterColor === me;
+  console.log(`# pawn war: ${view.moves_uci.length} plies, the ${won ? 'learner' : 'computer'} promoted first`);
+  await page.waitForSelector(tid('play-result'));
+  // The game's own page says the result from the learner's side, with the pawn war's reason.
+  await page.goto(`/game/${game}`);
+  await page.waitForSelector(tid('my-result'));
+  const result = await page.textContent(tid('my-result'));
+  assert.equal(result, won ? '你赢了 — 你的兵先升变了（兵的战争）' : '你输了 — 对方的兵先升变了（兵的战争）');
   await context.close();
 });
 

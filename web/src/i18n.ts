@@ -226,6 +226,7 @@ const zh = {
   'term.illegal_move': '不合规则的着法次数已满',
   'term.sealed_move': '封棋着法不能成立',
   'term.late_arrival': '续赛迟到',
+  'term.promotion': '兵的战争：先升变者胜',
 
   'settings.chineseLetters': '棋谱用中文棋子名',
 
@@ -467,6 +468,8 @@ const zh = {
   'mine.loss.resignation': '你认输了',
   'mine.loss.time_forfeit': '超时',
   'mine.loss.abandoned': '你离开了对局',
+  'mine.win.promotion': '你的兵先升变了（兵的战争）',
+  'mine.loss.promotion': '对方的兵先升变了（兵的战争）',
   'mine.draw.stalemate': '逼和',
   'mine.draw.dead_position': '双方都无法将死对方',
   'mine.draw.threefold_repetition': '三次重复局面',
@@ -1086,6 +1089,7 @@ const en: Record<Key, string> = {
   'term.illegal_move': 'Too many illegal moves',
   'term.sealed_move': 'Invalid sealed move',
   'term.late_arrival': 'Late for the resumption',
+  'term.promotion': 'Pawn war: first to promote',
 
   'settings.chineseLetters': 'Chinese piece letters in the move list',
 
@@ -1326,6 +1330,8 @@ const en: Record<Key, string> = {
   'mine.loss.resignation': 'you resigned',
   'mine.loss.time_forfeit': 'you ran out of time',
   'mine.loss.abandoned': 'you left the game',
+  'mine.win.promotion': 'your pawn promoted first (pawn war)',
+  'mine.loss.promotion': 'their pawn promoted first (pawn war)',
   'mine.draw.stalemate': 'stalemate',
   'mine.draw.dead_position': 'neither side can checkmate',
   'mine.draw.threefold_repetition': 'threefold repetition',

@@ -404,7 +404,7 @@ export type GameResult = "1-0" | "0-1" | "1/2-1/2";
 /**
  * How a game ended: `guoxiang_core::Termination::code`.
  */
-export type TerminationCode = "checkmate" | "stalemate" | "dead_position" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "resignation" | "agreement" | "time_forfeit" | "time_forfeit_draw" | "abandoned" | "adjudication" | "illegal_move" | "sealed_move" | "late_arrival";
+export type TerminationCode = "checkmate" | "stalemate" | "dead_position" | "threefold_repetition" | "fivefold_repetition" | "fifty_moves" | "seventy_five_moves" | "resignation" | "agreement" | "time_forfeit" | "time_forfeit_draw" | "abandoned" | "adjudication" | "illegal_move" | "sealed_move" | "late_arrival" | "promotion";
 
 /**
  * Why a game was aborted: `guoxiang_game::AbortReason::code`.

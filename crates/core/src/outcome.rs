@@ -97,6 +97,9 @@ pub enum Termination {
     /// `late` arrived more than the allowed time (an hour) late for the resumption of an adjourned game and loses
     /// (Article 10.15 of the older Laws; 6.7 today) — or the game is drawn if the opponent cannot checkmate.
     LateArrival { late: Color },
+    /// A pawn-war exercise (the rule set `first_promotion`, not a FIDE game): the first player to promote a pawn
+    /// wins.
+    Promotion,
 }
 
 impl Termination {
@@ -119,6 +122,7 @@ impl Termination {
             Termination::IllegalMove { .. } => "illegal_move",
             Termination::SealedMove { .. } => "sealed_move",
             Termination::LateArrival { .. } => "late_arrival",
+            Termination::Promotion => "promotion",
         }
     }
 
@@ -137,7 +141,10 @@ impl Termination {
             Termination::TimeForfeit | Termination::TimeForfeitDraw { .. } => "6.9",
             Termination::IllegalMove { .. } => "7.5.5",
             Termination::LateArrival { .. } => "6.7",
-            Termination::Abandoned | Termination::Adjudication | Termination::SealedMove { .. } => return None,
+            Termination::Abandoned
+            | Termination::Adjudication
+            | Termination::SealedMove { .. }
+            | Termination::Promotion => return None,
         })
     }
 
@@ -250,6 +257,7 @@ impl Outcome {
             (Termination::TimeForfeit, Some(_)) => format!("{w} wins on time"),
             (Termination::Abandoned, Some(_)) => format!("{w} wins: {l} abandoned the game"),
             (Termination::Adjudication, Some(_)) => format!("{w} wins by adjudication"),
+            (Termination::Promotion, Some(_)) => format!("{w} wins: the first to promote a pawn (pawn war)"),
             (Termination::Stalemate, None) => "Draw: stalemate".into(),
             (Termination::DeadPosition, None) => {
                 "Draw: dead position (neither side can checkmate by any series of legal moves)".into()
@@ -312,6 +320,7 @@ impl Outcome {
             (Termination::TimeForfeit, Some(_)) => format!("{l}超时判负，{ws}胜"),
             (Termination::Abandoned, Some(_)) => format!("{l}弃赛（离开对局），{ws}胜"),
             (Termination::Adjudication, Some(_)) => format!("裁判判定{ws}胜"),
+            (Termination::Promotion, Some(_)) => format!("{w}先让兵升变，{ws}胜（兵的战争）"),
             (Termination::Stalemate, None) => "逼和（无子可动），和棋".into(),
             (Termination::DeadPosition, None) => "死局：双方都无法以任何合法着法将死对方，和棋".into(),
             (Termination::ThreefoldRepetition { claimant }, None) => {

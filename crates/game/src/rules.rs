@@ -68,31 +68,43 @@ pub struct Rules {
     /// and correspondence games or where the host allows it. See [`crate::adjourn`].
     #[serde(default)]
     pub adjournment: bool,
+    /// A pawn-war exercise, not a FIDE game: the first player to promote a pawn wins at once
+    /// ([`guoxiang_core::Termination::Promotion`]); the course's pawn-war steps are played with it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub first_promotion: bool,
 }
 
 impl Rules {
     /// Online play: illegal moves refused, no touch-move.
-    pub const ONLINE: Rules = Rules { touch_move: false, illegal_moves: IllegalMoves::Refused, adjournment: false };
+    pub const ONLINE: Rules =
+        Rules { touch_move: false, illegal_moves: IllegalMoves::Refused, adjournment: false, first_promotion: false };
 
     /// Touch-move training: touched pieces bind; illegal moves are refused with their reason.
-    pub const TOUCH_MOVE: Rules = Rules { touch_move: true, illegal_moves: IllegalMoves::Refused, adjournment: false };
+    pub const TOUCH_MOVE: Rules =
+        Rules { touch_move: true, illegal_moves: IllegalMoves::Refused, adjournment: false, first_promotion: false };
 
     /// As at a board under FIDE's Laws: touch-move, and illegal moves counted (Article 7.5).
-    pub const OVER_THE_BOARD: Rules = Rules { touch_move: true, illegal_moves: IllegalMoves::Fide, adjournment: false };
+    pub const OVER_THE_BOARD: Rules =
+        Rules { touch_move: true, illegal_moves: IllegalMoves::Fide, adjournment: false, first_promotion: false };
 
     /// A name for the rule set: `online`, or its parts joined by `+` — `touch_move`, `illegal_moves_count` or
-    /// `king_into_check` (送王), `adjournment`.
+    /// `king_into_check` (送王), `adjournment`, `first_promotion`.
     pub fn name(&self) -> String {
         let counting = match self.illegal_moves {
             IllegalMoves::Refused => None,
             IllegalMoves::Fide => Some("illegal_moves_count"),
             IllegalMoves::KingIntoCheck => Some("king_into_check"),
         };
-        let parts: Vec<&str> =
-            [self.touch_move.then_some("touch_move"), counting, self.adjournment.then_some("adjournment")]
-                .into_iter()
-                .flatten()
-                .collect();
+        let parts: Vec<&str> = [
+            self.touch_move.then_some("touch_move"),
+            counting,
+            self.adjournment.then_some("adjournment"),
+            self.first_promotion.then_some("first_promotion"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         if parts.is_empty() { "online".to_owned() } else { parts.join("+") }
     }
 
@@ -106,10 +118,11 @@ impl Rules {
                 "illegal_moves_count" | "fide" => rules.illegal_moves = IllegalMoves::Fide,
                 "king_into_check" | "songwang" => rules.illegal_moves = IllegalMoves::KingIntoCheck,
                 "adjournment" => rules.adjournment = true,
+                "first_promotion" | "pawn_war" => rules.first_promotion = true,
                 other => {
                     return Err(format!(
                         "unknown rule set {other:?} (expected online, or touch_move, illegal_moves_count or \
-                         king_into_check, adjournment joined by +)"
+                         king_into_check, adjournment, first_promotion joined by +)"
                     ));
                 }
             }
@@ -383,8 +396,14 @@ mod tests {
             Rules::OVER_THE_BOARD,
             Rules { illegal_moves: IllegalMoves::Fide, ..Rules::ONLINE },
             Rules { illegal_moves: IllegalMoves::KingIntoCheck, ..Rules::ONLINE },
-            Rules { touch_move: true, illegal_moves: IllegalMoves::KingIntoCheck, adjournment: true },
+            Rules {
+                touch_move: true,
+                illegal_moves: IllegalMoves::KingIntoCheck,
+                adjournment: true,
+                first_promotion: true,
+            },
             Rules { adjournment: true, ..Rules::ONLINE },
+            Rules { first_promotion: true, ..Rules::ONLINE },
         ] {
             assert_eq!(Rules::parse(&r.name()).unwrap(), r, "{}", r.name());
         }

@@ -93,6 +93,7 @@ impl TryFrom<OutcomeRepr> for Outcome {
             "illegal_move" => Termination::IllegalMove { offender: side()? },
             "sealed_move" => Termination::SealedMove { sealer: side()? },
             "late_arrival" => Termination::LateArrival { late: side()? },
+            "promotion" => Termination::Promotion,
             other => return Err(format!("unknown termination {other:?}")),
         };
         Ok(Outcome { winner: r.winner, termination })

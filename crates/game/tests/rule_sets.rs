@@ -499,3 +499,40 @@ fn a_flag_before_the_opening() {
     let ev = g.apply(t(T0 + DAY + 700_000), Command::Tick).unwrap();
     assert_eq!(ended(&ev).unwrap(), ("1-0".to_owned(), "sealed_move".to_owned(), Some(Color::White)));
 }
+
+// ----- the pawn war of the course (`first_promotion`, not a FIDE rule) -----
+
+/// The course's pawn war: the first promotion wins at once, said as such in zh and en, and the rule set's name goes
+/// both ways. Without the rule the same promotion is an ordinary move.
+#[test]
+fn in_a_pawn_war_the_first_promotion_wins() {
+    let pawn_war = Rules { first_promotion: true, ..Rules::ONLINE };
+    assert_eq!(pawn_war.name(), "first_promotion");
+    assert_eq!(Rules::parse("first_promotion"), Ok(pawn_war));
+    assert_eq!(Rules::parse("touch_move+first_promotion").map(|r| r.name()), Ok("touch_move+first_promotion".into()));
+    // White's a-pawn runs; Black's h-pawn is a move behind.
+    let fen = "8/P7/6k1/8/8/8/7p/4K3 w - - 0 1";
+    for (rules, ends) in [(pawn_war, true), (Rules::ONLINE, false)] {
+        let mut g = with_rules("-", rules, Some(fen));
+        let ev = try_move(&mut g, T0 + 1_000, "a7a8q").expect("a8=Q");
+        if ends {
+            assert_eq!(ended(&ev), Some(("1-0".to_owned(), "promotion".to_owned(), Some(Color::White))));
+            let text = ev.iter().find_map(|e| match &e.event {
+                Event::GameEnded { message_zh, message_en, .. } => Some((message_zh.clone(), message_en.clone())),
+                _ => None,
+            });
+            assert_eq!(
+                text,
+                Some((
+                    "白方先让兵升变，白胜（兵的战争）".into(),
+                    "White wins: the first to promote a pawn (pawn war)".into()
+                ))
+            );
+            assert!(try_move(&mut g, T0 + 2_000, "h2h1q").is_err(), "the game is over");
+            assert!(g.to_pgn(&PgnTags::default()).contains("[Result \"1-0\"]"));
+        } else {
+            assert_eq!(ended(&ev), None);
+            assert!(try_move(&mut g, T0 + 2_000, "h2h1q").is_ok(), "an ordinary move");
+        }
+    }
+}

@@ -596,6 +596,13 @@ impl Conn {
         if rated && guest {
             return Err(rated_needs_account());
         }
+        if rated && rules.first_promotion {
+            return Err(ApiError::bad_request(
+                "bad_request",
+                "兵的战争（first_promotion）是练习，不能计分",
+                "a pawn war (first_promotion) is an exercise and cannot be rated",
+            ));
+        }
         let who = Entrant { player: p, guest };
         let variant = guoxiang_domain::live::start_of(variant)?;
         let terms = guoxiang_domain::lobby::ChallengeTerms { time_control, rated, color, variant, rules };

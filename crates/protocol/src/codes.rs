@@ -36,11 +36,12 @@ pub enum TerminationCode {
     IllegalMove,
     SealedMove,
     LateArrival,
+    Promotion,
 }
 
 impl TerminationCode {
     /// Every value, in order.
-    pub const ALL: [TerminationCode; 16] = [
+    pub const ALL: [TerminationCode; 17] = [
         TerminationCode::Checkmate,
         TerminationCode::Stalemate,
         TerminationCode::DeadPosition,
@@ -57,6 +58,7 @@ impl TerminationCode {
         TerminationCode::IllegalMove,
         TerminationCode::SealedMove,
         TerminationCode::LateArrival,
+        TerminationCode::Promotion,
     ];
 
     /// The code as it is written on the wire.
@@ -78,6 +80,7 @@ impl TerminationCode {
             TerminationCode::IllegalMove => "illegal_move",
             TerminationCode::SealedMove => "sealed_move",
             TerminationCode::LateArrival => "late_arrival",
+            TerminationCode::Promotion => "promotion",
         }
     }
 

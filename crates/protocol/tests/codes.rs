@@ -39,6 +39,7 @@ fn termination_codes_and_results() {
         Termination::IllegalMove { offender: b },
         Termination::SealedMove { sealer: w },
         Termination::LateArrival { late: b },
+        Termination::Promotion,
     ];
     let ours: Vec<&str> = TerminationCode::ALL.iter().map(|c| c.as_str()).collect();
     assert_eq!(ours, all.iter().map(Termination::code).collect::<Vec<_>>());

@@ -83,7 +83,12 @@ fn time_control(req: &NewTournament, online: bool) -> Result<String, Error> {
 /// The rule set (`online` when absent).
 fn rules(req: &NewTournament) -> Result<Rules, Error> {
     let rules_name = req.rules.clone().unwrap_or_else(|| "online".into());
-    Rules::parse(&rules_name).map_err(|e| bad("rules", e.clone(), e))
+    let rules = Rules::parse(&rules_name).map_err(|e| bad("rules", e.clone(), e))?;
+    if rules.first_promotion {
+        let e = "first_promotion (a pawn war) is an exercise, not a rule set for tournaments".to_owned();
+        return Err(bad("rules", "兵的战争（first_promotion）是练习，不能用于比赛".into(), e));
+    }
+    Ok(rules)
 }
 
 /// A Swiss's rounds, 1 to [`doc::MAX_SWISS_ROUNDS`] (0 for the other systems: a round-robin's follow from its

@@ -352,6 +352,11 @@ impl Game {
         if self.takeback_offer.take().is_some() {
             out.push(Event::TakebackCancelled);
         }
+        // A pawn war (`first_promotion`): a promotion wins unless the move has already ended the game otherwise.
+        let automatic = automatic.or_else(|| {
+            (self.config.rules.first_promotion && m.promotion_role().is_some())
+                .then_some(Outcome { winner: Some(by), termination: Termination::Promotion })
+        });
         if let Some(o) = automatic {
             self.finish(now, o, out);
         }

@@ -61,6 +61,7 @@ pub fn lichess_status(row_status: &str, termination: Option<&str>) -> &'static s
         (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
         (_, Some("abandoned" | "late_arrival")) => "timeout",
         (_, Some("adjudication" | "illegal_move" | "sealed_move")) => "unknownFinish",
+        (_, Some("promotion")) => "variantEnd",
         _ => "draw",
     }
 }

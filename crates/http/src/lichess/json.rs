@@ -33,6 +33,7 @@ pub fn status_name(status: &str, termination: Option<&str>, no_start: bool) -> &
         (_, Some("time_forfeit" | "time_forfeit_draw")) => "outoftime",
         (_, Some("abandoned" | "late_arrival")) => "timeout",
         (_, Some("adjudication" | "illegal_move" | "sealed_move")) => "unknownFinish",
+        (_, Some("promotion")) => "variantEnd",
         _ => "draw",
     }
 }

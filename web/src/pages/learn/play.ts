@@ -130,8 +130,10 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
     note = suggestion = '';
     pending = true;
     claimGameStarts(() => pending);
-    // `fen`: the game starts from the step's position.
-    socket.send({ t: 'play_computer', level: step.level ?? 1, color: me, time_control: '-', fen: step.fen }).catch((e: unknown) => {
+    // `fen`: the game starts from the step's position; a pawn war is played under `first_promotion`, so that the
+    // server ends it at the first promotion with its winner (and the learner's win is kept as a win).
+    const rules = step.goal === 'promote' ? 'first_promotion' : undefined;
+    socket.send({ t: 'play_computer', level: step.level ?? 1, color: me, time_control: '-', fen: step.fen, rules }).catch((e: unknown) => {
       pending = false;
       note = errorText(e);
       render();
@@ -241,13 +243,13 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
 
   function judge(): void {
     if (ended || !gameId) return;
-    // A pawn-war mini-game (`promote`): the first promotion decides, whoever made it; the game is then left.
+    // A pawn-war mini-game (`promote`): the first promotion decides, whoever made it; the server ends the game
+    // there (rule set `first_promotion`).
     const promoter = step.goal === 'promote' ? firstPromotion(line) : null;
     if (promoter) {
       ended = true;
       const met = promoter === me && (!step.max_moves || myMoves() <= step.max_moves);
       note = met ? t('learn.play.promoted') : t('learn.play.theyPromoted');
-      endGame();
       onEnd({ met, overBudget: false, game: gameId });
       return;
     }
