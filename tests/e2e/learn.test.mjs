@@ -406,6 +406,11 @@ test('a pawn war: the first promotion ends the game on the server, and a learner
   const won = promoterColor === me;
   console.log(`# pawn war: ${view.moves_uci.length} plies, the ${won ? 'learner' : 'computer'} promoted first`);
   await page.waitForSelector(tid('play-result'));
+  // The lesson says so as good news, not as an error.
+  if (won) {
+    assert.equal((await page.textContent(tid('play-won'))).trim(), '你的兵先升变了：这一局你赢了！');
+    assert.equal(await page.locator(tid('illegal-reason')).count(), 0);
+  }
   // The game's own page says the result from the learner's side, with the pawn war's reason.
   await page.goto(`/game/${game}`);
   await page.waitForSelector(tid('my-result'));

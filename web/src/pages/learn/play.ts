@@ -42,6 +42,8 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
   let snap = false;
   let ended = false;
   let note = '';
+  /** The note is good news (a won pawn war), not an error. */
+  let noteGood = false;
   let suggestion = '';
 
   const boardEl = h('div', { class: 'cg-wrap main-board learn-board', testid: 'board' });
@@ -96,7 +98,8 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
       const left = step.max_moves ? step.max_moves - myMoves() : null;
       lines.push(h('div', { class: 'turn-line' }, myTurn() ? t('learn.play.yourMove') : t('learn.play.thinking'), left !== null && !over() ? ' · ' + t('learn.movesLeft', { n: String(Math.max(0, left)) }) : ''));
     } else if (pending) lines.push(h('div', { class: 'waiting' }, t('learn.play.starting')));
-    if (note) lines.push(h('div', { class: 'illegal shown', testid: 'illegal-reason', role: 'alert' }, note));
+    if (note && noteGood) lines.push(h('div', { class: 'learn-success', testid: 'play-won', role: 'status' }, note));
+    else if (note) lines.push(h('div', { class: 'illegal shown', testid: 'illegal-reason', role: 'alert' }, note));
     if (suggestion) lines.push(h('div', { class: 'learn-suggestion', testid: 'play-suggestion' }, suggestion));
     replace(statusEl, lines);
 
@@ -128,6 +131,7 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
     version = 0;
     status = { status: 'created' };
     note = suggestion = '';
+    noteGood = false;
     pending = true;
     claimGameStarts(() => pending);
     // `fen`: the game starts from the step's position; a pawn war is played under `first_promotion`, so that the
@@ -174,6 +178,7 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
 
   function send(uci: string): void {
     note = suggestion = '';
+    noteGood = false;
     board.setAutoShapes([]);
     socket.send({ t: 'game', game_id: gameId!, action: { t: 'move', uci } }).catch((e: unknown) => {
       note = errorText(e);
@@ -250,6 +255,7 @@ export function playView(step: LearnStep, onEnd: (r: PlayResult) => void): PlayV
       ended = true;
       const met = promoter === me && (!step.max_moves || myMoves() <= step.max_moves);
       note = met ? t('learn.play.promoted') : t('learn.play.theyPromoted');
+      noteGood = met;
       onEnd({ met, overBudget: false, game: gameId });
       return;
     }
