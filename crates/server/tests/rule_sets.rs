@@ -94,3 +94,47 @@ async fn a_computer_game_with_rules_and_a_bad_name() {
     let snap = wa.wait(|v| v["t"] == "game_snapshot").await;
     assert_eq!(snap["snapshot"]["rules"], "king_into_check", "{snap}");
 }
+
+/// The course's pawn war (`first_promotion`): against the computer the first promotion ends the game with its maker
+/// as the winner; a rated challenge and a tournament with the rule are refused, naming it.
+#[tokio::test]
+async fn a_pawn_war_ends_at_the_first_promotion_and_is_never_rated() {
+    let server = TestServer::start(&temp_db("rules_pawn_war")).await;
+    let (_, a) = server.guest().await;
+    let mut wa = server.ws(&a).await;
+    wa.ok(json!({"t": "play_computer", "level": 1, "color": "white", "time_control": "-",
+                 "fen": "8/P7/6k1/8/8/8/7p/4K3 w - - 0 1", "rules": "first_promotion"}))
+        .await;
+    let gid = wa.wait(|v| v["t"] == "game_started").await["game_id"].as_str().unwrap().to_owned();
+    wa.ok(json!({"t": "subscribe", "game_id": gid})).await;
+    let snap = wa.wait(|v| v["t"] == "game_snapshot").await;
+    assert_eq!(snap["snapshot"]["rules"], "first_promotion", "{snap}");
+    play(&mut wa, &gid, "a7a8q").await;
+    let ended = wa.event(&gid, "game_ended").await;
+    assert_eq!(
+        (ended["termination"].as_str(), ended["winner"].as_str()),
+        (Some("promotion"), Some("white")),
+        "{ended}"
+    );
+    assert_eq!(ended["message_zh"], "白方先让兵升变，白胜（兵的战争）", "{ended}");
+
+    let (_, org) = server.register("pawnwarorg").await;
+    let mut wo = server.ws(&org).await;
+    let rated = wo
+        .request(json!({"t": "challenge_friend", "time_control": "300+0", "rated": true, "color": "white",
+                        "rules": "first_promotion"}))
+        .await;
+    assert_eq!(rated["t"], "error", "{rated}");
+    assert!(rated["message_en"].as_str().unwrap_or_default().contains("first_promotion"), "{rated}");
+    let (status, v) = server
+        .call(
+            reqwest::Method::POST,
+            "/api/tournaments",
+            Some(json!({"name": "Pawn war cup", "system": "swiss", "mode": "online", "time_control": "300+0",
+                        "rated": false, "rounds": 3, "rules": "first_promotion"})),
+            Some(&org),
+        )
+        .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v.to_string().contains("first_promotion"), "{v}");
+}
