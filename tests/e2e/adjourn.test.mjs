@@ -100,6 +100,14 @@ test('an adjourned game: sealed, resumed, arbitrated', { timeout: 240_000 }, asy
   await c.locator(tid('arbiter-panel')).waitFor({ state: 'visible' });
   await c.selectOption(tid('arbiter-time-color'), 'black');
   await c.fill(tid('arbiter-minutes'), '5');
+  // The game goes on while the arbiter fills the form: the move redraws the page, and what the arbiter chose and
+  // typed must survive it (it once fell back to "White, 2 minutes" — under load the test flaked on it).
+  await b.locator(tid('claim-reason')).fill('The clock is');
+  await play(a, b, 'white', 'f1c4');
+  await c.waitForFunction((sel) => document.querySelector(sel)?.dataset.ply === '5', tid('board'));
+  assert.equal(await c.locator(tid('arbiter-time-color')).inputValue(), 'black');
+  assert.equal(await c.locator(tid('arbiter-minutes')).inputValue(), '5');
+  assert.equal(await b.locator(tid('claim-reason')).inputValue(), 'The clock is');
   await c.click(tid('arbiter-add-time'));
   await hasText(b, 'arbiter-note-0', `The arbiter ${name} gave Black 5:00 more`);
   await hasText(a, 'arbiter-note-0', '给黑方加时5:00');

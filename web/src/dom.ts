@@ -90,6 +90,52 @@ export function replace(el: Node, ...children: Child[]): void {
   append(el, children);
 }
 
+type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+const FIELDS = 'input[data-testid], select[data-testid], textarea[data-testid]';
+
+/**
+ * `replace` for a part of a page that is redrawn while the user fills its forms (a live game's panels): what the
+ * user typed or chose in a field keeps, in the new field with the same `data-testid`, and so does the focus and
+ * the caret. A field the user has not touched takes the new value.
+ */
+export function replaceKeepingInput(el: HTMLElement, ...children: Child[]): void {
+  if (!el.dataset.keepsInput) {
+    el.dataset.keepsInput = '1';
+    const mark = (e: Event): void => {
+      const f = e.target as HTMLElement;
+      if (f.dataset?.testid) f.dataset.edited = '1';
+    };
+    el.addEventListener('input', mark);
+    el.addEventListener('change', mark);
+  }
+  const kept = new Map<string, { value: string; checked: boolean }>();
+  for (const f of el.querySelectorAll<Field>(FIELDS)) {
+    if (f.dataset.edited) kept.set(f.dataset.testid ?? '', { value: f.value, checked: f instanceof HTMLInputElement && f.checked });
+  }
+  const active = document.activeElement as Field | null;
+  const focused = active && el.contains(active) ? active.dataset.testid : undefined;
+  const caret = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement ? [active.selectionStart, active.selectionEnd] : null;
+  replace(el, ...children);
+  for (const f of el.querySelectorAll<Field>(FIELDS)) {
+    const k = kept.get(f.dataset.testid ?? '');
+    if (!k) continue;
+    if (f instanceof HTMLInputElement && (f.type === 'checkbox' || f.type === 'radio')) f.checked = k.checked;
+    else f.value = k.value;
+    f.dataset.edited = '1';
+  }
+  if (focused) {
+    const f = el.querySelector<Field>(`[data-testid="${CSS.escape(focused)}"]`);
+    f?.focus();
+    if (caret && (f instanceof HTMLTextAreaElement || (f instanceof HTMLInputElement && ['text', 'search', ''].includes(f.type)))) {
+      try {
+        f.setSelectionRange(caret[0], caret[1]);
+      } catch {
+        // Not every input type has a caret.
+      }
+    }
+  }
+}
+
 export function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
   attrs: Record<string, string | number> = {},

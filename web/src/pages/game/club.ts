@@ -5,7 +5,7 @@
 // panel, shown only to a user the server says is an arbiter of this game.
 
 import { toast } from '../../app';
-import { h, replace } from '../../dom';
+import { h, replace, replaceKeepingInput } from '../../dom';
 import { getLang, pick, t } from '../../i18n';
 import type { ArbiterAct, Color } from '../../protocol';
 import type { Ctx } from './ctx';
@@ -281,7 +281,7 @@ export function makeClubPanel(ctx: Ctx) {
       h('button', { class: 'btn bad', type: 'submit', testid: 'arbiter-set-result' }, t('arb.result')),
     );
     const schedule = a?.sealed_by && !a.resumed ? [timeForm('arbiter-schedule', t('arb.schedule'), (at) => send({ t: 'schedule_resumption', at_ms: at }))] : [];
-    replace(arbiterEl, h('h3', {}, t('arb.title')), h('div', { class: 'arbiter-row' }, ...row), time, ...decide, resultForm, ...schedule);
+    replaceKeepingInput(arbiterEl, h('h3', {}, t('arb.title')), h('div', { class: 'arbiter-row' }, ...row), time, ...decide, resultForm, ...schedule);
   }
 
   function tick(st: GameState): void {
@@ -293,7 +293,7 @@ export function makeClubPanel(ctx: Ctx) {
     el,
     arbiterEl,
     render(st: GameState): void {
-      replace(el, ...adjournmentItems(st), ...arbiterItems(st));
+      replaceKeepingInput(el, ...adjournmentItems(st), ...arbiterItems(st));
       renderArbiter(st);
       tick(st);
     },
