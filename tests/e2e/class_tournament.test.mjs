@@ -58,6 +58,10 @@ test('an online class tournament waits for presence', { timeout: 300_000 }, asyn
   await o.waitForURL(/\/tournament\/[A-Za-z0-9]+$/);
   const id = new URL(o.url()).pathname.split('/').pop();
   await hasText(o, 'tour-grace', '第一步限时 5 分钟');
+  // The heading says "online" once: the plain online rules go without saying after "网上对局".
+  const head = await o.locator('.tour-head .level-line').innerText();
+  assert.ok(head.includes('网上对局'), head);
+  assert.equal(head.split('网上').length - 1, 1, `"网上" once: ${head}`);
 
   // The class list, pasted: one wrong line is named with its number, and nothing is added.
   await o.fill(tid('paste-list'), `${names[0]}\n${names[1]}，${names[2]}\nnobody${sfx}\n${names[3]}`);

@@ -62,6 +62,9 @@ test('a four-player round-robin online, with an adjourned game, to its standings
   await o.waitForURL(/\/tournament\/[A-Za-z0-9]+$/);
   const id = new URL(o.url()).pathname.split('/').pop();
   await hasText(o, 'tour-status', '报名中');
+  // The heading names the way of play and the club rule chosen.
+  const head = await o.locator('.tour-head .level-line').innerText();
+  assert.ok(head.includes('网上对局') && head.includes('可以封棋'), head);
 
   // The players join on its page.
   for (const { page: p } of P) {

@@ -77,6 +77,11 @@ export function makeView(ctrl: TourCtrl): TourView {
   };
 }
 
+/** The parts of a rule set beyond the plain online rules. */
+function clubRules(rules: string): string[] {
+  return rules.split('+').filter((r) => r && r !== 'online');
+}
+
 function headPart(v: TournamentView): Child[] {
   const next = v.next_round_at_ms;
   return [
@@ -91,16 +96,9 @@ function headPart(v: TournamentView): Child[] {
       modeText(v.mode),
       ' · ',
       v.time_control === '-' ? t('tour.noClock') : tcLabel(v.time_control),
-      // Over the board the site's rule set does not apply: the arbiter's rules do.
-      v.mode === 'online'
-        ? [
-            ' · ',
-            v.rules
-              .split('+')
-              .map((r) => t(`rules.${r}` as 'rules.online'))
-              .join(' + '),
-          ]
-        : null,
+      // Over the board the site's rule set does not apply: the arbiter's rules do. Online, the plain online rules
+      // go without saying (the way of play is named just before); a club rule is named.
+      v.mode === 'online' && clubRules(v.rules).length ? [' · ', clubRules(v.rules).map((r) => t(`rules.${r}` as 'rules.online')).join(' + ')] : null,
       ' · ',
       v.rated ? t('tour.ratedShort') : t('tour.casualShort'),
     ),
