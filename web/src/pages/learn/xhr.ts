@@ -75,8 +75,11 @@ export function serverKeeps(user: Who): boolean {
  * what only the browser had).
  */
 export async function syncProgress(user: Who): Promise<LearnProgress> {
+  if (!serverKeeps(user)) return localProgress(user);
+  // A guest's steps left in this browser while signed in (someone who left at once after signing up, before they
+  // had reached the account; or a tab that still thought it was a guest's) go to the account now.
+  if (Object.keys(localProgress(null).lessons).length) await progressAfterSignIn(user);
   const local = localProgress(user);
-  if (!serverKeeps(user)) return local;
   try {
     let remote = cleanProgress(await api.learnProgress());
     if (hasNews(local, remote)) remote = cleanProgress(await api.saveLearnProgress(local));
