@@ -3,10 +3,16 @@
 //!
 //! The legal moves are generated once, split into captures and quiets; each stage then picks its best remaining
 //! move by selection, so a cutoff early on spares sorting the rest. SEE is computed only when a capture comes up.
+//! The lists are not filled in advance (a picker is made at every node: clearing three lists of 256 cost a
+//! quarter of the search's time).
 
 use crate::params::SEE_VALUE;
 use crate::see::see;
-use guoxiang_core::{Bitboard, Move, MoveList, Position, Role};
+use arrayvec::ArrayVec;
+use guoxiang_core::{Bitboard, Move, Position, Role};
+
+/// Moves with their ordering keys.
+type Scored = ArrayVec<(Move, i32), 256>;
 
 /// Per-thread history of quiet moves that caused cutoffs, by side, from and to square.
 pub type History = [[[i32; 64]; 64]; 2];
@@ -38,12 +44,9 @@ enum Stage {
 /// Yields the legal moves of a position in search order.
 #[derive(Debug)]
 pub struct MovePicker {
-    captures: [(Move, i32); 256],
-    n_captures: usize,
-    quiets: [(Move, i32); 256],
-    n_quiets: usize,
-    bad: [(Move, i32); 256],
-    n_bad: usize,
+    captures: Scored,
+    quiets: Scored,
+    bad: Scored,
     bad_idx: usize,
     stage: Stage,
     hash_move: Option<Move>,
@@ -77,12 +80,9 @@ impl MovePicker {
         captures_only: bool,
     ) -> MovePicker {
         let mut mp = MovePicker {
-            captures: [(Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A2), 0); 256],
-            n_captures: 0,
-            quiets: [(Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A2), 0); 256],
-            n_quiets: 0,
-            bad: [(Move::normal(guoxiang_core::Square::A1, guoxiang_core::Square::A2), 0); 256],
-            n_bad: 0,
+            captures: ArrayVec::new(),
+            quiets: ArrayVec::new(),
+            bad: ArrayVec::new(),
             bad_idx: 0,
             stage: Stage::Hash,
             hash_move: None,
@@ -96,40 +96,36 @@ impl MovePicker {
         let promo = Bitboard::from_rank(pos.turn().promotion_rank());
         let side = pos.turn().index();
         let target = if captures_only { theirs | promo } else { Bitboard::FULL };
-        let mut list = MoveList::new();
+        let (captures, quiets) = (&mut mp.captures, &mut mp.quiets);
         pos.generate(target, !captures_only, |mut pm| {
             if captures_only && pm.role != Role::Pawn {
                 pm.targets &= theirs;
             }
-            pm.for_each(|m| list.push(m))
+            pm.for_each(|m| {
+                if pos.is_capture(m) || m.promotion_role() == Some(Role::Queen) {
+                    captures.push((m, mvv_lva(pos, m)));
+                } else if m.is_promotion() {
+                    // Under-promotions: last among the quiet moves.
+                    quiets.push((m, -(1 << 30)));
+                } else {
+                    let key = piece_to(pos, m);
+                    let h = history[side][m.from().index()][m.to().index()]
+                        + cont[0].map_or(0, |c| c[key])
+                        + cont[1].map_or(0, |c| c[key]);
+                    quiets.push((m, h));
+                }
+            })
         });
-        mp.total = list.len();
-        for &m in list.iter() {
-            if pos.is_capture(m) || m.promotion_role() == Some(Role::Queen) {
-                mp.captures[mp.n_captures] = (m, mvv_lva(pos, m));
-                mp.n_captures += 1;
-            } else if m.is_promotion() {
-                // Under-promotions: last among the quiet moves.
-                mp.quiets[mp.n_quiets] = (m, -(1 << 30));
-                mp.n_quiets += 1;
-            } else {
-                let key = piece_to(pos, m);
-                let h = history[side][m.from().index()][m.to().index()]
-                    + cont[0].map_or(0, |c| c[key])
-                    + cont[1].map_or(0, |c| c[key]);
-                mp.quiets[mp.n_quiets] = (m, h);
-                mp.n_quiets += 1;
-            }
-        }
+        mp.total = mp.captures.len() + mp.quiets.len();
         if let Some(h) = hash_move
-            && list.contains(h)
+            && mp.captures.iter().chain(mp.quiets.iter()).any(|&(m, _)| m == h)
         {
             mp.hash_move = Some(h);
         }
         for (i, k) in killers.into_iter().enumerate() {
             if let Some(k) = k
                 && Some(k) != mp.hash_move
-                && mp.quiets[..mp.n_quiets].iter().any(|&(m, _)| m == k)
+                && mp.quiets.iter().any(|&(m, _)| m == k)
             {
                 mp.killers[i] = Some(k);
             }
@@ -142,20 +138,18 @@ impl MovePicker {
         self.killers.contains(&Some(m))
     }
 
-    fn take_best(list: &mut [(Move, i32)], n: &mut usize) -> Option<(Move, i32)> {
-        if *n == 0 {
+    /// The move with the highest key (the first of equals), its place taken by the last of the list.
+    fn take_best(list: &mut Scored) -> Option<(Move, i32)> {
+        if list.is_empty() {
             return None;
         }
         let mut best = 0;
-        for i in 1..*n {
+        for i in 1..list.len() {
             if list[i].1 > list[best].1 {
                 best = i;
             }
         }
-        let x = list[best];
-        *n -= 1;
-        list[best] = list[*n];
-        Some(x)
+        Some(list.swap_remove(best))
     }
 
     /// The next move to search, `None` when all have been given.
@@ -170,14 +164,13 @@ impl MovePicker {
                         return Some(h);
                     }
                 }
-                Stage::GoodCaptures => match Self::take_best(&mut self.captures, &mut self.n_captures) {
+                Stage::GoodCaptures => match Self::take_best(&mut self.captures) {
                     Some((m, key)) => {
                         if Some(m) == self.hash_move {
                             continue;
                         }
                         if see(pos, m) < 0 {
-                            self.bad[self.n_bad] = (m, key);
-                            self.n_bad += 1;
+                            self.bad.push((m, key));
                             continue;
                         }
                         self.last_is_tactical = true;
@@ -198,7 +191,7 @@ impl MovePicker {
                         self.stage = Stage::Quiets;
                     }
                 }
-                Stage::Quiets => match Self::take_best(&mut self.quiets, &mut self.n_quiets) {
+                Stage::Quiets => match Self::take_best(&mut self.quiets) {
                     Some((m, _)) => {
                         if Some(m) == self.hash_move || self.killers.contains(&Some(m)) {
                             continue;
@@ -209,7 +202,7 @@ impl MovePicker {
                     None => self.stage = Stage::BadCaptures,
                 },
                 Stage::BadCaptures => {
-                    if self.bad_idx < self.n_bad {
+                    if self.bad_idx < self.bad.len() {
                         let (m, _) = self.bad[self.bad_idx];
                         self.bad_idx += 1;
                         self.last_is_tactical = true;

@@ -550,6 +550,7 @@ impl<'a> Worker<'a> {
                 let r = NULL_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200).min(3);
                 let mut child = pos.clone();
                 child.play_null();
+                self.shared.tt.prefetch(child.hash());
                 self.moved[ply] = NO_MOVE;
                 self.hashes.push(key);
                 let v = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
@@ -602,6 +603,7 @@ impl<'a> Worker<'a> {
             let move_key = piece_to(pos, m);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.shared.tt.prefetch(child.hash());
             let gives_check = child.is_check();
 
             if best > -MATE_BOUND && !in_check && !gives_check {
@@ -787,6 +789,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.shared.tt.prefetch(child.hash());
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;

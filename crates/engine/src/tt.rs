@@ -56,6 +56,8 @@ const BUCKET: usize = 4;
 #[derive(Debug, Default)]
 struct Bucket([Entry; BUCKET]);
 
+const _: () = assert!(core::mem::size_of::<Bucket>() == 64);
+
 /// The shared table.
 /// The largest table guoxiang accepts on any machine, in mebibytes.
 pub const MAX_TABLE_MB: usize = 65_536;
@@ -80,7 +82,7 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-/// `n` (≥ 1) buckets of zero bytes from the allocator's zeroed allocation (calloc: fresh pages are not touched), or
+/// `n` (≥ 1) buckets of zero bytes from the allocator's zeroed allocation, or
 /// `None` when the memory is not available.
 fn zeroed_buckets(n: usize) -> Option<Box<[Bucket]>> {
     let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
@@ -152,6 +154,21 @@ impl TranspositionTable {
     fn bucket(&self, key: u64) -> &Bucket {
         let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
+    }
+
+    /// Asks the processor to start loading `key`'s bucket: called as soon as a child position's key is known, so
+    /// that the child's probe, a little later, waits less for memory (the probes were a quarter of the search's
+    /// time). Only a hint: it changes no result.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = core::ptr::from_ref(self.bucket(key)).cast::<i8>();
+            // SAFETY: a prefetch reads nothing and faults on no address; `p` points into the table anyway.
+            unsafe { core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks up `key`; the score comes back relative to the probing node at `ply`.
