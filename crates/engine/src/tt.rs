@@ -82,7 +82,7 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-/// `n` (≥ 1) buckets of zero bytes from the allocator's zeroed allocation, or
+/// `n` (≥ 1) buckets of zero bytes from the allocator's zeroed allocation (calloc: fresh pages are not touched), or
 /// `None` when the memory is not available.
 fn zeroed_buckets(n: usize) -> Option<Box<[Bucket]>> {
     let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;

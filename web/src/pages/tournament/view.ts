@@ -84,6 +84,7 @@ function clubRules(rules: string): string[] {
 
 function headPart(v: TournamentView): Child[] {
   const next = v.next_round_at_ms;
+  const club = clubRules(v.rules);
   return [
     h('h1', { translate: 'no', testid: 'tour-title' }, v.name),
     h(
@@ -98,7 +99,7 @@ function headPart(v: TournamentView): Child[] {
       v.time_control === '-' ? t('tour.noClock') : tcLabel(v.time_control),
       // Over the board the site's rule set does not apply: the arbiter's rules do. Online, the plain online rules
       // go without saying (the way of play is named just before); a club rule is named.
-      v.mode === 'online' && clubRules(v.rules).length ? [' · ', clubRules(v.rules).map((r) => t(`rules.${r}` as 'rules.online')).join(' + ')] : null,
+      v.mode === 'online' && club.length ? [' · ', club.map((r) => t(`rules.${r}` as 'rules.online')).join(' + ')] : null,
       ' · ',
       v.rated ? t('tour.ratedShort') : t('tour.casualShort'),
     ),
