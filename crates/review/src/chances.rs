@@ -16,7 +16,7 @@
 //! - **Accuracy** of a move: `100 · exp(−loss / ACCURACY_SCALE)`; of a side: the mean over its moves that had a
 //!   choice (positions with one legal move are left out).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The slope of the expected-score curve per centipawn (fitted: docs/review.md "Calibration").
 pub const K: f64 = 0.0385;
@@ -46,7 +46,7 @@ pub const NOT_WON: f64 = 70.0;
 pub const ACCURACY_SCALE: f64 = 14.0;
 
 /// An evaluation: centipawns, or mate in moves (positive: the side it is given for mates).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Eval {
     Cp(i32),

@@ -17,11 +17,12 @@ pub mod exercise;
 pub mod explain;
 pub mod pgn;
 pub mod search;
+pub mod upload;
 
 use std::sync::Mutex;
-use std::time::Instant;
 
 use guoxiang_core::{Color, Move, Position, UciMove};
+use guoxiang_engine::clock::Instant;
 use guoxiang_engine::tb::Syzygy;
 use guoxiang_engine::{Control, Engine, Info, Limits, Score};
 use guoxiang_tactics::Motif;
@@ -225,10 +226,42 @@ pub fn review_judged(
     options: &Options,
     hooks: &mut Hooks<'_>,
 ) -> Result<(GameReview, Vec<Judgement>), String> {
+    let judged = judge_game(start, moves, options, hooks)?;
+    review_from_judgements(start, moves, options, judged)
+}
+
+/// What each judge found in every position of the game (the start and after each move; the first judge's list
+/// first): the searching half of [`review_judged`]. A learner's browser runs this (crates/engine-wasm) and sends
+/// the result to the server ([`upload`]), which makes the review of it with [`review_from_judgements`].
+pub fn judge_game(
+    start: &Position,
+    moves: &[Move],
+    options: &Options,
+    hooks: &mut Hooks<'_>,
+) -> Result<Vec<Vec<Judgement>>, String> {
     let positions = replay(start, moves)?;
     let histories = histories(&positions);
     let game = search::Game { positions: &positions, histories: &histories };
-    let mut judged = judge_positions(&game, moves, options, hooks);
+    Ok(judge_positions(&game, moves, options, hooks))
+}
+
+/// The review of the game from its judges' judgements ([`judge_game`]; one list per judge of `options.judges`,
+/// each with one judgement per position): the classes, marks, sentences and figures, without searching. The same
+/// judgements always give the same review.
+pub fn review_from_judgements(
+    start: &Position,
+    moves: &[Move],
+    options: &Options,
+    mut judged: Vec<Vec<Judgement>>,
+) -> Result<(GameReview, Vec<Judgement>), String> {
+    let positions = replay(start, moves)?;
+    let judges = if options.judges == Judges::Both { 2 } else { 1 };
+    if judged.len() != judges || judged.iter().any(|j| j.len() != positions.len()) {
+        return Err(format!(
+            "the judgements are not one per position ({}) for each of {judges} judges",
+            positions.len()
+        ));
+    }
     let first = std::mem::take(&mut judged[0]);
     let other = judged.pop().filter(|_| options.judges == Judges::Both);
     let mut out = Vec::with_capacity(moves.len());

@@ -74,22 +74,34 @@ pub(crate) fn run(
     hooks: &mut Hooks<'_>,
     (mut done, total): (usize, usize),
 ) -> usize {
-    let per_thread = if threads >= 2 { 1 } else { judges.len().max(1) };
     let admit = hooks.admit;
+    if threads < 2 {
+        // On this thread (a browser's WebAssembly has no threads to spawn): the same searches in the same order.
+        for judge in judges.iter_mut() {
+            for &i in jobs {
+                let ticket = admit();
+                let j = judge_with(&judge.engine, &game.positions[i], &game.histories[i], nodes, false);
+                drop(ticket);
+                judge.judgements[i] = Some(j);
+                done += 1;
+                (hooks.progress)(done, total);
+            }
+        }
+        return done;
+    }
+    // Each judge on a thread of its own.
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel::<()>();
-        for chunk in judges.chunks_mut(per_thread) {
+        for judge in judges.iter_mut() {
             let tx = tx.clone();
             s.spawn(move || {
-                for judge in chunk {
-                    for &i in jobs {
-                        let ticket = admit();
-                        let j = judge_with(&judge.engine, &game.positions[i], &game.histories[i], nodes, false);
-                        drop(ticket);
-                        judge.judgements[i] = Some(j);
-                        // The receiver lives until every sender is gone.
-                        let _ = tx.send(());
-                    }
+                for &i in jobs {
+                    let ticket = admit();
+                    let j = judge_with(&judge.engine, &game.positions[i], &game.histories[i], nodes, false);
+                    drop(ticket);
+                    judge.judgements[i] = Some(j);
+                    // The receiver lives until every sender is gone.
+                    let _ = tx.send(());
                 }
             });
         }

@@ -16,8 +16,9 @@
 //!
 //! A puzzle is sound when every solver move passes; the verdict names the first one that does not, and why.
 
+use guoxiang_engine::clock::Instant;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use guoxiang_core::{Move, Position, Text};
 use guoxiang_engine::{Control, Engine, Info, Limits, Score, Silent};

@@ -22,7 +22,7 @@ use guoxiang_engine::{Control, Engine, Limits, Score, Silent, see};
 
 use crate::check::{self, decisive, top_two, winning_chances};
 use crate::{Puzzle, lichess_themes, tag};
-use std::time::Instant;
+use guoxiang_engine::clock::Instant;
 
 /// The default node budget per position of a solution line (and for the checker run on the result).
 pub const DEFAULT_NODES: u64 = check::DEFAULT_NODES;

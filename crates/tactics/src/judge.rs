@@ -10,7 +10,7 @@
 //!   leaves no advantage);
 //! - a move the rules forbid → [`Verdict::Illegal`] with the rules core's explanation (`Position::explain_uci`).
 
-use std::time::Instant;
+use guoxiang_engine::clock::Instant;
 
 use guoxiang_core::{Color, Explanation, Move, Position, Role, Text};
 use guoxiang_engine::{Control, Engine, Limits, Silent};
