@@ -4,10 +4,18 @@
 // deepen, several of them, with the evaluation bar — from a Web Worker running our WebAssembly, with no request to
 // /api/analyse and no /ws/analysis socket. GX_WASM_BENCH=1 also times `guoxiang bench` in Chromium (the node count
 // must be the native one; docs/benchmarks.md).
+// A game's review too is searched in the browser (the server leaves reviews to browsers when it has no analysis
+// workers): a game against the computer, resigned, shows "reviewing in your browser" with its progress, and the
+// review the server made of the browser's searches and checked; screenshots (zh phone, en desktop) go to
+// docs/screenshots/review-browser-*.png.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, startServer, tid } from './lib.mjs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+
+const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
 let server;
 let browser;
@@ -109,7 +117,7 @@ test('the analysis board analyses in a Web Worker running WebAssembly', { timeou
     for (const url of new Set(names.map((n) => new URL(`/assets/${n}`, server.base).href))) {
       const r = await page.evaluate(async (u) => {
         const bytes = await (await fetch(u)).arrayBuffer();
-        const { instance } = await WebAssembly.instantiate(bytes, { env: { gx_now_ms: () => performance.now() } });
+        const { instance } = await WebAssembly.instantiate(bytes, { env: { gx_now_ms: () => performance.now(), gx_progress: () => {} } });
         const t0 = performance.now();
         const nodes = instance.exports.gx_bench(10);
         return { nodes, ms: performance.now() - t0 };
@@ -119,3 +127,85 @@ test('the analysis board analyses in a Web Worker running WebAssembly', { timeou
   }
   await context.close();
 });
+
+/** A game against the computer (level 1, White, untimed): four moves, then resign. Its id. */
+async function shortGame(page) {
+  await page.goto('/');
+  await page.click(tid('play-computer'));
+  await page.selectOption(tid('level'), '1');
+  await page.selectOption(tid('color'), 'white');
+  await page.fill(tid('time-control'), '-');
+  await page.click(tid('start-game'));
+  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const gameId = page.url().split('/').pop();
+  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+  for (let i = 0; i < 4; i++) {
+    const st = await waitTurnOrEnd(page, 'white', 60_000);
+    if (['finished', 'aborted'].includes(st.status)) break;
+    await clickMove(page, chooseMove(st.fen));
+    await page.waitForFunction(
+      ([sel, p]) => Number(document.querySelector(sel)?.dataset.ply) > p,
+      [tid('board'), st.ply],
+      { timeout: 30_000, polling: 50 },
+    );
+  }
+  const end = await waitTurnOrEnd(page, 'white', 60_000);
+  if (end.status !== 'finished') {
+    await page.click(tid('resign'));
+    await page.click(tid('resign-confirm'));
+  }
+  await page.waitForSelector(`${tid('board')}[data-status="finished"]`);
+  return gameId;
+}
+
+for (const [lang, device] of [
+  ['zh', 'phone'],
+  ['en', 'desktop'],
+]) {
+  test(`a game's review is searched in the browser and checked by the server (${lang}, ${device})`, { timeout: 240_000 }, async () => {
+    const size = device === 'phone' ? { width: 390, height: 844, mobile: true } : {};
+    const { page, context } = await newPage(browser, server.base, { lang, ...size });
+    const workers = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    const uploads = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/review/browser')) uploads.push(r.status());
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const gameId = await shortGame(page);
+
+    // The server leaves the review to the browser: its state says so, and the panel searches here with a progress bar.
+    await page.waitForSelector(tid('review-local'), { timeout: 60_000 });
+    // Its searches counted as they go (the shot shows some done), unless they were over between two looks.
+    await page
+      .waitForFunction(
+        ([bar, made]) => Number(document.querySelector(bar)?.dataset.done) > 2 || document.querySelector(made),
+        [`${tid('review-progress')}[data-where="browser"]`, tid('review-browser-made')],
+        { timeout: 60_000, polling: 'raf' },
+      )
+      .catch(() => {});
+    const state = await page.evaluate(async (id) => (await fetch(`/api/game/${id}/review`)).json(), gameId);
+    assert.ok(['queued', 'done'].includes(state.status), JSON.stringify(state));
+    if (state.status === 'queued') assert.equal(state.browser, true, JSON.stringify(state));
+    await page.locator(tid('review-panel')).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `review-browser-${lang}-${device}.png`) });
+
+    // Then the review the server made of the browser's searches, its marks checked, with a word saying so.
+    await page.waitForSelector(tid('review-browser-made'), { timeout: 180_000 });
+    await page.waitForSelector(tid('review-accuracy'));
+    const done = await page.evaluate(async (id) => (await fetch(`/api/game/${id}/review`)).json(), gameId);
+    assert.equal(done.status, 'done');
+    assert.equal(done.review.browser, true);
+    assert.equal(done.review.moves.length, state.review?.moves.length ?? done.review.moves.length);
+    assert.ok(done.review.moves.every((m) => typeof m.class === 'string' && m.eval), JSON.stringify(done.review.moves[0]));
+    assert.deepEqual(uploads, [200], 'one upload, kept');
+    assert.ok(workers.some((u) => /review_worker/.test(u)), `the review's worker ran: ${workers}`);
+    const note = await page.textContent(tid('review-browser-made'));
+    assert.match(note, lang === 'zh' ? /浏览器.*服务器/ : /browser.*server/);
+    await page.locator(tid('review-panel')).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `review-browser-done-${lang}-${device}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

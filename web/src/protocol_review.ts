@@ -87,7 +87,11 @@ accuracy: SideFigures,
 /**
  * Average centipawn loss.
  */
-acpl: SideFigures, counts: SideCounts, };
+acpl: SideFigures, counts: SideCounts, 
+/**
+ * Searched in a player's browser and checked by the server (docs/review.md, "Reviews made in the browser").
+ */
+browser?: boolean, };
 
 /**
  * Where a game's review is.
@@ -118,7 +122,12 @@ review?: GameReviewView,
 /**
  * When failed: why.
  */
-error?: ReviewText, };
+error?: ReviewText, 
+/**
+ * While queued: the server is busy (or has no analysis workers of its own), so a player's browser that can run
+ * the engine should make the review's searches itself and send them (`POST /api/game/{id}/review/browser`).
+ */
+browser?: boolean, };
 
 /**
  * The body of `POST /api/game/{id}/review/try`: a try in the position before ply `ply`.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 const depth = Number(process.argv[2] ?? 10);
 for (const flavour of ['simd', 'scalar']) {
   const bytes = readFileSync(new URL(`../engine/guoxiang-engine-${flavour}.wasm`, import.meta.url));
-  const { instance } = await WebAssembly.instantiate(bytes, { env: { gx_now_ms: () => performance.now() } });
+  const { instance } = await WebAssembly.instantiate(bytes, { env: { gx_now_ms: () => performance.now(), gx_progress: () => {} } });
   const t0 = performance.now();
   const nodes = instance.exports.gx_bench(depth);
   const ms = performance.now() - t0;

@@ -41,6 +41,12 @@ pub struct Reviewer {
     store: Store,
     wake: Arc<Notify>,
     nodes: u64,
+    /// The server has no analysis workers of its own (`--analysis-workers 0`): browsers review first.
+    browser_first: bool,
+    analysis: AnalysisPool,
+    public_url: String,
+    /// Games whose browser review is being checked now (one check per game at a time).
+    checking: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
 }
 
 impl Reviewer {
@@ -53,6 +59,7 @@ impl Reviewer {
         nodes: u64,
         public_url: String,
         syzygy: Option<guoxiang_engine::tb::Syzygy>,
+        browser_first: bool,
     ) -> Result<Reviewer, StoreError> {
         let cluster = live.node().map(|n| (n.to_owned(), live.lease_ms()));
         let again = match &cluster {
@@ -62,8 +69,17 @@ impl Reviewer {
         if again > 0 {
             tracing::info!("{again} interrupted reviews queued again");
         }
-        let reviewer = Reviewer { store, wake: Arc::new(Notify::new()), nodes: nodes.max(1) };
-        let worker = Worker { store: reviewer.store.clone(), analysis, public_url, cluster, syzygy };
+        let reviewer = Reviewer {
+            store,
+            wake: Arc::new(Notify::new()),
+            nodes: nodes.max(1),
+            browser_first,
+            analysis: analysis.clone(),
+            public_url: public_url.clone(),
+            checking: Default::default(),
+        };
+        let grace = browser_first.then_some(BROWSER_GRACE);
+        let worker = Worker { store: reviewer.store.clone(), analysis, public_url, cluster, syzygy, grace };
         let wake = reviewer.wake.clone();
         tokio::spawn(async move { worker.run(wake).await });
         // Games that end: against the computer always, the others when a player has asked for every game.
@@ -86,6 +102,73 @@ impl Reviewer {
     /// The node budget per position.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Whether browsers review first (the server has no analysis workers of its own; it reviews a game itself only
+    /// when no browser has sent its review within [`BROWSER_GRACE`]).
+    pub fn browser_first(&self) -> bool {
+        self.browser_first
+    }
+
+    /// Keeps a review searched in a player's browser (`body`: guoxiang_review::upload's JSON), if it holds: the
+    /// review must be waiting or running here, `user_id` must have played the game, the judgements must read (one
+    /// per position and judge, legal chess, this server's budget), and the marks of the review the server makes of
+    /// them must stand when searched again (guoxiang_review::upload::check, with three unmarked moves picked at
+    /// random). Stored with `"browser": true`, it is the game's review from then on.
+    pub async fn keep_browser_review(&self, game_id: &str, user_id: &str, body: &str) -> Result<(), BrowserReview> {
+        let row = self.store.review(game_id).await?.ok_or(BrowserReview::NotPending)?;
+        match row.status {
+            ReviewStatus::Queued | ReviewStatus::Running => {}
+            ReviewStatus::Done => return Err(BrowserReview::Done),
+            ReviewStatus::Failed => return Err(BrowserReview::NotPending),
+        }
+        let (game, moves) = self.store.game(game_id).await?.ok_or(BrowserReview::NotPending)?;
+        if game.white_id != user_id && game.black_id != user_id {
+            return Err(BrowserReview::NotAPlayer);
+        }
+        if !reviewable(&game.status, moves.len()) {
+            return Err(BrowserReview::NotPending);
+        }
+        let upload = guoxiang_review::upload::parse(body).map_err(BrowserReview::Bad)?;
+        let parsed = crate::archive::replayed(&self.public_url, &game, &moves).map_err(BrowserReview::Internal)?;
+        let options = Options { nodes: row.nodes.max(1) as u64, ..Options::default() };
+        let judged = guoxiang_review::upload::read(&parsed.start, &parsed.moves, &upload, &options)
+            .map_err(BrowserReview::Bad)?;
+        let (r, _) = guoxiang_review::review_from_judgements(&parsed.start, &parsed.moves, &options, judged)
+            .map_err(BrowserReview::Bad)?;
+        {
+            let mut checking = self.checking.lock().unwrap_or_else(|e| e.into_inner());
+            if !checking.insert(game_id.to_owned()) {
+                return Err(BrowserReview::Checking);
+            }
+        }
+        let _done = Unmark(self.checking.clone(), game_id.to_owned());
+        let mut sample = guoxiang_review::upload::unmarked(&r, &parsed.start, &parsed.moves);
+        {
+            use rand::seq::SliceRandom;
+            sample.shuffle(&mut rand::rng());
+        }
+        sample.truncate(CHECK_SAMPLE);
+        let handle = tokio::runtime::Handle::current();
+        let analysis = self.analysis.clone();
+        let stored = tokio::task::spawn_blocking(move || -> Result<Value, BrowserReview> {
+            let admit = || -> Box<dyn std::any::Any> { Box::new(handle.block_on(admit_as(&analysis, CHECKER))) };
+            let mut hooks = Hooks { admit: &admit, progress: &mut |_, _| {} };
+            guoxiang_review::upload::check(&parsed.start, &parsed.moves, &r, &options, &sample, &mut hooks)
+                .map_err(|e| BrowserReview::Refused(e.to_string()))?;
+            let mut v = stored_review(&parsed, &r).map_err(BrowserReview::Internal)?;
+            v["browser"] = json!(true);
+            Ok(v)
+        })
+        .await
+        .map_err(|e| BrowserReview::Internal(format!("the check stopped: {e}")))??;
+        if self.store.finish_browser_review(game_id, &stored.to_string(), crate::time::now_ms() as i64).await? {
+            // The reviewer may be waiting on this game's grace: the queue has changed.
+            self.wake.notify_one();
+            Ok(())
+        } else {
+            Err(BrowserReview::Done)
+        }
     }
 
     /// Queues a review of a stored game (see [`Store::request_review`]) and wakes the worker.
@@ -121,6 +204,67 @@ impl Reviewer {
     }
 }
 
+/// How long the reviewer leaves a queued review to the players' browsers when the server has no analysis workers of
+/// its own, before it reviews the game itself (for a browser without WebAssembly, or a player who left).
+pub const BROWSER_GRACE: Duration = Duration::from_secs(120);
+
+/// Unmarked moves a check of a browser's review searches again, picked at random by the server.
+pub const CHECK_SAMPLE: usize = 3;
+
+/// The analysis pool's user name for the checks of browsers' reviews.
+const CHECKER: &str = "\u{0}checker";
+
+/// Why a browser's review was not kept.
+#[derive(Debug)]
+pub enum BrowserReview {
+    /// Nobody asked for the game's review, or it failed (ask again first).
+    NotPending,
+    /// The game's review is already there.
+    Done,
+    /// Only the game's players send its review.
+    NotAPlayer,
+    /// Another browser's review of this game is being checked.
+    Checking,
+    /// The judgements do not read: what is wrong and where.
+    Bad(String),
+    /// A mark did not stand when searched again: which move.
+    Refused(String),
+    Store(StoreError),
+    Internal(String),
+}
+
+impl From<StoreError> for BrowserReview {
+    fn from(e: StoreError) -> BrowserReview {
+        BrowserReview::Store(e)
+    }
+}
+
+/// Takes a game out of the reviewer's checks when dropped.
+struct Unmark(Arc<std::sync::Mutex<std::collections::HashSet<String>>>, String);
+
+impl Drop for Unmark {
+    fn drop(&mut self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.1);
+    }
+}
+
+/// The stored form of a review: guoxiang-review's JSON with the game's PGN annotated in both languages.
+fn stored_review(parsed: &guoxiang_pgn::ReplayedGame, r: &GameReview) -> Result<Value, String> {
+    let annotated = |lang| {
+        let g = guoxiang_review::pgn::annotate(&parsed.tags, &parsed.start, &parsed.moves, parsed.result, r, lang);
+        let mut out = Vec::new();
+        write_game(&mut out, &g).map(|()| String::from_utf8_lossy(&out).into_owned()).map_err(|e| e.to_string())
+    };
+    Ok(json!({
+        "nodes": r.nodes,
+        "moves": r.moves,
+        "accuracy": r.accuracy(),
+        "acpl": { "white": r.white.acpl, "black": r.black.acpl },
+        "counts": { "white": r.white.counts, "black": r.black.counts },
+        "pgn": { "zh": annotated(Lang::Zh)?, "en": annotated(Lang::En)? },
+    }))
+}
+
 /// Whether a stored game can be reviewed: it is over (not aborted) and has a move.
 pub fn reviewable(status: &str, moves: usize) -> bool {
     status == "finished" && moves > 0
@@ -134,12 +278,15 @@ struct Worker {
     cluster: Option<(String, u64)>,
     /// Endgame tables (`guoxiang serve --syzygy-path`): the positions they cover are judged by them.
     syzygy: Option<guoxiang_engine::tb::Syzygy>,
+    /// Browsers review first: a review queued less than this long ago is left to them.
+    grace: Option<Duration>,
 }
 
 impl Worker {
     async fn run(self, wake: Arc<Notify>) {
         loop {
             match self.store.next_queued_review().await {
+                Ok(Some(id)) if self.left_to_browsers(&id, &wake).await => {}
                 Ok(Some(id)) => {
                     let result = self.review(&id).await;
                     if result == Ok(false) {
@@ -175,6 +322,17 @@ impl Worker {
                 }
             }
         }
+    }
+
+    /// With browsers first: whether the queued review `id` is still theirs (queued less than the grace ago), after
+    /// waiting until its grace is over or a review is asked for or kept (the queue is then read again).
+    async fn left_to_browsers(&self, id: &str, wake: &Notify) -> bool {
+        let Some(grace) = self.grace else { return false };
+        let Ok(Some(row)) = self.store.review(id).await else { return false };
+        let age = (crate::time::now_ms() as i64 - row.requested_at_ms).max(0) as u64;
+        let Some(left) = grace.checked_sub(Duration::from_millis(age)).filter(|d| !d.is_zero()) else { return false };
+        let _ = tokio::time::timeout(left, wake.notified()).await;
+        true
     }
 
     /// Reviews one queued game and stores the result; an `Err` is stored as the reason it failed. In a cluster,
@@ -216,7 +374,7 @@ impl Worker {
         }
         let handle = tokio::runtime::Handle::current();
         let (store, analysis, game_id) = (self.store.clone(), self.analysis.clone(), id.to_owned());
-        let review = tokio::task::spawn_blocking(move || -> Result<(GameReview, Value), String> {
+        let v = tokio::task::spawn_blocking(move || -> Result<Value, String> {
             // A worker of the analysis pool for each search, given back after it (see the module's doc).
             let admit = || -> Box<dyn std::any::Any> { Box::new(handle.block_on(admit(&analysis))) };
             let mut last = Instant::now();
@@ -231,37 +389,24 @@ impl Worker {
             };
             let mut hooks = Hooks { admit: &admit, progress: &mut progress };
             let (r, _) = guoxiang_review::review_judged(&parsed.start, &parsed.moves, &options, &mut hooks)?;
-            let annotated = |lang| {
-                let g =
-                    guoxiang_review::pgn::annotate(&parsed.tags, &parsed.start, &parsed.moves, parsed.result, &r, lang);
-                let mut out = Vec::new();
-                write_game(&mut out, &g).map(|()| String::from_utf8_lossy(&out).into_owned())
-            };
-            let pgn = json!({
-                "zh": annotated(Lang::Zh).map_err(|e| e.to_string())?,
-                "en": annotated(Lang::En).map_err(|e| e.to_string())?,
-            });
-            Ok((r, pgn))
+            stored_review(&parsed, &r)
         })
         .await
         .map_err(|e| format!("the review stopped: {e}"))??;
-        let (r, pgn) = review;
-        let v = json!({
-            "nodes": r.nodes,
-            "moves": r.moves,
-            "accuracy": r.accuracy(),
-            "acpl": { "white": r.white.acpl, "black": r.black.acpl },
-            "counts": { "white": r.white.counts, "black": r.black.counts },
-            "pgn": pgn,
-        });
         self.store.finish_review(id, &v.to_string(), crate::time::now_ms() as i64).await.map_err(|e| e.to_string())
     }
 }
 
 /// A worker of the analysis pool for the reviewer, waiting while the pool's queue is full.
 async fn admit(pool: &AnalysisPool) -> crate::live::engine::AnalysisTicket {
+    admit_as(pool, REVIEWER).await
+}
+
+/// A worker of the analysis pool for `who` (the reviewer, or the checker of browsers' reviews), waiting while the
+/// pool's queue is full.
+async fn admit_as(pool: &AnalysisPool, who: &str) -> crate::live::engine::AnalysisTicket {
     loop {
-        match pool.admit(REVIEWER).await {
+        match pool.admit(who).await {
             Ok(t) => return t,
             Err(Busy::Queue | Busy::User) => tokio::time::sleep(Duration::from_millis(100)).await,
         }

@@ -12,11 +12,13 @@
 //! | `gx_output() -> ptr`, `gx_output_len() -> len` | where the last answer (of `gx_set_position` or `gx_search`) is |
 //! | `gx_new_game()` | empties the transposition table |
 //! | `gx_bench(depth) -> nodes` | `guoxiang bench` to `depth` (one thread): its node count |
+//! | `gx_judge_game(ptr, len) -> len` | a game review's searches (issue 43): JSON `{"fen": null, "moves": ["e2e4", …], "nodes": 150000}` in, the judgements the server makes the review of (guoxiang_review::upload) out |
 //!
 //! The answer of a search: `{"depth":8,"nodes":12345,"lines":[{"multipv":1,"depth":8,"score":{"cp":31},
 //! "pv":["e2e4",…],"pv_san":["e4",…]}]}`, scores from the side to move's point of view, as the server's analysis
-//! (crates/protocol/src/analysis.rs); an error: `{"error":"…"}`. The module imports one function, `env.gx_now_ms`
-//! (monotonic milliseconds; see guoxiang_engine::clock).
+//! (crates/protocol/src/analysis.rs); an error: `{"error":"…"}`. The module imports two functions, `env.gx_now_ms`
+//! (monotonic milliseconds; see guoxiang_engine::clock) and `env.gx_progress(done, total)` (a review's searches so
+//! far, called after each).
 
 use guoxiang_core::{CastlingMode, Position, Validation};
 use guoxiang_engine::clock::Instant;
@@ -296,4 +298,78 @@ pub extern "C" fn gx_new_game() {
 #[unsafe(no_mangle)]
 pub extern "C" fn gx_bench(depth: u32) -> f64 {
     guoxiang_engine::bench::run(depth.max(1)).nodes as f64
+}
+
+/// What `gx_judge_game` reads.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    #[serde(default)]
+    fen: Option<String>,
+    moves: Vec<String>,
+    nodes: u64,
+}
+
+/// The searches of a game's review, as the server's reviewer makes them (both judges, every position from the last
+/// to the first at `nodes`, one thread: the same judgements as the server's for the same game): the JSON of
+/// guoxiang_review::upload::Upload, or `{"error":"…"}`. `progress(done, total)` after each search.
+pub fn judge_game_text(text: &str, progress: &mut dyn FnMut(usize, usize)) -> Result<String, String> {
+    let req: ReviewRequest = serde_json::from_str(text).map_err(|e| format!("the request: {e}"))?;
+    if req.moves.len() > MAX_MOVES {
+        return Err(format!("too many moves: {} (at most {MAX_MOVES})", req.moves.len()));
+    }
+    if req.nodes == 0 || req.nodes > 10_000_000 {
+        return Err(format!("nodes: {} (1 to 10,000,000)", req.nodes));
+    }
+    let start = guoxiang_review::upload::start_position(req.fen.as_deref())?;
+    let mut pos = start.clone();
+    let mut moves = Vec::with_capacity(req.moves.len());
+    for (i, u) in req.moves.iter().enumerate() {
+        let m = pos.parse_uci(u).map_err(|e| format!("move {}: {u}: {e}", i + 1))?;
+        if !pos.is_legal(m) {
+            return Err(format!("move {}: {u} is not legal", i + 1));
+        }
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    let options = guoxiang_review::Options { nodes: req.nodes, threads: 1, ..guoxiang_review::Options::default() };
+    let mut hooks = guoxiang_review::Hooks { admit: &guoxiang_review::search::no_admit, progress };
+    let judged = guoxiang_review::judge_game(&start, &moves, &options, &mut hooks)?;
+    let upload = guoxiang_review::upload::to_upload(&start, &moves, &judged, req.nodes);
+    serde_json::to_string(&upload).map_err(|e| e.to_string())
+}
+
+#[cfg(target_arch = "wasm32")]
+#[link(wasm_import_module = "env")]
+unsafe extern "C" {
+    fn gx_progress(done: f64, total: f64);
+}
+
+fn report_progress(done: usize, total: usize) {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: the page provides `env.gx_progress`, which takes two numbers and returns nothing.
+    unsafe {
+        gx_progress(done as f64, total as f64)
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (done, total);
+}
+
+/// Searches a game for its review from the JSON request at `ptr` (see [`judge_game_text`]); returns the length of
+/// the answer at [`gx_output`]. Runs to the end (a worker of its own; the page ends it by ending the worker).
+///
+/// # Safety
+/// `ptr` must point to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gx_judge_game(ptr: *const u8, len: usize) -> usize {
+    // SAFETY: the caller guarantees `len` readable bytes at `ptr`.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
+    let answer = std::str::from_utf8(bytes)
+        .map_err(|_| "the request is not UTF-8".to_owned())
+        .and_then(|t| judge_game_text(t, &mut report_progress))
+        .unwrap_or_else(|e| error_json(&e));
+    with_state(|st| {
+        st.out = answer.into_bytes();
+        st.out.len()
+    })
 }

@@ -75,3 +75,35 @@ fn bad_positions_are_refused_with_their_reason() {
     set_position_text(&mut a, "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1\n").expect("checkmate is a position");
     assert!(a.search(3, None, 1).lines.is_empty());
 }
+
+/// The review's searches through the module's `gx_judge_game` text are the reviewer's own: the same judgements as
+/// guoxiang_review::judge_game natively, so the server makes the same review of a browser's upload as of its own
+/// searches; a bad request is answered with what is wrong.
+#[test]
+fn the_review_searches_of_the_module_are_the_reviewers() {
+    use guoxiang_review::search::{Hooks, no_admit};
+    use guoxiang_review::{Options, judge_game, upload};
+    let ucis = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "c6d4", "f3e5", "d8g5"];
+    let request = format!("{{\"fen\":null,\"moves\":{},\"nodes\":5000}}", serde_json::json!(ucis));
+    let mut calls = Vec::new();
+    let text = guoxiang_engine_wasm::judge_game_text(&request, &mut |d, t| calls.push((d, t))).expect("judged");
+    assert_eq!(calls.last(), Some(&(18, 18)), "two judges, nine positions");
+    let start = Position::new();
+    let mut p = start.clone();
+    let moves: Vec<_> = ucis
+        .iter()
+        .map(|u| {
+            let m = p.parse_uci(u).expect("uci");
+            p.play_unchecked(m);
+            m
+        })
+        .collect();
+    let options = Options { nodes: 5000, ..Options::default() };
+    let judged = judge_game(&start, &moves, &options, &mut Hooks { admit: &no_admit, progress: &mut |_, _| {} })
+        .expect("judged");
+    assert_eq!(upload::parse(&text).expect("upload"), upload::to_upload(&start, &moves, &judged, 5000));
+    let bad = |req: &str| guoxiang_engine_wasm::judge_game_text(req, &mut |_, _| {}).expect_err(req);
+    assert!(bad("{\"moves\":[\"e2e5\"],\"nodes\":5000}").starts_with("move 1: e2e5"));
+    assert!(bad("{\"moves\":[],\"nodes\":0}").starts_with("nodes: 0"));
+    assert!(bad("{\"moves\":[]}").contains("missing field `nodes`"));
+}

@@ -110,6 +110,10 @@ pub struct GameReviewView {
     /// Average centipawn loss.
     pub acpl: SideFigures,
     pub counts: SideCounts,
+    /// Searched in a player's browser and checked by the server (docs/review.md, "Reviews made in the browser").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub browser: bool,
 }
 
 /// Where a game's review is.
@@ -154,6 +158,11 @@ pub struct ReviewState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub error: Option<ReviewText>,
+    /// While queued: the server is busy (or has no analysis workers of its own), so a player's browser that can run
+    /// the engine should make the review's searches itself and send them (`POST /api/game/{id}/review/browser`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub browser: bool,
 }
 
 /// The body of `POST /api/game/{id}/review/try`: a try in the position before ply `ply`.
@@ -237,6 +246,7 @@ mod tests {
             queue_place: None,
             review: Some(v),
             error: None,
+            browser: false,
         };
         let j = serde_json::to_value(&state).unwrap();
         assert_eq!(j["status"], "done");

@@ -77,6 +77,7 @@ pub async fn start(config: Config) -> Result<AppState, String> {
         config.review_nodes,
         config.public_url.clone(),
         config.syzygy.clone(),
+        config.analysis_workers == 0,
     )
     .await
     .map_err(|e| format!("reviewer: {e}"))?;

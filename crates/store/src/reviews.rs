@@ -219,6 +219,27 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a review made in a player's browser and checked here, if the game's review is still waiting or running
+    /// (the server's own, if it ends later, replaces it: both are the game's review). False when it is not.
+    pub async fn finish_browser_review(
+        &self,
+        game_id: &str,
+        review_json: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE game_reviews SET status = 'done', review = $2, error = NULL, finished_at_ms = $3, \
+             done_positions = total_positions WHERE game_id = $1 AND status IN ('queued', 'running')",
+        )
+        .bind(game_id)
+        .bind(review_json)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await
+        .map_err(db_err("finish_browser_review"))?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Records why a review failed.
     pub async fn fail_review(&self, game_id: &str, error: &str, now_ms: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE game_reviews SET status = 'failed', error = $2, finished_at_ms = $3 WHERE game_id = $1")

@@ -21,6 +21,7 @@ interface Exports {
   gx_output(): number;
   gx_output_len(): number;
   gx_new_game(): void;
+  gx_judge_game(ptr: number, len: number): number;
 }
 
 /** A tiny module using a 128-bit SIMD instruction: whether it validates says whether the browser has SIMD. */
@@ -37,14 +38,50 @@ export function hasSimd(): boolean {
 }
 
 export class WasmEngine {
+  /** Told the searches done so far during `judgeGame`. */
+  private progress: (done: number, total: number) => void = () => {};
+
   private constructor(private x: Exports) {}
 
   /** Instantiates the module from its bytes or a compiled module. */
   static async load(code: BufferSource | WebAssembly.Module): Promise<WasmEngine> {
-    const imports = { env: { gx_now_ms: () => performance.now() } };
+    let engine: WasmEngine | null = null;
+    const imports = {
+      env: {
+        gx_now_ms: () => performance.now(),
+        gx_progress: (done: number, total: number) => engine?.progress(done, total),
+      },
+    };
     const module = code instanceof WebAssembly.Module ? code : await WebAssembly.compile(code);
     const instance = await WebAssembly.instantiate(module, imports);
-    return new WasmEngine(instance.exports as unknown as Exports);
+    engine = new WasmEngine(instance.exports as unknown as Exports);
+    return engine;
+  }
+
+  private input(text: string): [number, number] {
+    const bytes = new TextEncoder().encode(text);
+    const ptr = this.x.gx_alloc(bytes.length);
+    new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
+    return [ptr, bytes.length];
+  }
+
+  /**
+   * A game review's searches (the server makes the review of them): `moves` (UCI) from `fen` (undefined: the
+   * start) at `nodes` per position, both judges, one search after another; `progress` after each. The JSON text to
+   * send to `POST /api/game/{id}/review/browser`, or throws the engine's error. Runs to the end.
+   */
+  judgeGame(fen: string | undefined, moves: string[], nodes: number, progress: (done: number, total: number) => void): string {
+    const [ptr, len] = this.input(JSON.stringify({ fen: fen ?? null, moves, nodes }));
+    this.progress = progress;
+    try {
+      this.x.gx_judge_game(ptr, len);
+    } finally {
+      this.progress = () => {};
+      this.x.gx_free(ptr, len);
+    }
+    const text = this.output();
+    if (text.startsWith('{"error"')) throw new Error((JSON.parse(text) as { error: string }).error);
+    return text;
   }
 
   private output(): string {
@@ -55,11 +92,9 @@ export class WasmEngine {
 
   /** Sets the position (`fen` undefined: the start) after `moves` (UCI); its FEN, or throws the engine's error. */
   setPosition(fen: string | undefined, moves: string[]): string {
-    const bytes = new TextEncoder().encode(`${fen ?? ''}\n${moves.join(' ')}`);
-    const ptr = this.x.gx_alloc(bytes.length);
-    new Uint8Array(this.x.memory.buffer, ptr, bytes.length).set(bytes);
-    const rc = this.x.gx_set_position(ptr, bytes.length);
-    this.x.gx_free(ptr, bytes.length);
+    const [ptr, len] = this.input(`${fen ?? ''}\n${moves.join(' ')}`);
+    const rc = this.x.gx_set_position(ptr, len);
+    this.x.gx_free(ptr, len);
     const answer = JSON.parse(this.output()) as { fen?: string; error?: string };
     if (rc !== 0 || answer.fen === undefined) throw new Error(answer.error ?? 'engine error');
     return answer.fen;

@@ -8,7 +8,9 @@
 
 import type { Key } from '@lichess-org/chessground/types';
 import type { Role } from 'chessops/types';
-import { request } from '../api';
+import { HttpError, request } from '../api';
+import { browserEngineAvailable } from '../engine/client';
+import type { ReviewWorkerIn, ReviewWorkerOut } from '../engine/review_worker';
 import { currentUser } from '../app';
 import { checkColor, destsOf, fenOf, isPromotion, legalMove, replay, standardUci, chineseSan } from '../chess';
 import { h, replace } from '../dom';
@@ -109,6 +111,68 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
 
   const url = `/api/game/${encodeURIComponent(o.gameId)}/review`;
 
+  /** The review's searches in this browser (the server was busy): once per panel, by a player. */
+  let local: { worker: Worker; done: number; total: number; checking: boolean } | null = null;
+  let localTried = false;
+  /** Why the browser's review was not kept (the server's own goes on). */
+  let localNote: { zh: string; en: string } | null = null;
+
+  function startLocal(): void {
+    localTried = true;
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('../engine/review_worker.ts', import.meta.url), { type: 'module', name: 'guoxiang-review' });
+    } catch {
+      return;
+    }
+    const mine = { worker, done: 0, total: 0, checking: false };
+    local = mine;
+    worker.onmessage = (ev: MessageEvent<ReviewWorkerOut>) => {
+      if (local !== mine) return;
+      const m = ev.data;
+      if (m.t === 'progress') {
+        mine.done = m.done;
+        mine.total = m.total;
+        render();
+      } else if (m.t === 'done') {
+        mine.checking = true;
+        worker.terminate();
+        render();
+        void sendLocal(mine, m.judgements);
+      } else {
+        stopLocal({ zh: `浏览器中的复盘没有完成：${m.message}`, en: `the review in this browser did not finish: ${m.message}` });
+      }
+    };
+    worker.onerror = () => stopLocal(null);
+    const msg: ReviewWorkerIn = { t: 'review', fen: o.initialFen ?? undefined, moves: o.ucis, nodes: state.nodes ?? 150_000 };
+    worker.postMessage(msg);
+  }
+
+  async function sendLocal(mine: NonNullable<typeof local>, judgements: string): Promise<void> {
+    try {
+      const answer = await request<ReviewState>('POST', `${url}/browser`, JSON.parse(judgements) as unknown);
+      if (destroyed || local !== mine) return;
+      local = null;
+      state = answer;
+      if (state.status === 'done' && state.review) o.onMarks(marksOf(state.review));
+      render();
+      schedule();
+    } catch (e) {
+      if (local !== mine) return;
+      // Already done by the server, or not kept: the server's review is what the page shows next.
+      if (e instanceof HttpError) stopLocal(e.code === 'review_done' ? null : { zh: e.zh, en: e.en });
+      else stopLocal({ zh: String(e), en: String(e) });
+      void load();
+    }
+  }
+
+  function stopLocal(note: { zh: string; en: string } | null): void {
+    local?.worker.terminate();
+    local = null;
+    localNote = note;
+    render();
+  }
+
   async function load(): Promise<void> {
     try {
       state = await request<ReviewState>('GET', url);
@@ -117,6 +181,8 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     }
     if (destroyed) return;
     if (state.status === 'done' && state.review) o.onMarks(marksOf(state.review));
+    if (local && !local.checking && (state.status === 'done' || state.status === 'failed')) stopLocal(null);
+    if (state.status === 'queued' && state.browser && o.myColor && !localTried && browserEngineAvailable()) startLocal();
     render();
     schedule();
   }
@@ -156,13 +222,29 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
         ];
       case 'queued':
       case 'running': {
+        if (local) {
+          const bar = h('progress', {
+            testid: 'review-progress',
+            'data-where': 'browser',
+            'data-done': String(local.done),
+            max: '100',
+            value: String(local.total ? Math.round((100 * local.done) / local.total) : 0),
+          });
+          const text = local.checking
+            ? pick('服务器正在核对复盘里的错着……', 'The server is checking the marks…')
+            : local.total === 0
+              ? pick('正在你的浏览器里准备引擎（服务器忙）……', 'Starting the engine in your browser (the server is busy)…')
+              : pick(`正在你的浏览器里复盘（服务器忙）…… 已搜索 ${local.done}/${local.total}`, `Reviewing in your browser (the server is busy)… ${local.done}/${local.total} searches`);
+          return [bar, h('p', { class: 'muted', 'aria-live': 'polite', testid: 'review-local' }, text)];
+        }
         const p = state.progress;
         const text =
           state.status === 'queued'
             ? pick(`排队中（第 ${state.queue_place ?? 1} 位）`, `Waiting (number ${state.queue_place ?? 1} in line)`)
             : pick(`复盘中…… 已搜索 ${p?.done ?? 0}/${p?.total ?? 0}`, `Reviewing… ${p?.done ?? 0}/${p?.total ?? 0} searches`);
         const bar = h('progress', { testid: 'review-progress', max: '100', value: String(Math.round(progressOf(state) * 100)) });
-        return [bar, h('p', { class: 'muted', 'aria-live': 'polite' }, text)];
+        const note = localNote ? [h('p', { class: 'muted', testid: 'review-local-note' }, pick(localNote.zh, localNote.en))] : [];
+        return [bar, h('p', { class: 'muted', 'aria-live': 'polite' }, text), ...note];
       }
       case 'failed':
         return [
@@ -239,6 +321,7 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
       pick('下载带评估的 PGN', 'Download PGN with evaluations'),
     );
     const parts: (HTMLElement | SVGSVGElement)[] = [summary, graph, explanation(r)];
+    if (r.browser) parts.push(h('p', { class: 'hint', testid: 'review-browser-made' }, pick('这份复盘在玩家的浏览器里完成，错着经服务器复查。', "This review was searched in a player's browser; the server checked its marks.")));
     const noneMine = learner ? moments(r, learner).length === 0 : moments(r, null).length === 0;
     parts.push(h('h4', {}, pick('关键时刻', 'Key moments')));
     if (noneMine) parts.push(h('p', { class: 'muted', testid: 'review-no-mistakes' }, pick('没有错着，下得好！', 'No mistakes: well played!')));
@@ -506,6 +589,8 @@ export function reviewPanel(o: ReviewPanelOptions): ReviewPanel {
     boardMove,
     destroy() {
       destroyed = true;
+      local?.worker.terminate();
+      local = null;
       window.clearTimeout(timer);
       learn?.bar.remove();
       offLang();

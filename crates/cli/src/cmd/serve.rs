@@ -20,7 +20,8 @@ pub struct Args {
     pub engine_workers: Option<usize>,
     /// Threads for the server's analysis: the analysis board of browsers without WebAssembly, API clients'
     /// analyses, game reviews (default 1). 0: the server never analyses for the analysis board (every browser runs
-    /// the engine itself; `/api/analyse` and `/ws/analysis` answer 503); reviews still run, on one thread.
+    /// the engine itself; `/api/analyse` and `/ws/analysis` answer 503), and leaves each review two minutes to the
+    /// players' browsers before it reviews the game itself, on one thread.
     #[arg(long)]
     pub analysis_workers: Option<usize>,
     /// Threads for the server's own work: requests, connections, the games' actors (default: cores − 1, at least

@@ -4,6 +4,11 @@
 //! - `GET /api/game/{id}/review`: where the game's review is (`none`, `queued` with its place in the queue,
 //!   `running` with its progress, `done` with the review, `failed` with the reason).
 //! - `POST /api/game/{id}/review`: asks for it (any signed-in player or guest; at most a few waiting per person).
+//! - `POST /api/game/{id}/review/browser`: a player's browser sends the review's searches, made with the engine in
+//!   WebAssembly while the server was busy (the state's `browser` says when); the server makes the review of them and
+//!   keeps it if its marks stand when searched again (guoxiang_domain::review::Reviewer::keep_browser_review): 200
+//!   with the review, 400 judgements that do not read, 403 not a player, 409 nothing waiting or already done, 422
+//!   a mark that does not stand.
 //! - `POST /api/game/{id}/review/try` `{"ply": N, "uci": "…"}`: "learn from your mistakes" — is this move, in the
 //!   position before ply N, right: does it keep what the engine's move keeps (its result class and its material,
 //!   guoxiang-review's `exercise::judge_try`)? The answer says why in words.
@@ -39,6 +44,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/game/{id}/review", get(get_review).post(request_review))
         .route("/api/game/{id}/review/try", post(try_move))
+        .route("/api/game/{id}/review/browser", post(browser_review))
         .route("/api/review/settings", get(get_settings).put(put_settings))
 }
 
@@ -57,6 +63,7 @@ fn view_of(row: Option<&ReviewRow>, queue_place: Option<i64>) -> Result<ReviewSt
             queue_place: None,
             review: None,
             error: None,
+            browser: false,
         });
     };
     let status = match r.status {
@@ -84,6 +91,7 @@ fn view_of(row: Option<&ReviewRow>, queue_place: Option<i64>) -> Result<ReviewSt
             zh: format!("复盘失败：{}", r.error.clone().unwrap_or_default()),
             en: r.error.clone().unwrap_or_default(),
         }),
+        browser: false,
     })
 }
 
@@ -101,6 +109,8 @@ async fn current(state: &AppState, id: &str) -> ApiResult<ReviewState> {
         _ => None,
     };
     let mut view = view_of(row.as_ref(), place)?;
+    // Busy: another review is ahead of this one, or the server leaves reviews to browsers.
+    view.browser = place.is_some_and(|p| p >= 2 || state.reviewer.browser_first());
     if let Some(review) = view.review.as_mut() {
         let (game_row, moves) = game_row(state, id).await?;
         let game = replayed(&state.config.public_url, &game_row, &moves)?;
@@ -209,6 +219,55 @@ pub async fn request_review(
     }
     state.reviewer.request(&id, Some(&auth.user.id)).await?;
     Ok((StatusCode::ACCEPTED, Json(current(&state, &id).await?)))
+}
+
+/// `POST /api/game/{id}/review/browser`.
+pub async fn browser_review(
+    State(state): State<AppState>,
+    auth: Auth,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<ReviewState>> {
+    use guoxiang_domain::review::BrowserReview as B;
+    game_row(&state, &id).await?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::bad_request("bad_request", "复盘数据不是 UTF-8 文本", "the body is not UTF-8"))?;
+    match state.reviewer.keep_browser_review(&id, &auth.user.id, text).await {
+        Ok(()) => Ok(Json(current(&state, &id).await?)),
+        Err(B::NotPending) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "review_not_pending",
+            "这盘棋没有在等待复盘，请先请求复盘",
+            format!("no review of game {id} is waiting: ask for it first"),
+        )),
+        Err(B::Done) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "review_done",
+            "这盘棋已经复盘完了",
+            format!("game {id} is already reviewed"),
+        )),
+        Err(B::Checking) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "review_checking",
+            "这盘棋的另一份复盘正在核对",
+            format!("another browser's review of game {id} is being checked"),
+        )),
+        Err(B::NotAPlayer) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "not_a_player",
+            "只有下这盘棋的人可以送来它的复盘",
+            "only the game's players may send its review",
+        )),
+        Err(B::Bad(e)) => Err(ApiError::bad_request("bad_review", format!("复盘数据有误：{e}"), e)),
+        Err(B::Refused(e)) => Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "review_refused",
+            format!("服务器复查后不能采用这份复盘：{e}"),
+            format!("the review was not kept: {e}"),
+        )),
+        Err(B::Store(e)) => Err(e.into()),
+        Err(B::Internal(e)) => Err(ApiError::internal(&format!("browser review of game {id}"), e)),
+    }
 }
 
 fn bad(field: &str, zh: String, en: String) -> ApiError {
