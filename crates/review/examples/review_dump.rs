@@ -31,17 +31,22 @@ fn main() -> Result<(), String> {
         None => Judges::Both,
         Some(s) => Judges::parse(s).ok_or_else(|| format!("'{s}': say both, hand or network"))?,
     };
-    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS,CONTINUATION; GX_THREADS=2.
+    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS,CONTINUATION[,REST_DIVISOR]; GX_THREADS=2.
     let focus = match std::env::var("GX_FOCUS").ok().as_deref() {
         None => None,
         Some("off") => None,
         Some(s) => {
             let p: Vec<&str> = s.split(',').collect();
-            let [d, l, c] = p[..] else { return Err("GX_FOCUS: off or DIVISOR,MIN_LOSS,CONTINUATION".into()) };
+            let (d, l, c, r) = match p[..] {
+                [d, l, c] => (d, l, c, "0"),
+                [d, l, c, r] => (d, l, c, r),
+                _ => return Err("GX_FOCUS: off or DIVISOR,MIN_LOSS,CONTINUATION[,REST_DIVISOR]".into()),
+            };
             Some(Focus {
                 scan_divisor: d.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
                 min_loss: l.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
                 continuation: c.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
+                rest_divisor: r.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
             })
         }
     };

@@ -41,7 +41,7 @@ const HASH_MB: usize = 32;
 /// of the budget, then the full budget around every move a judge's scan finds losing at least 20 points. About a
 /// third of the searching, but not the same quality as every position at the full budget — more small swings
 /// marked, blunders confirmed by Stockfish a little less often — so it is not the default.
-pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0 };
+pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0, rest_divisor: 0 };
 
 /// How a review is run.
 #[derive(Clone, Debug)]
@@ -362,9 +362,9 @@ fn judge_positions(
         })
         .collect();
     let scan_nodes = options.focus.map_or(options.nodes, |f| (options.nodes / f.scan_divisor.max(1)).max(1));
-    let all: Vec<usize> = (0..n).rev().collect();
+    let all: Vec<(usize, u64)> = (0..n).rev().map(|i| (i, scan_nodes)).collect();
     let total = options.searches(n - 1);
-    let done = search::run(game, &mut judges, &all, scan_nodes, options.threads, hooks, (0, total));
+    let done = search::run(game, &mut judges, &all, options.threads, hooks, (0, total));
     if let Some(focus) = options.focus {
         let losses: Vec<f64> = moves
             .iter()
@@ -379,10 +379,20 @@ fn judge_positions(
                     .fold(0.0, f64::max)
             })
             .collect();
-        let again = search::focus_positions(&losses, focus.min_loss, focus.continuation);
+        let wanted = search::focus_positions(&losses, focus.min_loss, focus.continuation);
+        let again: Vec<(usize, u64)> = if focus.rest_divisor == 0 {
+            wanted.iter().map(|&i| (i, options.nodes)).collect()
+        } else {
+            let rest = (options.nodes / focus.rest_divisor).max(1);
+            let mut full = vec![false; n];
+            for &i in &wanted {
+                full[i] = true;
+            }
+            (0..n).rev().map(|i| (i, if full[i] { options.nodes } else { rest })).collect()
+        };
         let total = done + again.len() * judges.len();
         (hooks.progress)(done, total);
-        search::run(game, &mut judges, &again, options.nodes, options.threads, hooks, (done, total));
+        search::run(game, &mut judges, &again, options.threads, hooks, (done, total));
     }
     judges.into_iter().map(|j| j.judgements.into_iter().map(|x| x.expect("every position judged")).collect()).collect()
 }
@@ -766,6 +776,17 @@ mod tests {
         assert!(calls.windows(2).all(|w| w[1].0 as f64 / w[1].1 as f64 >= w[0].0 as f64 / w[0].1 as f64));
         assert!(one.moves[8].class.is_mistake_or_worse(), "{:?}", one.moves[8]);
         assert!(!one.moves[4].class.is_mistake_or_worse(), "{:?}", one.moves[4]);
+    }
+
+    #[test]
+    fn a_second_pass_with_a_rest_budget_searches_every_position_again() {
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5"]);
+        let focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0, rest_divisor: 3 };
+        let options = Options { nodes: 6_000, focus: Some(focus), ..Options::default() };
+        let mut calls = Vec::new();
+        review(&start, &moves, &options, &mut |d, t| calls.push((d, t))).expect("review");
+        let positions = (moves.len() + 1) * 2;
+        assert_eq!(calls.last(), Some(&(positions * 2, positions * 2)), "the scan, then every position again");
     }
 
     #[test]

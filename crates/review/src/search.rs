@@ -27,6 +27,10 @@ pub struct Focus {
     /// Positions after the move's own two searched again with them (the game's continuation, searched first: its
     /// findings are in the table when the move's positions are searched).
     pub continuation: usize,
+    /// 0: only those positions are searched again. Otherwise the second pass goes over every position from the last
+    /// to the first, the others at the full budget divided by this (so each position searched at the full budget
+    /// comes after a fuller search of the game's continuation than the scan's).
+    pub rest_divisor: u64,
 }
 
 /// What the caller may hook into the searches.
@@ -62,14 +66,13 @@ pub(crate) struct JudgeRun {
     pub judgements: Vec<Option<Judgement>>,
 }
 
-/// Searches `jobs` (position indices, in order) at `nodes` with every judge, each judge's searches in order on one
+/// Searches `jobs` (position indices, in order, each with its node budget) with every judge, each judge's searches in order on one
 /// thread (all judges on one thread unless `threads` ≥ 2), storing the judgements. Progress counts from `done`
 /// towards `total`; returns the new `done`.
 pub(crate) fn run(
     game: &Game<'_>,
     judges: &mut [JudgeRun],
-    jobs: &[usize],
-    nodes: u64,
+    jobs: &[(usize, u64)],
     threads: usize,
     hooks: &mut Hooks<'_>,
     (mut done, total): (usize, usize),
@@ -78,7 +81,7 @@ pub(crate) fn run(
     if threads < 2 {
         // On this thread (a browser's WebAssembly has no threads to spawn): the same searches in the same order.
         for judge in judges.iter_mut() {
-            for &i in jobs {
+            for &(i, nodes) in jobs {
                 let ticket = admit();
                 let j = judge_with(&judge.engine, &game.positions[i], &game.histories[i], nodes, false);
                 drop(ticket);
@@ -95,7 +98,7 @@ pub(crate) fn run(
         for judge in judges.iter_mut() {
             let tx = tx.clone();
             s.spawn(move || {
-                for &i in jobs {
+                for &(i, nodes) in jobs {
                     let ticket = admit();
                     let j = judge_with(&judge.engine, &game.positions[i], &game.histories[i], nodes, false);
                     drop(ticket);
