@@ -380,15 +380,15 @@ fn judge_positions(
             })
             .collect();
         let wanted = search::focus_positions(&losses, focus.min_loss, focus.continuation);
-        let again: Vec<(usize, u64)> = if focus.rest_divisor == 0 {
-            wanted.iter().map(|&i| (i, options.nodes)).collect()
-        } else {
-            let rest = (options.nodes / focus.rest_divisor).max(1);
-            let mut full = vec![false; n];
-            for &i in &wanted {
-                full[i] = true;
+        let again: Vec<(usize, u64)> = match options.nodes.checked_div(focus.rest_divisor) {
+            None => wanted.iter().map(|&i| (i, options.nodes)).collect(),
+            Some(rest) => {
+                let mut full = vec![false; n];
+                for &i in &wanted {
+                    full[i] = true;
+                }
+                (0..n).rev().map(|i| (i, if full[i] { options.nodes } else { rest.max(1) })).collect()
             }
-            (0..n).rev().map(|i| (i, if full[i] { options.nodes } else { rest })).collect()
         };
         let total = done + again.len() * judges.len();
         (hooks.progress)(done, total);
