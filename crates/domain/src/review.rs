@@ -155,7 +155,7 @@ impl Reviewer {
             let admit = || -> Box<dyn std::any::Any> { Box::new(handle.block_on(admit_as(&analysis, CHECKER))) };
             let mut hooks = Hooks { admit: &admit, progress: &mut |_, _| {} };
             guoxiang_review::upload::check(&parsed.start, &parsed.moves, &r, &options, &sample, &mut hooks)
-                .map_err(|e| BrowserReview::Refused(e.to_string()))?;
+                .map_err(BrowserReview::Refused)?;
             let mut v = stored_review(&parsed, &r).map_err(BrowserReview::Internal)?;
             v["browser"] = json!(true);
             Ok(v)
@@ -227,8 +227,8 @@ pub enum BrowserReview {
     Checking,
     /// The judgements do not read: what is wrong and where.
     Bad(String),
-    /// A mark did not stand when searched again: which move.
-    Refused(String),
+    /// A mark did not stand when searched again (or a move left unmarked is a blunder): which move.
+    Refused(guoxiang_review::upload::Refusal),
     Store(StoreError),
     Internal(String),
 }

@@ -181,6 +181,19 @@ pub struct Refusal {
     pub found: f64,
 }
 
+impl Refusal {
+    /// The same in Chinese: "1.e4（败着）：复查时只失去 0.0 分".
+    pub fn zh(&self) -> String {
+        let n = self.ply.div_ceil(2);
+        let dots = if self.ply % 2 == 1 { "." } else { "..." };
+        if self.class.is_error() {
+            format!("{n}{dots}{}（{}）：复查时只失去 {:.1} 分", self.san, self.class.zh(), self.found)
+        } else {
+            format!("{n}{dots}{}（未标出）：复查时失去 {:.1} 分，是败着", self.san, self.found)
+        }
+    }
+}
+
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let n = self.ply.div_ceil(2);

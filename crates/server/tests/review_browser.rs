@@ -112,7 +112,10 @@ async fn a_players_browser_review_is_made_and_checked_by_the_server_and_forgerie
     let (s, v) = post(bob.clone(), forged).await;
     assert_eq!((s, v["code"].as_str()), (422, Some("review_refused")), "{v}");
     assert!(v["error"].as_str().unwrap().contains("1.e4 (blunder): searched again"), "{v}");
-    assert!(v["message_zh"].as_str().unwrap().starts_with("服务器复查后不能采用这份复盘"), "{v}");
+    assert!(
+        v["message_zh"].as_str().unwrap().starts_with("服务器复查后不能采用这份复盘：1.e4（败着）：复查时只失去"),
+        "{v}"
+    );
     let (_, v) = call(&server, reqwest::Method::GET, &review_path, None, None).await;
     assert_eq!(v["status"], "queued", "a refused review leaves the game's waiting: {v}");
 

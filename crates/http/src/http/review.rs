@@ -262,7 +262,7 @@ pub async fn browser_review(
         Err(B::Refused(e)) => Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "review_refused",
-            format!("服务器复查后不能采用这份复盘：{e}"),
+            format!("服务器复查后不能采用这份复盘：{}", e.zh()),
             format!("the review was not kept: {e}"),
         )),
         Err(B::Store(e)) => Err(e.into()),
