@@ -129,13 +129,6 @@ impl Reviewer {
         if !reviewable(&game.status, moves.len()) {
             return Err(BrowserReview::NotPending);
         }
-        let upload = guoxiang_review::upload::parse(body).map_err(BrowserReview::Bad)?;
-        let parsed = crate::archive::replayed(&self.public_url, &game, &moves).map_err(BrowserReview::Internal)?;
-        let options = Options { nodes: row.nodes.max(1) as u64, ..Options::default() };
-        let judged = guoxiang_review::upload::read(&parsed.start, &parsed.moves, &upload, &options)
-            .map_err(BrowserReview::Bad)?;
-        let (r, _) = guoxiang_review::review_from_judgements(&parsed.start, &parsed.moves, &options, judged)
-            .map_err(BrowserReview::Bad)?;
         {
             let mut checking = self.checking.lock().unwrap_or_else(|e| e.into_inner());
             if !checking.insert(game_id.to_owned()) {
@@ -143,15 +136,23 @@ impl Reviewer {
             }
         }
         let _done = Unmark(self.checking.clone(), game_id.to_owned());
-        let mut sample = guoxiang_review::upload::unmarked(&r, &parsed.start, &parsed.moves);
-        {
-            use rand::seq::SliceRandom;
-            sample.shuffle(&mut rand::rng());
-        }
-        sample.truncate(CHECK_SAMPLE);
-        let handle = tokio::runtime::Handle::current();
-        let analysis = self.analysis.clone();
+        let parsed = crate::archive::replayed(&self.public_url, &game, &moves).map_err(BrowserReview::Internal)?;
+        let options = Options { nodes: row.nodes.max(1) as u64, ..Options::default() };
+        let (handle, analysis, body) = (tokio::runtime::Handle::current(), self.analysis.clone(), body.to_owned());
+        // Reading, judging and checking on a blocking thread: the judging writes every sentence with the tactics
+        // tagger, and the check searches.
         let stored = tokio::task::spawn_blocking(move || -> Result<Value, BrowserReview> {
+            let upload = guoxiang_review::upload::parse(&body).map_err(BrowserReview::Bad)?;
+            let judged = guoxiang_review::upload::read(&parsed.start, &parsed.moves, &upload, &options)
+                .map_err(BrowserReview::Bad)?;
+            let (r, _) = guoxiang_review::review_from_judgements(&parsed.start, &parsed.moves, &options, judged)
+                .map_err(BrowserReview::Bad)?;
+            let mut sample = guoxiang_review::upload::unmarked(&r, &parsed.start, &parsed.moves);
+            {
+                use rand::seq::SliceRandom;
+                sample.shuffle(&mut rand::rng());
+            }
+            sample.truncate(CHECK_SAMPLE);
             let admit = || -> Box<dyn std::any::Any> { Box::new(handle.block_on(admit_as(&analysis, CHECKER))) };
             let mut hooks = Hooks { admit: &admit, progress: &mut |_, _| {} };
             guoxiang_review::upload::check(&parsed.start, &parsed.moves, &r, &options, &sample, &mut hooks)
