@@ -107,6 +107,7 @@ pub const ROUTES: &[Rule] = &[
     r("GET", "/api/game/{id}/review", Open),
     r("POST", "/api/game/{id}/review", Scope(LEARN_WRITE)),
     r("POST", "/api/game/{id}/review/try", Scope(LEARN_WRITE)),
+    r("POST", "/api/game/{id}/review/browser", Scope(LEARN_WRITE)),
     r("GET", "/api/review/settings", Scope(PREF_READ)),
     r("PUT", "/api/review/settings", Scope(PREF_WRITE)),
     r("GET", "/api/puzzle/next", Scope(PUZZLE_READ)),
