@@ -6,14 +6,14 @@
 // must be the native one; docs/benchmarks.md).
 // A game's review too is searched in the browser (the server leaves reviews to browsers when it has no analysis
 // workers): a game against the computer, resigned, shows "reviewing in your browser" with its progress, and the
-// review the server made of the browser's searches and checked; screenshots (zh phone, en desktop) go to
+// review the server made of the browser's searches and checked; screenshots (zh and en, phone and desktop) go to
 // docs/screenshots/review-browser-*.png.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd, startComputerGame } from './lib.mjs';
 
 const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
@@ -130,15 +130,7 @@ test('the analysis board analyses in a Web Worker running WebAssembly', { timeou
 
 /** A game against the computer (level 1, White, untimed): four moves, then resign. Its id. */
 async function shortGame(page) {
-  await page.goto('/');
-  await page.click(tid('play-computer'));
-  await page.selectOption(tid('level'), '1');
-  await page.selectOption(tid('color'), 'white');
-  await page.fill(tid('time-control'), '-');
-  await page.click(tid('start-game'));
-  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
-  const gameId = page.url().split('/').pop();
-  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+  const gameId = await startComputerGame(page);
   for (let i = 0; i < 4; i++) {
     const st = await waitTurnOrEnd(page, 'white', 60_000);
     if (['finished', 'aborted'].includes(st.status)) break;
@@ -161,6 +153,8 @@ async function shortGame(page) {
 for (const [lang, device] of [
   ['zh', 'phone'],
   ['en', 'desktop'],
+  ['zh', 'desktop'],
+  ['en', 'phone'],
 ]) {
   test(`a game's review is searched in the browser and checked by the server (${lang}, ${device})`, { timeout: 240_000 }, async () => {
     const size = device === 'phone' ? { width: 390, height: 844, mobile: true } : {};

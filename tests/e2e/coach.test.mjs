@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { makeUci, opposite, parseSquare } from 'chessops/util';
-import { chooseMove, clickMove, clickSquare, hangingMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { chooseMove, clickMove, clickSquare, hangingMove, launch, newPage, startServer, tid, waitTurnOrEnd, startComputerGame } from './lib.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHOTS = resolve(HERE, '../../docs/screenshots');
@@ -95,15 +95,7 @@ function assertNoNumbers(text, what) {
 
 test('a hung piece against level 1: our "??" first, said in words, and learned on the main board', { timeout: 400_000 }, async () => {
   const { page } = await newPage(browser, server.base, { lang: 'zh' });
-  await page.goto('/');
-  await page.click(tid('play-computer'));
-  await page.selectOption(tid('level'), '1');
-  await page.selectOption(tid('color'), 'white');
-  await page.fill(tid('time-control'), '-');
-  await page.click(tid('start-game'));
-  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
-  const gameId = page.url().split('/').pop();
-  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+  const gameId = await startComputerGame(page);
 
   // A few sound moves, then a piece hung (lib.mjs hangingMove) — whatever the computer answers.
   let hang = null;

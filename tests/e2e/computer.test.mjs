@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { boardState, chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { boardState, chooseMove, clickMove, launch, newPage, startServer, tid, waitTurnOrEnd, startComputerGame } from './lib.mjs';
 
 let server;
 let browser;
@@ -25,15 +25,7 @@ after(async () => {
 
 test('a full game against the computer, by clicks, to its end; the PGN reads back in python-chess', { timeout: 900_000 }, async () => {
   const { page } = await newPage(browser, server.base, { lang: 'zh' });
-  await page.goto('/');
-  await page.click(tid('play-computer'));
-  await page.selectOption(tid('level'), '1');
-  await page.selectOption(tid('color'), 'white');
-  await page.fill(tid('time-control'), '-');
-  await page.click(tid('start-game'));
-  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
-  const gameId = page.url().split('/').pop();
-  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+  const gameId = await startComputerGame(page);
 
   const history = [];
   let moves = 0;

@@ -207,6 +207,20 @@ export async function waitTurnOrEnd(page, color, timeout = 60_000) {
   return boardState(page);
 }
 
+/** From the home page, an untimed game against the computer at level 1 with White; its id once the board is ours. */
+export async function startComputerGame(page) {
+  await page.goto('/');
+  await page.click(tid('play-computer'));
+  await page.selectOption(tid('level'), '1');
+  await page.selectOption(tid('color'), 'white');
+  await page.fill(tid('time-control'), '-');
+  await page.click(tid('start-game'));
+  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  const gameId = page.url().split('/').pop();
+  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+  return gameId;
+}
+
 // ---- a small player for the tests ----
 
 const VALUE = { pawn: 100, knight: 300, bishop: 320, rook: 500, queen: 900, king: 0 };

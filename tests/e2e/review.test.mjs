@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardState, chooseMove, clickMove, clickSquare, hangingMove, launch, newPage, startServer, tid, waitTurnOrEnd } from './lib.mjs';
+import { boardState, chooseMove, clickMove, clickSquare, hangingMove, launch, newPage, startServer, tid, waitTurnOrEnd, startComputerGame } from './lib.mjs';
 
 let server;
 let browser;
@@ -22,15 +22,7 @@ after(async () => {
 
 test('a blunder against the computer is marked, explained in zh and en, and replayed as an exercise', { timeout: 300_000 }, async () => {
   const { page } = await newPage(browser, server.base, { lang: 'zh' });
-  await page.goto('/');
-  await page.click(tid('play-computer'));
-  await page.selectOption(tid('level'), '1');
-  await page.selectOption(tid('color'), 'white');
-  await page.fill(tid('time-control'), '-');
-  await page.click(tid('start-game'));
-  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
-  const gameId = page.url().split('/').pop();
-  await page.waitForSelector(`${tid('board')}[data-my-color="white"]`);
+  const gameId = await startComputerGame(page);
 
   // Play until a piece can be hung, then hang it.
   let hangPly = null;

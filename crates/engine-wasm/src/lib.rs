@@ -335,7 +335,7 @@ pub fn judge_game_text(text: &str, progress: &mut dyn FnMut(usize, usize)) -> Re
     let options = guoxiang_review::Options { nodes: req.nodes, threads: 1, ..guoxiang_review::Options::default() };
     let mut hooks = guoxiang_review::Hooks { admit: &guoxiang_review::search::no_admit, progress };
     let judged = guoxiang_review::judge_game(&start, &moves, &options, &mut hooks)?;
-    let upload = guoxiang_review::upload::to_upload(&start, &moves, &judged, req.nodes);
+    let upload = guoxiang_review::upload::to_upload(&start, &judged, req.nodes);
     serde_json::to_string(&upload).map_err(|e| e.to_string())
 }
 

@@ -101,7 +101,7 @@ fn the_review_searches_of_the_module_are_the_reviewers() {
     let options = Options { nodes: 5000, ..Options::default() };
     let judged = judge_game(&start, &moves, &options, &mut Hooks { admit: &no_admit, progress: &mut |_, _| {} })
         .expect("judged");
-    assert_eq!(upload::parse(&text).expect("upload"), upload::to_upload(&start, &moves, &judged, 5000));
+    assert_eq!(upload::parse(&text).expect("upload"), upload::to_upload(&start, &judged, 5000));
     let bad = |req: &str| guoxiang_engine_wasm::judge_game_text(req, &mut |_, _| {}).expect_err(req);
     assert!(bad("{\"moves\":[\"e2e5\"],\"nodes\":5000}").starts_with("move 1: e2e5"));
     assert!(bad("{\"moves\":[],\"nodes\":0}").starts_with("nodes: 0"));

@@ -334,6 +334,28 @@ fn histories(positions: &[Position]) -> Vec<Vec<u64>> {
     histories
 }
 
+/// One engine per judge of `options` (the hand-written evaluation first), each with its own table, MultiPV 2 and
+/// the options' endgame tables: the judges of a review, and of a check of a browser's review (`upload`).
+fn judge_engines(options: &Options) -> Vec<Engine> {
+    let networks: &[bool] = match options.judges {
+        Judges::HandWritten => &[false],
+        Judges::Network => &[true],
+        Judges::Both => &[false, true],
+    };
+    networks
+        .iter()
+        .map(|&network| {
+            let mut engine = Engine::new(HASH_MB);
+            engine.options.multipv = 2;
+            if !network {
+                engine.options.nnue = None;
+            }
+            engine.options.syzygy = options.syzygy.clone();
+            engine
+        })
+        .collect()
+}
+
 /// Every position judged by each judge (the first judge's judgements first): the scan of every position from the
 /// last to the first, then, with a [`Focus`], the positions around the moves the scan suspects searched again at
 /// the full budget (the module `search`).
@@ -343,23 +365,10 @@ fn judge_positions(
     options: &Options,
     hooks: &mut Hooks<'_>,
 ) -> Vec<Vec<Judgement>> {
-    let networks: &[bool] = match options.judges {
-        Judges::HandWritten => &[false],
-        Judges::Network => &[true],
-        Judges::Both => &[false, true],
-    };
     let n = game.positions.len();
-    let mut judges: Vec<search::JudgeRun> = networks
-        .iter()
-        .map(|&network| {
-            let mut engine = Engine::new(HASH_MB);
-            engine.options.multipv = 2;
-            if !network {
-                engine.options.nnue = None;
-            }
-            engine.options.syzygy = options.syzygy.clone();
-            search::JudgeRun { engine, judgements: vec![None; n] }
-        })
+    let mut judges: Vec<search::JudgeRun> = judge_engines(options)
+        .into_iter()
+        .map(|engine| search::JudgeRun { engine, judgements: vec![None; n] })
         .collect();
     let scan_nodes = options.focus.map_or(options.nodes, |f| (options.nodes / f.scan_divisor.max(1)).max(1));
     let all: Vec<(usize, u64)> = (0..n).rev().map(|i| (i, scan_nodes)).collect();

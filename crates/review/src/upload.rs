@@ -48,17 +48,15 @@ pub struct UploadedJudgement {
     pub second_line: Option<(String, Eval)>,
 }
 
-/// The judgements of [`crate::judge_game`] as a browser sends them.
-pub fn to_upload(start: &Position, moves: &[Move], judged: &[Vec<Judgement>], nodes: u64) -> Upload {
+/// The judgements of [`crate::judge_game`] (of a game from `start`) as a browser sends them.
+pub fn to_upload(start: &Position, judged: &[Vec<Judgement>], nodes: u64) -> Upload {
     let c960 = start.is_chess960();
     let uci = |m: Move| UciMove::from_move(m, c960).to_string();
-    let positions = replay(start, moves).unwrap_or_default();
     let judges = judged
         .iter()
         .map(|list| {
             list.iter()
-                .zip(&positions)
-                .map(|(j, _)| UploadedJudgement {
+                .map(|j| UploadedJudgement {
                     eval: j.eval,
                     line: j.line.iter().map(|&m| uci(m)).collect(),
                     second: j.second,
@@ -253,23 +251,7 @@ impl SearchAgain {
     pub fn new(start: &Position, moves: &[Move], options: &Options) -> Result<SearchAgain, String> {
         let positions = replay(start, moves)?;
         let histories = crate::histories(&positions);
-        let networks: &[bool] = match options.judges {
-            Judges::HandWritten => &[false],
-            Judges::Network => &[true],
-            Judges::Both => &[false, true],
-        };
-        let engines = networks
-            .iter()
-            .map(|&network| {
-                let mut e = Engine::new(crate::HASH_MB);
-                e.options.multipv = 2;
-                if !network {
-                    e.options.nnue = None;
-                }
-                e.options.syzygy = options.syzygy.clone();
-                e
-            })
-            .collect();
+        let engines = crate::judge_engines(options);
         Ok(SearchAgain { positions, histories, moves: moves.to_vec(), engines })
     }
 
@@ -308,15 +290,22 @@ pub fn first_budget(options: &Options) -> u64 {
     (options.nodes / crate::FOCUS.scan_divisor).max(1)
 }
 
+/// What decides a checked move: the most either judge found it loses for a mark (`class` an error), the least for
+/// an unmarked move.
+fn found(class: Class, losses: &[f64]) -> f64 {
+    if class.is_error() {
+        losses.iter().copied().fold(0.0, f64::max)
+    } else {
+        losses.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+}
+
 /// Whether a mark of `class` stands on a move the judges found loses `losses` (the most of them reaches the mark's
 /// floor), or, for an unmarked move (`class` not an error), whether it is no blunder (the least of them is under
 /// the blunder threshold).
 pub fn stands(class: Class, losses: &[f64]) -> bool {
-    if class.is_error() {
-        losses.iter().copied().fold(0.0, f64::max) >= mark_floor(class)
-    } else {
-        losses.iter().copied().fold(f64::INFINITY, f64::min) < BLUNDER_MIN
-    }
+    let x = found(class, losses);
+    if class.is_error() { x >= mark_floor(class) } else { x < BLUNDER_MIN }
 }
 
 /// Checks the marks of a review made from uploaded judgements (see the module's notes): every marked move, then
@@ -331,11 +320,11 @@ pub fn check(
     sample: &[usize],
     hooks: &mut Hooks<'_>,
 ) -> Result<Checked, Refusal> {
-    let refusal = |ply: usize, class: Class, found: f64| Refusal {
+    let refusal = |ply: usize, class: Class, value: f64| Refusal {
         ply,
         san: review.moves.get(ply.wrapping_sub(1)).map(|m| m.san.clone()).unwrap_or_default(),
         class,
-        found: crate::round1(found),
+        found: crate::round1(value),
     };
     let mut again = SearchAgain::new(start, moves, options).map_err(|_| refusal(0, Class::Good, 0.0))?;
     let marked = review.moves.iter().enumerate().filter(|(_, r)| r.class.is_error()).map(|(i, _)| i);
@@ -346,21 +335,16 @@ pub fn check(
     for &i in &todo {
         let class = review.moves[i].class;
         again.forget();
-        let mut found = again.losses(i, first_budget(options), hooks.admit);
+        let mut losses = again.losses(i, first_budget(options), hooks.admit);
         checked.searches += per_move;
-        if !stands(class, &found) {
-            found = again.losses(i, options.nodes, hooks.admit);
+        if !stands(class, &losses) {
+            losses = again.losses(i, options.nodes, hooks.admit);
             checked.searches += per_move;
         }
         checked.moves += 1;
         (hooks.progress)(checked.moves * per_move, total);
-        if !stands(class, &found) {
-            let value = if class.is_error() {
-                found.iter().copied().fold(0.0, f64::max)
-            } else {
-                found.iter().copied().fold(f64::INFINITY, f64::min)
-            };
-            return Err(refusal(i + 1, class, value));
+        if !stands(class, &losses) {
+            return Err(refusal(i + 1, class, found(class, &losses)));
         }
     }
     Ok(checked)

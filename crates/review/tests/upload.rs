@@ -35,7 +35,7 @@ fn honest() -> (Position, Vec<Move>, Upload) {
     let (start, moves) = game();
     let judged = judge_game(&start, &moves, &options(), &mut Hooks { admit: &no_admit, progress: &mut |_, _| {} })
         .expect("judged");
-    let up = upload::to_upload(&start, &moves, &judged, NODES);
+    let up = upload::to_upload(&start, &judged, NODES);
     (start, moves, up)
 }
 

@@ -15,25 +15,6 @@ use serde_json::{Value, json};
 const NODES: u64 = 20_000;
 const GAME: [&str; 4] = ["e2e4", "e7e5", "f1a6", "b7a6"];
 
-async fn call(
-    server: &TestServer,
-    method: reqwest::Method,
-    path: &str,
-    session: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut r = reqwest::Client::new().request(method, server.url(path));
-    if let Some(s) = session {
-        r = r.header("Cookie", format!("gx_session={s}"));
-    }
-    if let Some(b) = body {
-        r = r.json(&b);
-    }
-    let r = r.send().await.unwrap();
-    let status = r.status().as_u16();
-    (status, r.json().await.unwrap_or(Value::Null))
-}
-
 /// The searches an honest browser sends for GAME (the module runs this same code: crates/engine-wasm's tests).
 fn honest() -> Value {
     let start = Position::new();
@@ -49,7 +30,7 @@ fn honest() -> Value {
     let options = Options { nodes: NODES, ..Options::default() };
     let judged =
         judge_game(&start, &moves, &options, &mut Hooks { admit: &no_admit, progress: &mut |_, _| {} }).unwrap();
-    serde_json::to_value(upload::to_upload(&start, &moves, &judged, NODES)).unwrap()
+    serde_json::to_value(upload::to_upload(&start, &judged, NODES)).unwrap()
 }
 
 /// 1. e4 e5 2. Ba6?? bxa6, and White resigns.
@@ -78,14 +59,14 @@ async fn a_players_browser_review_is_made_and_checked_by_the_server_and_forgerie
     let path = format!("/api/game/{gid}/review/browser");
     let post = |who: String, body: Value| {
         let (server, path) = (&server, path.clone());
-        async move { call(server, reqwest::Method::POST, &path, Some(&who), Some(body)).await }
+        async move { server.call(reqwest::Method::POST, &path, Some(body), Some(&who)).await }
     };
 
     // Nothing asked for yet.
     let (s, v) = post(alice.clone(), honest()).await;
     assert_eq!((s, v["code"].as_str()), (409, Some("review_not_pending")), "{v}");
     let review_path = format!("/api/game/{gid}/review");
-    let (s, v) = call(&server, reqwest::Method::POST, &review_path, Some(&bob), None).await;
+    let (s, v) = server.call(reqwest::Method::POST, &review_path, None, Some(&bob)).await;
     assert_eq!((s, v["status"].as_str(), &v["browser"]), (202, Some("queued"), &json!(true)), "{v}");
 
     // A stranger to the game, then searches that do not read: refused with what is wrong.
@@ -116,7 +97,7 @@ async fn a_players_browser_review_is_made_and_checked_by_the_server_and_forgerie
         v["message_zh"].as_str().unwrap().starts_with("服务器复查后不能采用这份复盘：1.e4（败着）：复查时只失去"),
         "{v}"
     );
-    let (_, v) = call(&server, reqwest::Method::GET, &review_path, None, None).await;
+    let (_, v) = server.call(reqwest::Method::GET, &review_path, None, None).await;
     assert_eq!(v["status"], "queued", "a refused review leaves the game's waiting: {v}");
 
     // The honest searches: the server's own review of them, its marks checked, kept.
@@ -130,7 +111,7 @@ async fn a_players_browser_review_is_made_and_checked_by_the_server_and_forgerie
     assert!(class == "blunder" || class == "mistake", "Ba6 hangs the bishop: {}", moves[2]);
     assert!(!moves[2]["comment"]["zh"].as_str().unwrap().is_empty(), "{}", moves[2]);
     assert_eq!(moves[2]["exercise"], json!(true), "{}", moves[2]);
-    let (_, again) = call(&server, reqwest::Method::GET, &review_path, None, None).await;
+    let (_, again) = server.call(reqwest::Method::GET, &review_path, None, None).await;
     assert_eq!(&again["review"], r, "the stored review is the one answered");
     let pgn = reqwest::get(server.url(&format!("/game/export/{gid}?evals=true"))).await.unwrap().text().await.unwrap();
     assert!(pgn.contains("[%eval") && (pgn.contains("$2") || pgn.contains("$4")), "{pgn}");
@@ -146,7 +127,7 @@ async fn a_server_with_workers_and_no_queue_reviews_itself() {
     let (_, alice) = server.register("Alice").await;
     let (_, bob) = server.guest().await;
     let gid = blunder_game(&server, &alice, &bob).await;
-    let (s, v) = call(&server, reqwest::Method::POST, &format!("/api/game/{gid}/review"), Some(&bob), None).await;
+    let (s, v) = server.call(reqwest::Method::POST, &format!("/api/game/{gid}/review"), None, Some(&bob)).await;
     assert!(s == 202 || s == 200, "{v}");
     assert!(v.get("browser").is_none(), "next in line on an idle server: no browser needed: {v}");
 }
