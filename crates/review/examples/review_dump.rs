@@ -31,22 +31,25 @@ fn main() -> Result<(), String> {
         None => Judges::Both,
         Some(s) => Judges::parse(s).ok_or_else(|| format!("'{s}': say both, hand or network"))?,
     };
-    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS,CONTINUATION[,REST_DIVISOR]; GX_THREADS=2.
+    // Experiments: GX_FOCUS=off (every position at NODES) or DIVISOR,MIN_LOSS,CONTINUATION[,REST_DIVISOR[,RECHECK]];
+    // GX_THREADS=2.
     let focus = match std::env::var("GX_FOCUS").ok().as_deref() {
         None => None,
         Some("off") => None,
         Some(s) => {
             let p: Vec<&str> = s.split(',').collect();
-            let (d, l, c, r) = match p[..] {
-                [d, l, c] => (d, l, c, "0"),
-                [d, l, c, r] => (d, l, c, r),
-                _ => return Err("GX_FOCUS: off or DIVISOR,MIN_LOSS,CONTINUATION[,REST_DIVISOR]".into()),
+            let (d, l, c, r, x) = match p[..] {
+                [d, l, c] => (d, l, c, "0", "0"),
+                [d, l, c, r] => (d, l, c, r, "0"),
+                [d, l, c, r, x] => (d, l, c, r, x),
+                _ => return Err("GX_FOCUS: off or DIVISOR,MIN_LOSS,CONTINUATION[,REST_DIVISOR[,RECHECK]]".into()),
             };
             Some(Focus {
                 scan_divisor: d.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
                 min_loss: l.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
                 continuation: c.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
                 rest_divisor: r.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
+                recheck: x.parse().map_err(|e| format!("GX_FOCUS: {e}"))?,
             })
         }
     };

@@ -41,7 +41,7 @@ const HASH_MB: usize = 32;
 /// of the budget, then the full budget around every move a judge's scan finds losing at least 20 points. About a
 /// third of the searching, but not the same quality as every position at the full budget — more small swings
 /// marked, blunders confirmed by Stockfish a little less often — so it is not the default.
-pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0, rest_divisor: 0 };
+pub const FOCUS: Focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0, rest_divisor: 0, recheck: 0.0 };
 
 /// How a review is run.
 #[derive(Clone, Debug)]
@@ -73,7 +73,11 @@ impl Options {
     /// so the share done never goes back.
     pub fn searches(&self, moves: usize) -> usize {
         let judges = if self.judges == Judges::Both { 2 } else { 1 };
-        let passes = if self.focus.is_some() { 2 } else { 1 };
+        let passes = match self.focus {
+            None => 1,
+            Some(f) if f.rest_divisor > 0 && f.recheck > 0.0 => 3,
+            Some(_) => 2,
+        };
         (moves + 1) * judges * passes
     }
 }
@@ -375,35 +379,51 @@ fn judge_positions(
     let total = options.searches(n - 1);
     let done = search::run(game, &mut judges, &all, options.threads, hooks, (0, total));
     if let Some(focus) = options.focus {
-        let losses: Vec<f64> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| {
-                judges
-                    .iter()
-                    .map(|j| match (&j.judgements[i], &j.judgements[i + 1]) {
-                        (Some(jb), Some(ja)) => move_loss(m, jb, ja),
-                        _ => 0.0,
-                    })
-                    .fold(0.0, f64::max)
-            })
-            .collect();
-        let wanted = search::focus_positions(&losses, focus.min_loss, focus.continuation);
+        let wanted = search::focus_positions(&move_losses(moves, &judges), focus.min_loss, focus.continuation);
+        let mut full = vec![false; n];
+        for &i in &wanted {
+            full[i] = true;
+        }
         let again: Vec<(usize, u64)> = match options.nodes.checked_div(focus.rest_divisor) {
             None => wanted.iter().map(|&i| (i, options.nodes)).collect(),
-            Some(rest) => {
-                let mut full = vec![false; n];
-                for &i in &wanted {
-                    full[i] = true;
-                }
-                (0..n).rev().map(|i| (i, if full[i] { options.nodes } else { rest.max(1) })).collect()
-            }
+            Some(rest) => (0..n).rev().map(|i| (i, if full[i] { options.nodes } else { rest.max(1) })).collect(),
         };
-        let total = done + again.len() * judges.len();
+        let recheck = focus.rest_divisor > 0 && focus.recheck > 0.0;
+        // With a third pass to come, the total counts it at its most (every position), so the share done never goes
+        // back when the third pass's size is known.
+        let mut total = done + (again.len() + if recheck { n } else { 0 }) * judges.len();
         (hooks.progress)(done, total);
-        search::run(game, &mut judges, &again, options.threads, hooks, (done, total));
+        let mut done = search::run(game, &mut judges, &again, options.threads, hooks, (done, total));
+        if recheck {
+            let third: Vec<(usize, u64)> = search::focus_positions(&move_losses(moves, &judges), focus.recheck, 0)
+                .into_iter()
+                .filter(|&i| !full[i])
+                .map(|i| (i, options.nodes))
+                .collect();
+            total = done + third.len() * judges.len();
+            (hooks.progress)(done, total);
+            done = search::run(game, &mut judges, &third, options.threads, hooks, (done, total));
+        }
+        debug_assert_eq!(done, total);
     }
     judges.into_iter().map(|j| j.judgements.into_iter().map(|x| x.expect("every position judged")).collect()).collect()
+}
+
+/// Each move's loss by the stricter of the judges, from the judgements they have so far.
+fn move_losses(moves: &[Move], judges: &[search::JudgeRun]) -> Vec<f64> {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            judges
+                .iter()
+                .map(|j| match (&j.judgements[i], &j.judgements[i + 1]) {
+                    (Some(jb), Some(ja)) => move_loss(m, jb, ja),
+                    _ => 0.0,
+                })
+                .fold(0.0, f64::max)
+        })
+        .collect()
 }
 
 /// The points the move `m` from `pos` loses by the stricter of the two judges (the hand-written evaluation and the
@@ -790,12 +810,36 @@ mod tests {
     #[test]
     fn a_second_pass_with_a_rest_budget_searches_every_position_again() {
         let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5"]);
-        let focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0, rest_divisor: 3 };
+        let focus = Focus { scan_divisor: 6, min_loss: 20.0, continuation: 0, rest_divisor: 3, recheck: 0.0 };
         let options = Options { nodes: 6_000, focus: Some(focus), ..Options::default() };
         let mut calls = Vec::new();
         review(&start, &moves, &options, &mut |d, t| calls.push((d, t))).expect("review");
         let positions = (moves.len() + 1) * 2;
         assert_eq!(calls.last(), Some(&(positions * 2, positions * 2)), "the scan, then every position again");
+    }
+
+    #[test]
+    fn a_third_pass_searches_the_cheaply_suspect_moves_again_at_the_full_budget() {
+        let (start, moves) = play(guoxiang_core::STARTING_FEN, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5"]);
+        // The scan hands nothing on (no move loses 1,000 points), so the second pass is every position at a third of
+        // the budget and the third pass is what that finds: the positions around the moves losing 4 points or more.
+        let focus = Focus { scan_divisor: 6, min_loss: 1_000.0, continuation: 0, rest_divisor: 3, recheck: 4.0 };
+        let options = Options { nodes: 6_000, focus: Some(focus), ..Options::default() };
+        let mut calls = Vec::new();
+        let r = review(&start, &moves, &options, &mut |d, t| calls.push((d, t))).expect("review");
+        let positions = (moves.len() + 1) * 2;
+        assert_eq!(calls[0], (1, positions * 3), "three passes at most");
+        let (done, total) = *calls.last().expect("progress");
+        assert_eq!(done, total);
+        assert!(total > positions * 2 && total < positions * 3, "{total}");
+        assert!(calls.windows(2).all(|w| w[1].0 as f64 / w[1].1 as f64 >= w[0].0 as f64 / w[0].1 as f64));
+        assert!(r.moves.iter().any(|m| m.class.is_mistake_or_worse()), "a mistake in the game");
+        // The third pass can only add searches: with nothing to recheck the review is the two passes'.
+        let mut calls = Vec::new();
+        let none = Focus { recheck: 1_000.0, ..focus };
+        review(&start, &moves, &Options { focus: Some(none), ..options.clone() }, &mut |d, t| calls.push((d, t)))
+            .expect("review");
+        assert_eq!(calls.last(), Some(&(positions * 2, positions * 2)));
     }
 
     #[test]

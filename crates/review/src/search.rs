@@ -31,6 +31,10 @@ pub struct Focus {
     /// to the first, the others at the full budget divided by this (so each position searched at the full budget
     /// comes after a fuller search of the game's continuation than the scan's).
     pub rest_divisor: u64,
+    /// 0: nothing more. Otherwise, after a second pass with a `rest_divisor`, every move either judge now finds losing
+    /// at least this many points whose positions were not both searched at the full budget has them searched again
+    /// at the full budget (a third pass, from the last to the first): so no move is marked on a cheaper search.
+    pub recheck: f64,
 }
 
 /// What the caller may hook into the searches.
