@@ -441,3 +441,45 @@ fn nnue_options() {
     e.quit();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `bestmove` begins the last line shown. Positions where the engine, at 10+0.1 against Toga II, played another move
+/// than the last line it had shown (fastchess's warnings, 2026-12-07): a search stopped inside an iteration can
+/// choose a move whose line was never shown; it is then shown, with its score, before `bestmove`.
+#[test]
+fn the_move_played_begins_the_last_line_shown() {
+    const FENS: [&str; 6] = [
+        "8/7p/2nnk1p1/4p3/8/2BR2PP/5K2/8 w - - 1 44",
+        "3r4/2kP4/4P1p1/1PP3P1/P7/3K4/8/8 b - - 0 45",
+        "6k1/1p2q2p/nB1rbb2/2p1pp2/2P3p1/P1Q3P1/1P3PBP/4R1NK w - - 0 15",
+        "4rnk1/ppq2pp1/2nb4/3pr1PQ/8/1NPB4/PP1B1P2/R4RK1 b - - 3 18",
+        "2k1rb1r/ppp2p1p/3p2q1/3P4/5QbP/3PB3/PPPK2P1/R4B1R w - - 5 8",
+        "4rnk1/ppq1bp2/2n1r1pQ/3p2P1/5P2/1NPB4/PP1B2K1/R4R2 b - - 1 21",
+    ];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(LONG, |l| l == "uciok");
+    let (mut searches, mut shown_again) = (0, 0);
+    for fen in FENS {
+        for nodes in (20_000..=200_000).step_by(20_000) {
+            e.send("ucinewgame");
+            e.send(&format!("position fen {fen}"));
+            e.send(&format!("go nodes {nodes}"));
+            let (best, lines) = e.bestmove(LONG);
+            let shown: Vec<&str> = lines
+                .iter()
+                .filter(|l| l.starts_with("info depth") && l.contains(" multipv 1 "))
+                .filter_map(|l| l.split(" pv ").nth(1))
+                .collect();
+            let last = shown.last().unwrap_or_else(|| panic!("{fen} at {nodes} nodes: no line shown"));
+            assert_eq!(last.split_whitespace().next(), Some(best.as_str()), "{fen} at {nodes}: {lines:#?}");
+            if shown.len() >= 2 && !shown[shown.len() - 2].starts_with(&format!("{best} ")) {
+                shown_again += 1;
+            }
+            searches += 1;
+        }
+    }
+    e.quit();
+    eprintln!("{searches} searches, {shown_again} with the move played shown again");
+    // The positions were picked for it: some of these searches stop where the choice is not the last line's move.
+    assert!(shown_again > 0, "no search took the path this test is for");
+}

@@ -492,8 +492,30 @@ impl Uci {
         let c = control.clone();
         let show_wdl = self.show_wdl;
         let spawned = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
-            let reporter = |info: &Info| send(&info_line(&pos, info, show_wdl));
+            let last: std::sync::Mutex<Option<Info>> = std::sync::Mutex::new(None);
+            let reporter = |info: &Info| {
+                if info.multipv == 1
+                    && let Ok(mut l) = last.lock()
+                {
+                    *l = Some(info.clone());
+                }
+                send(&info_line(&pos, info, show_wdl));
+            };
             let r = engine.search(&pos, &history, &limits, &c, &reporter, start);
+            // The move played must begin the last line shown (a GUI shows it as the plan; a referee such as
+            // fastchess checks it). A search stopped inside an iteration may choose another move than that line's,
+            // and a weak level picks its own: the chosen move is then shown with its score before `bestmove`.
+            let last = last.into_inner().unwrap_or_else(|e| e.into_inner());
+            if let (Some(b), Some(mut l)) = (r.best, last)
+                && l.pv.first() != Some(&b)
+            {
+                l.pv = std::iter::once(b).chain(r.ponder).collect();
+                l.score = r.score;
+                l.bound = None;
+                l.nodes = r.nodes;
+                l.time = start.elapsed();
+                send(&info_line(&pos, &l, show_wdl));
+            }
             match (r.best, r.ponder) {
                 (Some(b), Some(p)) => send(&format!("bestmove {} ponder {}", pos.uci(b), pos.after(b).uci(p))),
                 (Some(b), None) => send(&format!("bestmove {}", pos.uci(b))),
