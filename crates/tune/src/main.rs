@@ -5,6 +5,7 @@
 //! guoxiang-tune levels [--table FILE] [--from N] [--to N] [--games N] [--book FILE]
 //! guoxiang-tune humans --pgn FILE [--pgn FILE …] [--cache FILE] [--per-band N] [--nodes N] [--table FILE] [--levels A-B]
 //! guoxiang-tune nnue --data FILE [--data FILE …] --out NET [--epochs N] [--batch N] [--lr X] [--lambda X] [--max N]
+//! guoxiang-tune testbook --train EPD --lines PGN --out EPD [--random-plies N] [--from-ply N] [--data FILE …]
 //! guoxiang-tune tune --data FILE [--data FILE …] [--epochs N] [--rate R] [--l2 X] [--out crates/engine/src/params/weights.rs]
 //! ```
 //!
@@ -13,8 +14,10 @@
 //! evaluation over all tunable weights, and writes the engine's `weights.rs`; `levels` plays neighbouring strength
 //! levels against each other; `humans` measures people of each rating band and the levels on the same positions
 //! (best-move, mistake and blunder rates, kinds of blunder, move matching); `nnue` trains the NNUE network on
-//! `datagen`'s positions and their search scores. See `docs/engine.md`.
+//! `datagen`'s positions and their search scores; `testbook` keeps the lines of a public opening book that no
+//! training game can start from (module `books`). See `docs/engine.md`.
 
+mod books;
 mod datagen;
 mod humans;
 mod levels;
@@ -31,7 +34,8 @@ fn usage() -> &'static str {
      [--games N] [--threads N] [--book FILE] [--seed N]\n  guoxiang-tune humans --pgn FILE [--pgn FILE ...] [--cache FILE] \
      [--per-band N] [--per-game N] [--skip-plies N] [--min-base SECONDS] [--nodes N] [--threads N] [--seed N] \
      [--table FILE] [--levels A-B]\n  guoxiang-tune nnue --data FILE [--data FILE ...] --out NET [--epochs N] [--batch N] \
-     [--lr X] [--lr-drop X] [--lambda X] [--max N] [--mirror true|false] [--threads N] [--seed N]"
+     [--lr X] [--lr-drop X] [--lambda X] [--max N] [--mirror true|false] [--threads N] [--seed N]\n  guoxiang-tune \
+     testbook --train EPD --lines PGN --out EPD [--random-plies N] [--from-ply N] [--data FILE ...]"
 }
 
 /// `--name value` pairs after the subcommand.
@@ -48,6 +52,100 @@ fn options(args: &[String]) -> Result<Vec<(String, String)>, String> {
 
 fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("`--{name}`: `{v}` is not a valid number"))
+}
+
+/// `testbook`: the lines of `--lines` (a PGN book) that never pass a position a training game can start from
+/// (`--train`, datagen's book, and `--random-plies` random moves after it, 2 as datagen plays them), compared from
+/// `--from-ply` on (the training book's depth, 6 for noob_3moves), written as EPD of each line's last position; with `--data` (datagen's output), also that no training position is on a kept
+/// line.
+fn testbook(args: &[String]) -> Result<(), String> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::Write;
+    let (mut train, mut lines_path, mut out, mut data) = (None, None, None, Vec::new());
+    let (mut random_plies, mut from_ply) = (2u32, 6usize);
+    for (k, v) in options(args)? {
+        match k.as_str() {
+            "train" => train = Some(v),
+            "lines" => lines_path = Some(v),
+            "out" => out = Some(v),
+            "random-plies" => random_plies = number(&k, &v)?,
+            "from-ply" => from_ply = number(&k, &v)?,
+            "data" => data.push(v),
+            _ => return Err(format!("testbook: unknown option `--{k}`")),
+        }
+    }
+    let train = train.ok_or("testbook: `--train EPD` (datagen's book) is required")?;
+    let lines_path = lines_path.ok_or("testbook: `--lines PGN` (the public book) is required")?;
+    let out = out.ok_or("testbook: `--out EPD` is required")?;
+    let training: Vec<guoxiang_core::Position> = datagen::read_book(&train)?
+        .iter()
+        .map(|fen| guoxiang_core::Position::from_fen(fen).map_err(|e| format!("{train}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let file = std::fs::File::open(&lines_path).map_err(|e| format!("{lines_path}: {e}"))?;
+    let mut reader = guoxiang_pgn::Reader::new(std::io::BufReader::new(file));
+    let mut replayer = guoxiang_pgn::Replayer::new();
+    let mut lines = Vec::new();
+    loop {
+        let g = match reader.read_game(&mut replayer) {
+            Ok(None) => break,
+            Ok(Some(g)) => g,
+            Err(e) => return Err(format!("{lines_path}: {e}")),
+        };
+        if let Some(e) = g.errors.first() {
+            return Err(format!("{lines_path}: line {}: {e}", reader.games_started()));
+        }
+        let mut pos = g.start.clone();
+        let mut line = vec![pos.clone()];
+        for &m in &g.moves {
+            pos.play_unchecked(m);
+            line.push(pos.clone());
+        }
+        lines.push(line);
+    }
+    let bar = ProgressBar::new(training.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("training openings {bar:40} {pos}/{len} (+{msg} random plies)")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(random_plies.to_string());
+    let touched = books::touched(&training, random_plies, &lines, from_ply, &mut |n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&out).map_err(|e| format!("{out}: {e}"))?);
+    let mut by_ply = std::collections::BTreeMap::new();
+    let mut kept = Vec::new();
+    for (line, t) in lines.iter().zip(&touched) {
+        match t {
+            Some(ply) => *by_ply.entry(*ply).or_insert(0usize) += 1,
+            None => {
+                let last = line.last().expect("a line has its start");
+                writeln!(w, "{}", last.epd()).map_err(|e| format!("{out}: {e}"))?;
+                kept.push(line.clone());
+            }
+        }
+    }
+    w.flush().map_err(|e| format!("{out}: {e}"))?;
+    let dropped: Vec<String> = by_ply.iter().map(|(p, n)| format!("{n} at ply {p}")).collect();
+    eprintln!(
+        "{} lines read, {} kept in {out}; dropped as a training game can start there: {}",
+        lines.len(),
+        kept.len(),
+        if dropped.is_empty() { "none".to_string() } else { dropped.join(", ") }
+    );
+    for path in &data {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let mut positions = Vec::new();
+        for (i, l) in text.lines().enumerate() {
+            let fen = l.split(';').next().unwrap_or("");
+            positions.push(guoxiang_core::Position::from_fen(fen).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+        }
+        match books::check_data(positions.iter(), &kept) {
+            None => eprintln!("{path}: none of its {} positions is on a kept line", positions.len()),
+            Some((i, l)) => {
+                return Err(format!("{path}:{}: a position of kept line {} of the test book", i + 1, l + 1));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn datagen(args: &[String]) -> Result<(), String> {
@@ -244,6 +342,7 @@ fn main() -> ExitCode {
         Some("levels") => levels(&args[1..]),
         Some("humans") => humans(&args[1..]),
         Some("nnue") => train_nnue(&args[1..]),
+        Some("testbook") => testbook(&args[1..]),
         _ => Err(usage().to_string()),
     };
     match result {
